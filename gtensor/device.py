@@ -1,0 +1,101 @@
+"""Device descriptors: ``cpu``, ``cuda`` and ``cuda:N``."""
+
+from __future__ import annotations
+
+from typing import Union
+
+_TYPES = ("cpu", "cuda")
+
+
+class device:  # noqa: N801 - PyTorch's spelling, users write gt.device("cuda")
+    """Where a tensor's memory lives and where its kernels run.
+
+    Args:
+        spec: ``"cpu"``, ``"cuda"``, ``"cuda:N"``, another ``device``.
+        index: optional device index (``cuda`` only).
+
+    Example:
+        >>> d = device("cuda:1")
+        >>> d.type, d.index
+        ('cuda', 1)
+    """
+
+    __slots__ = ("_type", "_index")
+
+    def __init__(self, spec: DeviceLike, index: int | None = None) -> None:
+        if isinstance(spec, device):
+            dtype_, idx = spec.type, spec.index
+        elif isinstance(spec, str):
+            dtype_, _, rest = spec.strip().partition(":")
+            idx = None
+            if rest:
+                if not rest.isdigit():
+                    raise ValueError(f"[device] invalid device string {spec!r}")
+                idx = int(rest)
+        else:
+            raise TypeError(f"[device] expected a str or device, got {type(spec).__name__}")
+        if index is not None:
+            if idx is not None:
+                raise ValueError(f"[device] index given twice in {spec!r} and index={index}")
+            idx = index
+        if dtype_ not in _TYPES:
+            raise ValueError(f"[device] unknown device type {dtype_!r}; expected one of {_TYPES}")
+        if dtype_ == "cpu" and idx not in (None, 0):
+            raise ValueError(f"[device] cpu has no index {idx}")
+        if idx is not None and idx < 0:
+            raise ValueError(f"[device] device index must be >= 0, got {idx}")
+        self._type = dtype_
+        self._index = None if dtype_ == "cpu" else idx
+
+    @property
+    def type(self) -> str:
+        """``"cpu"`` or ``"cuda"``."""
+        return self._type
+
+    @property
+    def index(self) -> int | None:
+        """The device ordinal, ``None`` for cpu and for an unindexed ``cuda``."""
+        return self._index
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            try:
+                other = device(other)
+            except (TypeError, ValueError):
+                return False
+        if not isinstance(other, device):
+            return NotImplemented
+        return self._type == other._type and self._index == other._index
+
+    def __hash__(self) -> int:
+        return hash((self._type, self._index))
+
+    def __str__(self) -> str:
+        return self._type if self._index is None else f"{self._type}:{self._index}"
+
+    def __repr__(self) -> str:
+        if self._index is None:
+            return f"device(type='{self._type}')"
+        return f"device(type='{self._type}', index={self._index})"
+
+
+DeviceLike = Union[str, device]
+
+CPU = device("cpu")
+
+
+def resolve(spec: DeviceLike | None) -> device:
+    """Return a concrete device: ``None`` means cpu, bare ``cuda`` the current CUDA device.
+
+    Example:
+        >>> resolve("cpu")
+        device(type='cpu')
+    """
+    if spec is None:
+        return CPU
+    d = spec if isinstance(spec, device) else device(spec)
+    if d.type == "cuda" and d.index is None:
+        from .cuda import runtime
+
+        return device("cuda", runtime.current_device())
+    return d

@@ -1,0 +1,188 @@
+"""Data types and PyTorch's type-promotion rules.
+
+Promotion table (``promote_types``), by category bool < integer < floating:
+
+* different categories: the higher category's dtype wins
+  (``int64 + float16 -> float16``, ``bool + int8 -> int8``);
+* two integers: the smallest signed or unsigned type that holds both
+  (``uint8 + int8 -> int16``, ``uint8 + int64 -> int64``);
+* two floats: the wider one.
+
+``result_type`` adds PyTorch's rules for operands of different kinds: tensors
+with at least one dimension decide the dtype; zero-dim tensors and then Python
+scalars only raise the *category* (a Python float with an integer tensor gives
+the default float dtype; a Python int with a ``uint8`` tensor stays ``uint8``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class dtype:  # noqa: N801 - PyTorch's spelling
+    """A gtensor element type.
+
+    Example:
+        >>> float32.itemsize, float32.is_floating_point
+        (4, True)
+    """
+
+    __slots__ = ("name", "numpy", "itemsize", "category", "is_signed")
+
+    def __init__(self, name: str, category: int) -> None:
+        self.name = name
+        self.numpy = np.dtype(name)
+        self.itemsize = self.numpy.itemsize
+        self.category = category  # 0 bool, 1 integer, 2 floating
+        self.is_signed = name != "bool" and not name.startswith("uint")
+
+    @property
+    def is_floating_point(self) -> bool:
+        """True for float16, float32 and float64."""
+        return self.category == 2
+
+    def __repr__(self) -> str:
+        return f"gtensor.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name
+
+
+bool_ = dtype("bool", 0)
+uint8 = dtype("uint8", 1)
+int8 = dtype("int8", 1)
+int16 = dtype("int16", 1)
+int32 = dtype("int32", 1)
+int64 = dtype("int64", 1)
+float16 = dtype("float16", 2)
+float32 = dtype("float32", 2)
+float64 = dtype("float64", 2)
+
+ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+_BY_NAME = {d.name: d for d in ALL_DTYPES}
+_ALIASES = {"float": float32, "double": float64, "half": float16, "int": int32, "long": int64,
+            "short": int16, "bool_": bool_}
+
+_default_dtype = float32
+
+
+def as_dtype(spec: Any) -> dtype:
+    """Convert a gtensor dtype, a NumPy dtype, a name or a Python type into a ``dtype``.
+
+    Example:
+        >>> as_dtype("float64") is float64
+        True
+    """
+    if isinstance(spec, dtype):
+        return spec
+    if spec is float:
+        return float64
+    if spec is int:
+        return int64
+    if spec is bool:
+        return bool_
+    if isinstance(spec, str) and spec in _ALIASES:
+        return _ALIASES[spec]
+    try:
+        name = np.dtype(spec).name
+    except TypeError:
+        raise TypeError(f"[dtype] cannot interpret {spec!r} as a gtensor dtype") from None
+    if name not in _BY_NAME:
+        raise TypeError(
+            f"[dtype] {name} is not supported; gtensor has "
+            + ", ".join(d.name for d in ALL_DTYPES)
+        )
+    return _BY_NAME[name]
+
+
+def get_default_dtype() -> dtype:
+    """Return the dtype of floating tensors made from Python floats (float32 at start)."""
+    return _default_dtype
+
+
+def set_default_dtype(d: Any) -> None:
+    """Set the default floating dtype.
+
+    Args:
+        d: ``float16``, ``float32`` or ``float64``.
+
+    Example:
+        >>> set_default_dtype(float64); set_default_dtype(float32)
+    """
+    global _default_dtype
+    d = as_dtype(d)
+    if not d.is_floating_point:
+        raise TypeError(f"[set_default_dtype] only floating dtypes can be default, got {d.name}")
+    _default_dtype = d
+
+
+_INT_ORDER = (int8, int16, int32, int64)
+
+
+def promote_types(a: Any, b: Any) -> dtype:
+    """Return the smallest dtype to which both ``a`` and ``b`` convert (see module doc).
+
+    Example:
+        >>> promote_types(uint8, int8)
+        gtensor.int16
+    """
+    a, b = as_dtype(a), as_dtype(b)
+    if a is b:
+        return a
+    if a.category != b.category:
+        return a if a.category > b.category else b
+    if a.category == 2:
+        return a if a.itemsize >= b.itemsize else b
+    if a.is_signed == b.is_signed:
+        return a if a.itemsize >= b.itemsize else b
+    unsigned, signed = (a, b) if not a.is_signed else (b, a)
+    need = max(signed.itemsize, unsigned.itemsize * 2)
+    for cand in _INT_ORDER:
+        if cand.itemsize >= need:
+            return cand
+    return int64
+
+
+def _scalar_dtype(value: Any) -> dtype:
+    if isinstance(value, (bool, np.bool_)):
+        return bool_
+    if isinstance(value, (int, np.integer)):
+        return int64
+    if isinstance(value, (float, np.floating)):
+        return get_default_dtype()
+    raise TypeError(f"[result_type] unsupported operand type {type(value).__name__}")
+
+
+def result_type(*operands: Any) -> dtype:
+    """Return the result dtype of an op over tensors, dtypes and Python scalars.
+
+    Dimensioned tensors (and plain dtypes) rank first, then zero-dim tensors,
+    then Python scalars; a lower rank changes the result only when its
+    category is higher.
+
+    Example:
+        >>> result_type(int32, 2.5)
+        gtensor.float32
+    """
+    tiers: list[dtype | None] = [None, None, None]
+    for op in operands:
+        if isinstance(op, dtype):
+            tier, d = 0, op
+        elif hasattr(op, "dtype") and hasattr(op, "ndim") and isinstance(op.dtype, dtype):
+            tier, d = (0 if op.ndim > 0 else 1), op.dtype
+        else:
+            tier, d = 2, _scalar_dtype(op)
+        tiers[tier] = d if tiers[tier] is None else promote_types(tiers[tier], d)
+    result: dtype | None = None
+    for d in tiers:
+        if d is None:
+            continue
+        if result is None:
+            result = d
+        elif d.category > result.category:
+            result = d
+    if result is None:
+        raise TypeError("[result_type] needs at least one operand")
+    return result

@@ -1,0 +1,67 @@
+"""Typed errors and the one check helper every op uses.
+
+Every message starts with the op in brackets:
+``[view] shape (3, 5) is invalid for input of size 16``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+class GTensorError(RuntimeError):
+    """Base class of gtensor's own runtime errors."""
+
+
+class DeviceMismatchError(GTensorError):
+    """Operands live on different devices."""
+
+
+class ShapeError(GTensorError, ValueError):
+    """Shapes are incompatible for the op."""
+
+
+class DTypeError(GTensorError, TypeError):
+    """A dtype is not supported by the op."""
+
+
+class OutOfMemoryError(MemoryError):
+    """A device ran out of memory after the allocator flushed its cache and retried."""
+
+
+def check(
+    cond: object,
+    op: str,
+    message: Callable[[], str] | str,
+    exc: type[BaseException] = GTensorError,
+) -> None:
+    """Raise ``exc("[op] message")`` unless ``cond`` is true.
+
+    Args:
+        cond: the condition that must hold.
+        op: op name that starts the message.
+        message: the text, or a zero-argument callable building it (only
+            called on failure, so the happy path formats nothing).
+        exc: the exception type to raise.
+
+    Example:
+        >>> check(2 > 1, "add", lambda: "unreachable")
+    """
+    if not cond:
+        text = message() if callable(message) else message
+        raise exc(f"[{op}] {text}")
+
+
+def check_same_device(op: str, *devices: object) -> None:
+    """Raise :class:`DeviceMismatchError` unless all ``devices`` are equal.
+
+    Example:
+        >>> from gtensor import device
+        >>> check_same_device("add", device("cpu"), device("cpu"))
+    """
+    first = devices[0]
+    for other in devices[1:]:
+        if other != first:
+            raise DeviceMismatchError(
+                f"[{op}] expected all tensors on the same device, got {first} and {other}"
+            )

@@ -1,0 +1,1 @@
+"""Tensor memory (placeholder raw allocation until the caching allocator lands)."""

@@ -1,0 +1,9 @@
+"""gtensor's kernel layer: a strict dispatch table and Numba kernels over raw buffers.
+
+This package never imports the frontend and never sees a ``Tensor``. Kernels
+take NumPy arrays (CPU and the simulated CUDA device) or CUDA device arrays.
+"""
+
+from .registry import ANY, BACKENDS, KernelRegistrationError, load_backend, lookup, register
+
+__all__ = ["ANY", "BACKENDS", "KernelRegistrationError", "load_backend", "lookup", "register"]

@@ -1,0 +1,1 @@
+"""Scalar math and helpers shared by the CPU and CUDA kernels."""
