@@ -11,7 +11,7 @@ class device:  # noqa: N801 - PyTorch's spelling, users write gt.device("cuda")
     """Where a tensor's memory lives and where its kernels run.
 
     Args:
-        spec: ``"cpu"``, ``"cuda"``, ``"cuda:N"``, another ``device``.
+        spec: ``"cpu"``, ``"cuda"``, ``"cuda:N"``, an int N (``cuda:N``) or a ``device``.
         index: optional device index (``cuda`` only).
 
     Example:
@@ -22,11 +22,13 @@ class device:  # noqa: N801 - PyTorch's spelling, users write gt.device("cuda")
 
     __slots__ = ("_type", "_index")
 
-    def __init__(self, spec: DeviceLike, index: int | None = None) -> None:
+    def __init__(self, spec: str | int | device, index: int | None = None) -> None:
         if isinstance(spec, device):
-            dtype_, idx = spec.type, spec.index
+            kind, idx = spec.type, spec.index
+        elif isinstance(spec, int) and not isinstance(spec, bool):
+            kind, idx = "cuda", spec
         elif isinstance(spec, str):
-            dtype_, _, rest = spec.strip().partition(":")
+            kind, _, rest = spec.strip().partition(":")
             idx = None
             if rest:
                 if not rest.isdigit():
@@ -38,14 +40,14 @@ class device:  # noqa: N801 - PyTorch's spelling, users write gt.device("cuda")
             if idx is not None:
                 raise ValueError(f"[device] index given twice in {spec!r} and index={index}")
             idx = index
-        if dtype_ not in _TYPES:
-            raise ValueError(f"[device] unknown device type {dtype_!r}; expected one of {_TYPES}")
-        if dtype_ == "cpu" and idx not in (None, 0):
+        if kind not in _TYPES:
+            raise ValueError(f"[device] unknown device type {kind!r}; expected one of {_TYPES}")
+        if kind == "cpu" and idx not in (None, 0):
             raise ValueError(f"[device] cpu has no index {idx}")
         if idx is not None and idx < 0:
             raise ValueError(f"[device] device index must be >= 0, got {idx}")
-        self._type = dtype_
-        self._index = None if dtype_ == "cpu" else idx
+        self._type = kind
+        self._index = None if kind == "cpu" else idx
 
     @property
     def type(self) -> str:
@@ -79,7 +81,7 @@ class device:  # noqa: N801 - PyTorch's spelling, users write gt.device("cuda")
         return f"device(type='{self._type}', index={self._index})"
 
 
-DeviceLike = Union[str, device]
+DeviceLike = Union[str, int, device]  # noqa: UP007 - a runtime alias
 
 CPU = device("cpu")
 

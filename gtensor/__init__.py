@@ -1,0 +1,74 @@
+"""gtensor: GPU-accelerated tensors on CuPy and Numba, with autograd.
+
+Example:
+    >>> import gtensor as gt
+    >>> x = gt.ones(2, 3)
+    >>> x.shape
+    (2, 3)
+"""
+
+from . import cuda, memory
+from ._load_ops import load_ops
+from .device import device
+from .dtypes import (
+    bool_,
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    promote_types,
+    result_type,
+    set_default_dtype,
+    uint8,
+)
+from .errors import DeviceMismatchError, DTypeError, GTensorError, OutOfMemoryError, ShapeError
+from .generator import Generator, default_generator, initial_seed, manual_seed
+from .printing import set_printoptions
+from .storage import transfer_count
+from .tensor import Tensor
+
+load_ops()
+
+from .ops.copy import expand_to  # noqa: E402,F401
+from .ops.creation import (  # noqa: E402
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    ones,
+    ones_like,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from .ops.interop import from_dlpack  # noqa: E402
+from .ops.random import rand, rand_like, randint, randn, randn_like  # noqa: E402
+from .shape_rules import broadcast_shapes  # noqa: E402
+
+bool = bool_  # noqa: A001 - gt.bool as in PyTorch
+float = float32  # noqa: A001
+double = float64
+half = float16
+long = int64
+int = int32  # noqa: A001
+
+__all__ = [
+    "DTypeError", "DeviceMismatchError", "GTensorError", "Generator", "OutOfMemoryError",
+    "ShapeError", "Tensor", "arange", "as_tensor", "bool_", "broadcast_shapes", "cuda",
+    "default_generator", "device", "dtype", "empty", "empty_like", "eye", "float16", "float32",
+    "float64", "from_dlpack", "from_numpy", "full", "full_like", "get_default_dtype",
+    "initial_seed", "int8", "int16", "int32", "int64", "linspace", "manual_seed", "memory",
+    "ones", "ones_like", "promote_types", "rand", "rand_like", "randint", "randn", "randn_like",
+    "result_type", "set_default_dtype", "set_printoptions", "tensor", "transfer_count",
+    "uint8", "zeros", "zeros_like",
+]

@@ -1,0 +1,188 @@
+"""Copies and movement: ``copy_``, ``contiguous``, ``clone``, ``to``, ``cpu``, ``cuda``, ``detach``.
+
+The pattern every op follows: check inputs (typed errors starting with the op),
+compute result metadata, allocate the output, one dispatch lookup, the kernel
+call on the device's current stream.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..device import DeviceLike, device, resolve
+from ..dtypes import as_dtype, dtype
+from ..errors import check
+from ..shape_rules import broadcast_shapes
+from ..tensor import Tensor, tensor_method
+from .dispatch import launch
+
+
+def expand_to(t: Tensor, shape: tuple[int, ...], op: str) -> Tensor:
+    """Return a broadcast view of ``t`` with ``shape`` (stride 0 on broadcast dims).
+
+    Example:
+        >>> expand_to(gt.ones(3), (2, 3), "add").stride()  # doctest: +SKIP
+        (0, 1)
+    """
+    if t.shape == shape:
+        return t
+    check(len(shape) >= t.ndim, op, lambda: f"cannot broadcast shape {t.shape} to {shape}")
+    lead = len(shape) - t.ndim
+    strides = [0] * lead
+    for i, (n, s) in enumerate(zip(t.shape, t._strides, strict=True)):
+        target = shape[lead + i]
+        if n == target:
+            strides.append(s)
+        else:
+            check(n == 1, op, lambda: f"cannot broadcast shape {t.shape} to {shape}")
+            strides.append(0)
+    return t._make_view(shape, tuple(strides), t._offset)
+
+
+def _copy_same_device(dst: Tensor, src: Tensor) -> None:
+    launch("copy", dst.device, (src.dtype, dst.dtype), src._native(), dst._native())
+
+
+def _to_device_contiguous(src: Tensor, dev: device) -> Tensor:
+    """Contiguous copy of ``src`` on ``dev`` (bytes cross the bus once)."""
+    src = src.contiguous()
+    out = Tensor.empty(src.shape, src.dtype, dev)
+    stream = None
+    if dev.type == "cuda" or src.device.type == "cuda":
+        from ..cuda import current_stream
+
+        stream = current_stream(dev if dev.type == "cuda" else src.device)
+    out._storage.copy_from(src._storage, 0, src._offset * src.itemsize, src.nbytes, stream)
+    return out
+
+
+@tensor_method()
+def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
+    """Copy ``src`` into ``self`` in place (broadcasting, converting dtype and device).
+
+    Args:
+        src: the values; broadcastable to ``self.shape``; any device and dtype.
+        non_blocking: accepted for PyTorch compatibility.
+
+    Returns:
+        ``self``.
+
+    Example:
+        >>> x = gt.zeros(2, 3); x.copy_(gt.ones(3))  # doctest: +SKIP
+    """
+    from .creation import as_tensor
+
+    if not isinstance(src, Tensor):
+        src = as_tensor(src, dtype=self.dtype, device=self.device)
+    broadcast_shapes(src.shape, self.shape, op="copy_")
+    src = expand_to(src, self.shape, "copy_")
+    if src.device != self.device:
+        src = _to_device_contiguous(src, self.device)
+    if self.numel():
+        _copy_same_device(self, src)
+    self._bump_version()
+    return self
+
+
+@tensor_method()
+def contiguous(self: Tensor) -> Tensor:
+    """Return ``self`` if it is C-contiguous, else a contiguous copy.
+
+    Example:
+        >>> gt.ones(2, 3).T.contiguous().is_contiguous()  # doctest: +SKIP
+        True
+    """
+    if self.is_contiguous():
+        return self
+    return clone(self)
+
+
+@tensor_method()
+def clone(self: Tensor) -> Tensor:
+    """Return a contiguous copy with its own storage.
+
+    Example:
+        >>> y = x.clone()  # doctest: +SKIP
+    """
+    out = Tensor.empty(self.shape, self.dtype, self.device)
+    if self.numel():
+        _copy_same_device(out, self)
+    return out
+
+
+@tensor_method()
+def detach(self: Tensor) -> Tensor:
+    """Return a view sharing storage that is cut from the autograd graph."""
+    out = Tensor(self._storage, self._shape, self._strides, self._offset, self._dtype)
+    return out
+
+
+def _parse_to_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any]:
+    dev, dt = kwargs.pop("device", None), kwargs.pop("dtype", None)
+    for a in args:
+        if isinstance(a, Tensor):
+            dev, dt = a.device, a.dtype
+        elif isinstance(a, (device, str)) and not _is_dtype_name(a):
+            dev = a
+        else:
+            dt = a
+    return dev, dt
+
+
+def _is_dtype_name(a: Any) -> bool:
+    if not isinstance(a, str):
+        return False
+    try:
+        as_dtype(a)
+    except TypeError:
+        return False
+    return True
+
+
+@tensor_method()
+def to(self: Tensor, *args: Any, copy: bool = False, non_blocking: bool = False,
+       **kwargs: Any) -> Tensor:
+    """Return the tensor on another device and/or dtype (``self`` when nothing changes).
+
+    Args:
+        *args: a device, a dtype, both, or another tensor to match.
+        copy: always return a new tensor.
+        non_blocking: accepted for PyTorch compatibility.
+        **kwargs: ``device=`` and ``dtype=``.
+
+    Example:
+        >>> gt.ones(2).to("cuda", gt.float64)  # doctest: +SKIP
+    """
+    dev_spec, dt_spec = _parse_to_args(args, dict(kwargs))
+    unknown = set(kwargs) - {"device", "dtype"}
+    check(not unknown, "to", lambda: f"unexpected keyword arguments {sorted(unknown)}", TypeError)
+    dev = self.device if dev_spec is None else resolve(dev_spec)
+    dt: dtype = self.dtype if dt_spec is None else as_dtype(dt_spec)
+    if dev == self.device and dt is self.dtype and not copy:
+        return self
+    out = self
+    if dev != self.device:
+        out = _to_device_contiguous(self, dev)
+    if dt is not out.dtype:
+        converted = Tensor.empty(out.shape, dt, dev)
+        if out.numel():
+            _copy_same_device(converted, out)
+        out = converted
+    elif out is self:
+        out = clone(self)
+    return out
+
+
+@tensor_method()
+def cpu(self: Tensor) -> Tensor:
+    """Return a copy on the cpu (``self`` when already there)."""
+    return to(self, "cpu")
+
+
+@tensor_method()
+def cuda(self: Tensor, device: DeviceLike | int | None = None) -> Tensor:
+    """Return a copy on a CUDA device (the current one by default)."""
+    if isinstance(device, int):
+        device = f"cuda:{device}"
+    return to(self, "cuda" if device is None else device)
+

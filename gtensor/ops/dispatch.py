@@ -1,0 +1,42 @@
+"""The frontend's one door into the kernel table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import kernels
+from ..device import device
+from ..dtypes import dtype
+
+
+def kernel(op: str, dev: device, *dtypes: dtype) -> Callable[..., Any]:
+    """Look up ``op`` for ``dev``'s backend and the given input dtypes.
+
+    Example:
+        >>> from gtensor import float32
+        >>> from gtensor.device import CPU
+        >>> callable(kernel("copy", CPU, float32, float32))
+        True
+    """
+    return kernels.lookup(op, dev.type, tuple(d.name for d in dtypes))
+
+
+def stream_for(dev: device) -> Any:
+    """Return the launch stream for ``dev`` (Numba stream on CUDA, ``None`` on cpu)."""
+    if dev.type == "cpu":
+        return None
+    from ..cuda import current_stream
+
+    return current_stream(dev).numba
+
+
+def launch(op: str, dev: device, dtypes: tuple[dtype, ...], *args: Any, **kwargs: Any) -> Any:
+    """Look up ``op`` and call it on ``args`` on ``dev``'s current stream.
+
+    Example:
+        >>> launch("copy", src.device, (src.dtype, out.dtype), src._native(), out._native())
+        ... # doctest: +SKIP
+    """
+    fn = kernel(op, dev, *dtypes)
+    return fn(*args, stream=stream_for(dev), **kwargs)

@@ -1,0 +1,126 @@
+"""Zero-copy exchange with NumPy, CuPy, PyTorch and Numba (DLPack and the CUDA array interface)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..device import device
+from ..dtypes import as_dtype
+from ..errors import check
+from ..storage import Storage
+from ..tensor import Tensor, tensor_method
+
+_DL_CPU, _DL_CUDA = 1, 2
+
+
+@tensor_method()
+def __dlpack_device__(self: Tensor) -> tuple[int, int]:  # noqa: N807
+    """Return the DLPack device tuple: ``(1, 0)`` for cpu, ``(2, index)`` for CUDA.
+
+    On the simulated CUDA device the memory is host memory, so it is exported as cpu.
+    """
+    if self.is_cuda and self._storage.host is None:
+        return _DL_CUDA, self.device.index or 0
+    return _DL_CPU, 0
+
+
+@tensor_method()
+def __dlpack__(self: Tensor, *, stream: Any = None, max_version: Any = None,  # noqa: N807
+               dl_device: Any = None, copy: bool | None = None) -> Any:
+    """Export this tensor as a DLPack capsule (zero-copy).
+
+    Example:
+        >>> import numpy as np
+        >>> np.from_dlpack(gt.arange(3)).tolist()  # doctest: +SKIP
+        [0, 1, 2]
+    """
+    check(not self.requires_grad, "__dlpack__",
+          "can't export a tensor that requires grad; use .detach()", RuntimeError)
+    kwargs: dict[str, Any] = {}
+    if max_version is not None:
+        kwargs["max_version"] = max_version
+    if copy is not None:
+        kwargs["copy"] = copy
+    if self._storage.host is not None:
+        return self.numpy().__dlpack__(**kwargs)  # type: ignore[attr-defined]
+    from ..cuda import runtime
+
+    cp = runtime.cupy()
+    arr = cp.asarray(_CaiHolder(self))
+    return arr.__dlpack__(stream=stream, **kwargs)
+
+
+class _CaiHolder:
+    def __init__(self, t: Tensor) -> None:
+        self._t = t
+        self.__cuda_array_interface__ = t._cai(None)
+
+
+def from_cuda_array_interface(obj: Any) -> Tensor:
+    """Wrap an object exposing ``__cuda_array_interface__`` as a CUDA tensor, without copying.
+
+    Example:
+        >>> t = from_cuda_array_interface(cupy.arange(3))  # doctest: +SKIP
+    """
+    from ..cuda import runtime
+
+    runtime.ensure_initialized("from_cuda_array_interface")
+    desc = obj.__cuda_array_interface__
+    dt = as_dtype(np.dtype(desc["typestr"]))
+    shape = tuple(desc["shape"])
+    item = dt.itemsize
+    strides = desc.get("strides")
+    strides = tuple(s // item for s in strides) if strides else _c_strides(shape)
+    dev = device("cuda", runtime.current_device())
+    if runtime.is_simulated():
+        # simulated device memory is host memory: view it through NumPy
+        host = np.asarray(_HostInterface(desc, obj))
+        storage, offset = Storage.wrap_host(host, dev)
+        return Tensor(storage, shape, strides, offset, dt)
+    lo = sum(s * (n - 1) for s, n in zip(strides, shape, strict=True) if s < 0)
+    hi = sum(s * (n - 1) for s, n in zip(strides, shape, strict=True) if s > 0)
+    extent = 0 if 0 in shape else (hi - lo + 1) * item
+    storage = Storage.wrap_device(desc["data"][0] + lo * item, extent, dev, owner=obj)
+    return Tensor(storage, shape, strides, -lo, dt)
+
+
+class _HostInterface:
+    def __init__(self, desc: dict[str, Any], owner: Any) -> None:
+        self._owner = owner
+        self.__array_interface__ = {k: desc[k] for k in ("shape", "typestr", "data", "strides")
+                                    if k in desc} | {"version": 3}
+
+
+def _c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    out, acc = [], 1
+    for n in reversed(shape):
+        out.append(acc)
+        acc *= max(n, 1)
+    return tuple(reversed(out))
+
+
+def from_dlpack(obj: Any) -> Tensor:
+    """Wrap a DLPack producer (NumPy, CuPy, PyTorch, gtensor) as a tensor, without copying.
+
+    Example:
+        >>> import numpy as np
+        >>> from_dlpack(np.arange(3.0)).tolist()
+        [0.0, 1.0, 2.0]
+    """
+    if isinstance(obj, Tensor):
+        return obj.detach()  # type: ignore[attr-defined]
+    check(hasattr(obj, "__dlpack_device__"), "from_dlpack",
+          lambda: f"{type(obj).__name__} does not implement the DLPack protocol", TypeError)
+    dev_type, _ = obj.__dlpack_device__()
+    if dev_type == _DL_CPU:
+        from .creation import from_numpy
+
+        return from_numpy(np.from_dlpack(obj))
+    check(dev_type == _DL_CUDA, "from_dlpack",
+          lambda: f"unsupported DLPack device type {dev_type}", RuntimeError)
+    from ..cuda import runtime
+
+    return from_cuda_array_interface(runtime.cupy().from_dlpack(obj))
+

@@ -1,0 +1,116 @@
+"""Random tensors from the counter-based generator (same values on cpu and cuda per seed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..device import DeviceLike, resolve
+from ..dtypes import as_dtype, get_default_dtype, int64
+from ..errors import check
+from ..generator import Generator, default_generator_for
+from ..tensor import Tensor, tensor_method
+from .creation import _creation_args, _finish
+from .dispatch import launch
+
+
+def _draw(out: Tensor, op: str, generator: Generator | None, *params: Any) -> Tensor:
+    """Fill ``out`` in place with ``op``'s distribution; strided outputs are written back."""
+    gen = default_generator_for(out.device) if generator is None else generator
+    check(gen.device.type == out.device.type, op, lambda: f"generator on {gen.device} can't "
+          f"draw for a tensor on {out.device}", RuntimeError)
+    target = out if out.is_contiguous() else Tensor.empty(out.shape, out.dtype, out.device)
+    n = target.numel()
+    if n:
+        seed, offset = gen.take(n)
+        flat = target._make_view((n,), (1,), target._offset)
+        launch(op, out.device, (out.dtype,), flat._native(), seed, offset, *params)
+    if target is not out:
+        out.copy_(target)  # type: ignore[attr-defined]
+    out._bump_version()
+    return out
+
+
+@tensor_method()
+def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *,
+             generator: Generator | None = None) -> Tensor:
+    """Fill with values drawn uniformly from ``[a, b)``."""
+    check(self.dtype.is_floating_point, "uniform_", lambda: "expected a floating dtype, got "
+          f"{self.dtype.name}", TypeError)
+    return _draw(self, "random_uniform", generator, float(a), float(b))
+
+
+@tensor_method()
+def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
+            generator: Generator | None = None) -> Tensor:
+    """Fill with values drawn from a normal distribution."""
+    check(self.dtype.is_floating_point, "normal_", lambda: "expected a floating dtype, got "
+          f"{self.dtype.name}", TypeError)
+    check(std >= 0, "normal_", lambda: f"std must be >= 0, got {std}", ValueError)
+    return _draw(self, "random_normal", generator, float(mean), float(std))
+
+
+@tensor_method()
+def random_(self: Tensor, low: int = 0, high: int | None = None, *,
+            generator: Generator | None = None) -> Tensor:
+    """Fill with integers drawn uniformly from ``[low, high)``."""
+    if high is None:
+        low, high = 0, low
+    check(low < high, "random_", lambda: f"expects low < high, got low={low}, high={high}",
+          ValueError)
+    return _draw(self, "random_integers", generator, int(low), int(high))
+
+
+def rand(*size: Any, generator: Generator | None = None, dtype: Any = None,
+         device: DeviceLike | None = None, requires_grad: bool = False) -> Tensor:
+    """Return values drawn uniformly from ``[0, 1)``.
+
+    Example:
+        >>> rand(2, 3).shape
+        (2, 3)
+    """
+    dims, dt, dev = _creation_args(size, dtype, device, "rand")
+    out = uniform_(Tensor.empty(dims, dt, dev), generator=generator)
+    return _finish(out, requires_grad)
+
+
+def randn(*size: Any, generator: Generator | None = None, dtype: Any = None,
+          device: DeviceLike | None = None, requires_grad: bool = False) -> Tensor:
+    """Return values drawn from the standard normal distribution.
+
+    Example:
+        >>> randn(4).dtype
+        gtensor.float32
+    """
+    dims, dt, dev = _creation_args(size, dtype, device, "randn")
+    out = normal_(Tensor.empty(dims, dt, dev), generator=generator)
+    return _finish(out, requires_grad)
+
+
+def randint(low: int, high: int | None = None, size: Any = None, *,
+            generator: Generator | None = None, dtype: Any = None,
+            device: DeviceLike | None = None) -> Tensor:
+    """Return integers drawn uniformly from ``[low, high)`` (``randint(high, size)`` too).
+
+    Example:
+        >>> randint(0, 10, (3,)).dtype
+        gtensor.int64
+    """
+    if size is None:
+        low, high, size = 0, low, high
+    check(size is not None, "randint", "size is required", TypeError)
+    dims, dt, dev = _creation_args((tuple(size),), dtype, device, "randint", int64)
+    return random_(Tensor.empty(dims, dt, dev), low, high, generator=generator)
+
+
+def rand_like(t: Tensor, dtype: Any = None, device: DeviceLike | None = None) -> Tensor:
+    """Uniform ``[0, 1)`` values shaped like ``t``."""
+    return rand(t.shape, dtype=t.dtype if dtype is None else dtype,
+                device=t.device if device is None else resolve(device))
+
+
+def randn_like(t: Tensor, dtype: Any = None, device: DeviceLike | None = None) -> Tensor:
+    """Standard normal values shaped like ``t``."""
+    dt = as_dtype(t.dtype if dtype is None else dtype)
+    if not dt.is_floating_point:
+        dt = get_default_dtype()
+    return randn(t.shape, dtype=dt, device=t.device if device is None else resolve(device))

@@ -1,0 +1,309 @@
+"""Views: new shape/strides/offset over the same storage, never a copy.
+
+``reshape`` is the one exception: it copies only when no view can express the
+result, exactly as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import ShapeError, check
+from ..shape_rules import broadcast_shapes, normalize_shape, wrap_dim
+from ..tensor import Tensor, contiguous_strides, tensor_method, tensor_property
+from .copy import expand_to
+
+
+def _infer_shape(shape: tuple[int, ...], numel: int, op: str) -> tuple[int, ...]:
+    neg = [i for i, n in enumerate(shape) if n == -1]
+    check(len(neg) <= 1, op, "only one dimension can be inferred", ShapeError)
+    check(all(n >= -1 for n in shape), op, lambda: f"invalid shape dimension in {shape}",
+          ShapeError)
+    if neg:
+        rest = math.prod(n for n in shape if n != -1)
+        check(rest != 0 and numel % rest == 0, op,
+              lambda: f"shape {shape} is invalid for input of size {numel}", ShapeError)
+        shape = shape[:neg[0]] + (numel // rest,) + shape[neg[0] + 1:]
+    check(math.prod(shape) == numel, op,
+          lambda: f"shape {shape} is invalid for input of size {numel}", ShapeError)
+    return shape
+
+
+def _view_strides(old_shape: tuple[int, ...], old_strides: tuple[int, ...],
+                  new_shape: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Strides that make ``new_shape`` a view of the old layout, or None (PyTorch's rule)."""
+    if math.prod(old_shape) == 0 or not new_shape:
+        return contiguous_strides(new_shape)
+    if not old_shape:
+        old_shape, old_strides = (1,), (1,)
+    new_strides = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base = old_strides[-1]
+    tensor_numel = view_numel = 1
+    for d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[d]
+        if d == 0 or (old_shape[d - 1] != 1 and old_strides[d - 1] != tensor_numel * chunk_base):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_strides[view_d] = view_numel * chunk_base
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if d > 0:
+                chunk_base = old_strides[d - 1]
+                tensor_numel = view_numel = 1
+    return tuple(new_strides) if view_d == -1 else None
+
+
+@tensor_method()
+def view(self: Tensor, *shape: Any) -> Tensor:
+    """Return a view with a new shape (one dim may be -1); raises if the layout forbids it.
+
+    Example:
+        >>> gt.arange(6).view(2, -1).shape  # doctest: +SKIP
+        (2, 3)
+    """
+    new_shape = _infer_shape(normalize_shape(shape, "view"), self.numel(), "view")
+    strides = _view_strides(self.shape, self._strides, new_shape)
+    check(strides is not None, "view", lambda: f"view size {new_shape} is not compatible with "
+          f"input tensor's size {self.shape} and stride {self._strides}; use .reshape(...)",
+          ShapeError)
+    return self._make_view(new_shape, strides, self._offset)  # type: ignore[arg-type]
+
+
+@tensor_method()
+def reshape(self: Tensor, *shape: Any) -> Tensor:
+    """Return a tensor with a new shape: a view when possible, else a contiguous copy.
+
+    Example:
+        >>> gt.ones(2, 3).T.reshape(6).shape  # doctest: +SKIP
+        (6,)
+    """
+    new_shape = _infer_shape(normalize_shape(shape, "reshape"), self.numel(), "reshape")
+    strides = _view_strides(self.shape, self._strides, new_shape)
+    if strides is not None:
+        return self._make_view(new_shape, strides, self._offset)
+    return self.contiguous().view(new_shape)  # type: ignore[attr-defined]
+
+
+@tensor_method()
+def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Return a view with dims ``dim0`` and ``dim1`` swapped."""
+    d0, d1 = wrap_dim(dim0, self.ndim, "transpose"), wrap_dim(dim1, self.ndim, "transpose")
+    order = list(range(self.ndim))
+    if self.ndim:
+        order[d0], order[d1] = order[d1], order[d0]
+    return permute(self, order)
+
+
+tensor_method("swapaxes")(transpose)
+
+
+@tensor_method()
+def permute(self: Tensor, *dims: Any) -> Tensor:
+    """Return a view with the dims reordered.
+
+    Example:
+        >>> gt.ones(2, 3, 4).permute(2, 0, 1).shape  # doctest: +SKIP
+        (4, 2, 3)
+    """
+    order = [wrap_dim(d, self.ndim, "permute") for d in normalize_shape(dims, "permute")]
+    check(len(order) == self.ndim and len(set(order)) == self.ndim, "permute",
+          lambda: f"dims {tuple(dims)} are not a permutation of {self.ndim} dims", ShapeError)
+    return self._make_view(tuple(self.shape[d] for d in order),
+                           tuple(self._strides[d] for d in order), self._offset)
+
+
+@tensor_property("T")
+def _t(self: Tensor) -> Tensor:
+    return permute(self, list(reversed(range(self.ndim))))
+
+
+@tensor_property("mT")
+def _mt(self: Tensor) -> Tensor:
+    check(self.ndim >= 2, "mT", lambda: f"expected a tensor with >= 2 dims, got {self.ndim}",
+          ShapeError)
+    return transpose(self, -2, -1)
+
+
+@tensor_method()
+def t(self: Tensor) -> Tensor:
+    """Transpose a tensor of at most 2 dims."""
+    check(self.ndim <= 2, "t", lambda: f"expects a tensor with <= 2 dims, got {self.ndim}",
+          ShapeError)
+    return _t(self)
+
+
+@tensor_method()
+def expand(self: Tensor, *sizes: Any) -> Tensor:
+    """Return a view broadcasting size-1 dims to ``sizes`` (-1 keeps a dim).
+
+    Example:
+        >>> gt.ones(3, 1).expand(3, 4).stride()  # doctest: +SKIP
+        (1, 0)
+    """
+    sizes = normalize_shape(sizes, "expand")
+    check(len(sizes) >= self.ndim, "expand", lambda: f"the number of sizes provided "
+          f"({len(sizes)}) must be greater or equal to the number of dimensions ({self.ndim})",
+          ShapeError)
+    lead = len(sizes) - self.ndim
+    target = tuple(
+        self.shape[i - lead] if n == -1 and i >= lead else n for i, n in enumerate(sizes))
+    check(all(n >= 0 for n in target), "expand", lambda: f"invalid size {sizes}", ShapeError)
+    return expand_to(self, target, "expand")
+
+
+@tensor_method()
+def expand_as(self: Tensor, other: Tensor) -> Tensor:
+    """Expand to ``other``'s shape."""
+    return expand(self, other.shape)
+
+
+@tensor_method()
+def broadcast_to(self: Tensor, *shape: Any) -> Tensor:
+    """Return a view broadcast to ``shape`` (NumPy's rules)."""
+    shape = normalize_shape(shape, "broadcast_to")
+    check(broadcast_shapes(self.shape, shape, op="broadcast_to") == shape, "broadcast_to",
+          lambda: f"cannot broadcast shape {self.shape} to {shape}", ShapeError)
+    return expand_to(self, shape, "broadcast_to")
+
+
+@tensor_method()
+def squeeze(self: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
+    """Remove size-1 dims (all, or the given ones; non-1 dims named are kept)."""
+    if dim is None:
+        dims = {i for i, n in enumerate(self.shape) if n == 1}
+    else:
+        named = (dim,) if isinstance(dim, int) else tuple(dim)
+        dims = {wrap_dim(d, self.ndim, "squeeze") for d in named}
+        dims = {d for d in dims if self.ndim and self.shape[d] == 1}
+    keep = [i for i in range(self.ndim) if i not in dims]
+    return self._make_view(tuple(self.shape[i] for i in keep),
+                           tuple(self._strides[i] for i in keep), self._offset)
+
+
+@tensor_method()
+def unsqueeze(self: Tensor, dim: int) -> Tensor:
+    """Insert a size-1 dim at ``dim``."""
+    d = wrap_dim(dim, self.ndim + 1, "unsqueeze")
+    stride = self._strides[d] * self.shape[d] if d < self.ndim else 1
+    return self._make_view(self.shape[:d] + (1,) + self.shape[d:],
+                           self._strides[:d] + (stride,) + self._strides[d:], self._offset)
+
+
+@tensor_method()
+def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    """Merge dims ``start_dim..end_dim`` into one (a view when the layout allows)."""
+    if self.ndim == 0:
+        return reshape(self, 1)
+    s, e = wrap_dim(start_dim, self.ndim, "flatten"), wrap_dim(end_dim, self.ndim, "flatten")
+    check(s <= e, "flatten", "start_dim cannot come after end_dim", ShapeError)
+    merged = math.prod(self.shape[s:e + 1])
+    return reshape(self, self.shape[:s] + (merged,) + self.shape[e + 1:])
+
+
+@tensor_method()
+def unflatten(self: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
+    """Split dim ``dim`` into ``sizes`` (one entry may be -1)."""
+    d = wrap_dim(dim, self.ndim, "unflatten")
+    sizes = _infer_shape(normalize_shape((sizes,), "unflatten"), self.shape[d], "unflatten")
+    return view(self, self.shape[:d] + sizes + self.shape[d + 1:])
+
+
+@tensor_method()
+def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """Return the view ``self[..., start:start+length, ...]`` along ``dim``."""
+    d = wrap_dim(dim, self.ndim, "narrow")
+    n = self.shape[d]
+    if start < 0:
+        start += n
+    check(0 <= start <= n and 0 <= length and start + length <= n, "narrow",
+          lambda: f"start ({start}) + length ({length}) exceeds dimension size ({n})", IndexError)
+    shape = self.shape[:d] + (length,) + self.shape[d + 1:]
+    return self._make_view(shape, self._strides, self._offset + start * self._strides[d])
+
+
+@tensor_method()
+def select(self: Tensor, dim: int, index: int) -> Tensor:
+    """Return the view at ``index`` along ``dim``, with that dim removed."""
+    d = wrap_dim(dim, self.ndim, "select")
+    check(self.ndim > 0, "select", "cannot select on a 0-d tensor", IndexError)
+    n = self.shape[d]
+    check(-n <= index < n, "select", lambda: f"index {index} is out of bounds for dimension "
+          f"{d} with size {n}", IndexError)
+    index %= n
+    return self._make_view(self.shape[:d] + self.shape[d + 1:],
+                           self._strides[:d] + self._strides[d + 1:],
+                           self._offset + index * self._strides[d])
+
+
+@tensor_method()
+def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
+    """Return the views along ``dim``, that dim removed."""
+    d = wrap_dim(dim, self.ndim, "unbind")
+    return tuple(select(self, d, i) for i in range(self.shape[d]))
+
+
+def _is_basic(item: Any) -> bool:
+    return item is None or item is Ellipsis or isinstance(item, slice) or (
+        isinstance(item, int) and not isinstance(item, bool)) or (
+        hasattr(item, "__index__") and not isinstance(item, (bool, Tensor))
+        and not hasattr(item, "__len__"))
+
+
+def basic_index(self: Tensor, index: Any) -> Tensor:
+    """Apply ints, slices (any step, including negative), ``None`` and ``...`` as a view.
+
+    Example:
+        >>> gt.arange(10)[8:2:-2].tolist()  # doctest: +SKIP
+        [8, 6, 4]
+    """
+    items = index if isinstance(index, tuple) else (index,)
+    check(all(_is_basic(i) for i in items), "getitem", "advanced indexing (tensors, lists, "
+          "booleans) is not supported by gtensor yet; use ints, slices, None and ...",
+          IndexError)
+    n_ell = sum(i is Ellipsis for i in items)
+    check(n_ell <= 1, "getitem", "an index can only have a single ellipsis ('...')", IndexError)
+    consumed = sum(i is not None and i is not Ellipsis for i in items)
+    check(consumed <= self.ndim, "getitem", lambda: f"too many indices for tensor of dimension "
+          f"{self.ndim}", IndexError)
+    if n_ell:
+        pos = items.index(Ellipsis)
+        items = items[:pos] + (slice(None),) * (self.ndim - consumed) + items[pos + 1:]
+    else:
+        items = items + (slice(None),) * (self.ndim - consumed)
+    shape, strides, offset, d = [], [], self._offset, 0
+    for item in items:
+        if item is None:
+            shape.append(1)
+            strides.append(0)
+            continue
+        n, s = self.shape[d], self._strides[d]
+        if isinstance(item, slice):
+            start, stop, step = item.indices(n)
+            length = len(range(start, stop, step))
+            if length:
+                offset += start * s
+            shape.append(length)
+            strides.append(s * step)
+        else:
+            i = item.__index__()
+            check(-n <= i < n, "getitem", lambda: f"index {i} is out of bounds for dimension "
+                  f"{d} with size {n}", IndexError)
+            offset += (i % n) * s
+        d += 1
+    return self._make_view(tuple(shape), tuple(strides), offset)
+
+
+@tensor_method()
+def __getitem__(self: Tensor, index: Any) -> Tensor:  # noqa: N807
+    """NumPy-style basic indexing, as a view."""
+    return basic_index(self, index)
+
+
+@tensor_method()
+def __setitem__(self: Tensor, index: Any, value: Any) -> None:  # noqa: N807
+    """Write ``value`` (broadcast) into ``self[index]``; bumps the version counter."""
+    basic_index(self, index).copy_(value)  # type: ignore[attr-defined]

@@ -1,0 +1,64 @@
+"""Shape rules shared by ops: broadcasting, dim wrapping, shape arguments."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .errors import ShapeError
+
+
+def broadcast_shapes(*shapes: Sequence[int], op: str = "broadcast_shapes") -> tuple[int, ...]:
+    """Return the NumPy-style broadcast of ``shapes``.
+
+    Raises:
+        ShapeError: ``[op] shapes (2, 3) and (4,) are not broadcastable``.
+
+    Example:
+        >>> broadcast_shapes((2, 1), (3,))
+        (2, 3)
+    """
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for shape in shapes:
+        for i, n in enumerate(shape, start=ndim - len(shape)):
+            if n != 1:
+                if out[i] not in (1, n):
+                    raise ShapeError(f"[{op}] shapes " + " and ".join(
+                        str(tuple(s)) for s in shapes) + " are not broadcastable")
+                out[i] = n
+    return tuple(out)
+
+
+def normalize_shape(args: tuple[Any, ...], op: str) -> tuple[int, ...]:
+    """Accept ``f(2, 3)``, ``f((2, 3))`` or ``f([2, 3])`` and return a tuple of ints.
+
+    Example:
+        >>> normalize_shape(((2, 3),), "zeros")
+        (2, 3)
+    """
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    shape = []
+    for n in args:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) and not hasattr(
+                n, "__index__"):
+            raise TypeError(f"[{op}] shape entries must be ints, got {type(n).__name__}")
+        shape.append(int(n.__index__()))
+    return tuple(shape)
+
+
+def wrap_dim(dim: int, ndim: int, op: str) -> int:
+    """Map a possibly negative ``dim`` into ``range(ndim)`` (0-d tensors accept -1 and 0).
+
+    Example:
+        >>> wrap_dim(-1, 3, "sum")
+        2
+    """
+    lo, hi = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
+    if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)) or not lo <= dim <= hi:
+        raise IndexError(f"[{op}] dimension out of range (expected to be in range of "
+                         f"[{lo}, {hi}], but got {dim})")
+    return int(dim) % max(ndim, 1)

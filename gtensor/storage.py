@@ -1,0 +1,174 @@
+"""Storage: a refcounted run of device bytes shared by a tensor and all its views.
+
+Memory comes from :mod:`gtensor.memory` (the caching allocator) or wraps a
+foreign buffer without copying (``from_numpy``, DLPack, CUDA array interface).
+The storage layer is also where bytes cross between host and device, so it
+counts those transfers (:func:`transfer_count`).
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import numpy as np
+
+from . import memory
+from .device import CPU, device
+
+_transfers = {"host_to_device": 0, "device_to_host": 0}
+
+
+def transfer_count() -> dict[str, int]:
+    """Return how many host<->device copies the storage layer has made so far.
+
+    Example:
+        >>> sorted(transfer_count())
+        ['device_to_host', 'host_to_device']
+    """
+    return dict(_transfers)
+
+
+class Storage:
+    """Device bytes plus the version counter shared by every view of them.
+
+    Use :meth:`allocate` or :meth:`wrap_host` / :meth:`wrap_device` rather than
+    the constructor.
+
+    Example:
+        >>> s = Storage.allocate(64, CPU)
+        >>> s.nbytes
+        64
+    """
+
+    __slots__ = ("device", "nbytes", "ptr", "host", "block", "owner", "version", "__weakref__")
+
+    def __init__(self, device: device, nbytes: int, ptr: int, host: np.ndarray | None,
+                 block: Any = None, owner: Any = None) -> None:
+        self.device = device
+        self.nbytes = nbytes
+        self.ptr = ptr
+        self.host = host  # uint8 view of the bytes when they are host-addressable
+        self.block = block
+        self.owner = owner  # keeps a foreign buffer alive
+        self.version = 0
+
+    @classmethod
+    def allocate(cls, nbytes: int, dev: device) -> Storage:
+        """Allocate ``nbytes`` on ``dev`` through the caching allocator."""
+        if dev.type == "cuda":
+            from .cuda import runtime
+
+            runtime.ensure_initialized("allocate")
+        block = memory.allocate(nbytes, dev)
+        storage = cls(dev, nbytes, block.ptr, block.host, block=block)
+        weakref.finalize(storage, memory.free, block)
+        return storage
+
+    @classmethod
+    def wrap_host(cls, array: np.ndarray, dev: device = CPU) -> tuple[Storage, int]:
+        """Wrap a NumPy array's memory without copying.
+
+        Returns:
+            The storage and the array's first element's offset in elements.
+        """
+        itemsize = array.itemsize
+        lo = sum(s * (n - 1) for s, n in zip(array.strides, array.shape, strict=True) if s < 0)
+        hi = sum(s * (n - 1) for s, n in zip(array.strides, array.shape, strict=True) if s > 0)
+        extent = 0 if array.size == 0 else hi - lo + itemsize
+        start = array.__array_interface__["data"][0] + lo
+        raw = np.asarray(_RawBuffer(start, extent, array)) if extent else np.empty(0, np.uint8)
+        return cls(dev, extent, start, raw, owner=array), -lo // itemsize
+
+    @classmethod
+    def wrap_device(cls, ptr: int, nbytes: int, dev: device, owner: Any) -> Storage:
+        """Wrap foreign device memory (kept alive by ``owner``) without copying."""
+        return cls(dev, nbytes, ptr, None, owner=owner)
+
+    def copy_from(self, src: Storage, dst_offset: int, src_offset: int, nbytes: int,
+                  stream: Any = None) -> None:
+        """Copy ``nbytes`` from ``src`` (any device) into this storage, byte offsets given.
+
+        Example:
+            >>> a, b = Storage.allocate(8, CPU), Storage.allocate(8, CPU)
+            >>> a.copy_from(b, 0, 0, 8)
+        """
+        if nbytes == 0:
+            return
+        if self.device.type != src.device.type:
+            key = "host_to_device" if src.device.type == "cpu" else "device_to_host"
+            _transfers[key] += 1
+        if self.host is not None and src.host is not None:
+            self.host[dst_offset:dst_offset + nbytes] = src.host[src_offset:src_offset + nbytes]
+            return
+        from .cuda import runtime
+
+        cp = runtime.cupy()
+        handle = 0 if stream is None else stream.handle
+        cp.cuda.runtime.memcpyAsync(self.ptr + dst_offset, src.ptr + src_offset, nbytes,
+                                    cp.cuda.runtime.memcpyDefault, handle)
+        if self.device.type == "cpu" or src.device.type == "cpu":
+            cp.cuda.runtime.streamSynchronize(handle)
+
+
+class _RawBuffer:
+    """Exposes ``nbytes`` at address ``ptr`` to NumPy while holding the owner alive."""
+
+    def __init__(self, ptr: int, nbytes: int, owner: Any) -> None:
+        self._owner = owner
+        self.__array_interface__ = {
+            "shape": (nbytes,), "typestr": "|u1", "data": (ptr, False), "version": 3,
+        }
+
+
+def host_view(storage: Storage, dtype: np.dtype, shape: tuple[int, ...],
+              strides: tuple[int, ...], offset: int, keep_alive: bool = False) -> np.ndarray:
+    """Return a NumPy array over host-addressable ``storage`` (strides and offset in elements).
+
+    Args:
+        storage: the storage (its ``host`` must not be None).
+        dtype: NumPy element type.
+        shape: array shape.
+        strides: strides in elements.
+        offset: storage offset in elements.
+        keep_alive: make the array hold the storage alive (for arrays handed to users).
+
+    Example:
+        >>> s = Storage.allocate(16, CPU)
+        >>> host_view(s, np.dtype("float32"), (2, 2), (2, 1), 0).shape
+        (2, 2)
+    """
+    itemsize = dtype.itemsize
+    byte_strides = tuple(s * itemsize for s in strides)
+    if keep_alive:
+        buffer = np.asarray(_RawBuffer(storage.ptr, storage.nbytes, storage)) if storage.nbytes \
+            else storage.host
+    else:
+        buffer = storage.host
+    if 0 in shape:
+        return np.ndarray(shape, dtype, buffer=np.empty(0, np.uint8))
+    return np.ndarray(shape, dtype, buffer=buffer, offset=offset * itemsize, strides=byte_strides)
+
+
+def cuda_array_interface(storage: Storage, typestr: str, shape: tuple[int, ...],
+                         strides: tuple[int, ...], offset: int, itemsize: int,
+                         stream_handle: int | None) -> dict[str, Any]:
+    """Return a ``__cuda_array_interface__`` (v3) dict for a strided view of ``storage``."""
+    contiguous = _is_c_contiguous(shape, strides)
+    return {
+        "shape": tuple(shape),
+        "strides": None if contiguous else tuple(s * itemsize for s in strides),
+        "typestr": typestr,
+        "data": (storage.ptr + offset * itemsize if storage.nbytes else 0, False),
+        "version": 3,
+        "stream": stream_handle,
+    }
+
+
+def _is_c_contiguous(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
+    expected = 1
+    for n, s in zip(reversed(shape), reversed(strides), strict=True):
+        if n != 1 and s != expected:
+            return False
+        expected *= n
+    return True

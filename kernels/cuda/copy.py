@@ -1,0 +1,69 @@
+"""CUDA strided copy with dtype conversion (one compile per dtype pair and rank)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numba import cuda
+
+from ..registry import ANY, register
+from ._launch import flat_operand, grid
+
+
+@cuda.jit
+def gtensor_copy(n, shape, dst, dst_off, dst_strides, src, src_off, src_strides):  # noqa: ANN001
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < n:
+        rem = i
+        so = src_off
+        do = dst_off
+        for d in range(len(shape) - 1, -1, -1):
+            idx = rem % shape[d]
+            rem //= shape[d]
+            so += idx * src_strides[d]
+            do += idx * dst_strides[d]
+        dst[do] = src[so]
+        i += step
+
+
+@cuda.jit
+def gtensor_copy_to_bool(n, shape, dst, dst_off, dst_strides, src, src_off,  # noqa: ANN001
+                         src_strides):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < n:
+        rem = i
+        so = src_off
+        do = dst_off
+        for d in range(len(shape) - 1, -1, -1):
+            idx = rem % shape[d]
+            rem //= shape[d]
+            so += idx * src_strides[d]
+            do += idx * dst_strides[d]
+        dst[do] = src[so] != 0
+        i += step
+
+
+@register("copy", "cuda", [(ANY, ANY)])
+def gtensor_copy_cuda(src: Any, out: Any, stream: Any = None) -> None:
+    """Copy ``src`` (broadcast to ``out``'s shape, any strides) into ``out``, converting dtype.
+
+    Args:
+        src: source device array (or NumPy array on the simulator), ``out``'s shape.
+        out: destination array.
+        stream: Numba stream to launch on (default stream when None).
+
+    Example:
+        >>> gtensor_copy_cuda(src, out, stream=s)  # doctest: +SKIP
+    """
+    n = out.size
+    if n == 0:
+        return
+    shape = tuple(int(x) for x in out.shape)
+    d_flat, d_off, d_strides = flat_operand(out)
+    s_flat, s_off, s_strides = flat_operand(src)
+    fn = gtensor_copy_to_bool if out.dtype.kind == "b" else gtensor_copy
+    blocks, threads = grid(n)
+    launch = fn[blocks, threads] if stream is None else fn[blocks, threads, stream]
+    launch(n, shape, d_flat, d_off, d_strides, s_flat, s_off, s_strides)

@@ -1,0 +1,70 @@
+"""CUDA fill and arange kernels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numba import cuda
+
+from ..registry import ANY, register
+from ._launch import flat_operand, grid
+
+
+@cuda.jit
+def gtensor_fill(n, shape, out, off, strides, value):  # noqa: ANN001
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < n:
+        rem = i
+        o = off
+        for d in range(len(shape) - 1, -1, -1):
+            o += (rem % shape[d]) * strides[d]
+            rem //= shape[d]
+        out[o] = value
+        i += step
+
+
+@cuda.jit
+def gtensor_arange(out, start, step):  # noqa: ANN001
+    i = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    while i < out.shape[0]:
+        out[i] = start + i * step
+        i += stride
+
+
+def _launch(fn: Any, n: int, stream: Any) -> Any:
+    blocks, threads = grid(n)
+    return fn[blocks, threads] if stream is None else fn[blocks, threads, stream]
+
+
+@register("fill", "cuda", [ANY])
+def gtensor_fill_cuda(out: Any, value: Any, stream: Any = None) -> None:
+    """Set every element of ``out`` (any strides) to ``value``.
+
+    Example:
+        >>> gtensor_fill_cuda(out, 0.0, stream=s)  # doctest: +SKIP
+    """
+    n = out.size
+    if n == 0:
+        return
+    flat, off, strides = flat_operand(out)
+    scalar = out.dtype.type(value)
+    _launch(gtensor_fill, n, stream)(n, tuple(int(x) for x in out.shape), flat, off, strides,
+                                     scalar)
+
+
+@register("arange", "cuda", [ANY])
+def gtensor_arange_cuda(out: Any, start: float, step: float, stream: Any = None) -> None:
+    """Write ``start + i * step`` into the contiguous 1-D ``out``.
+
+    Example:
+        >>> gtensor_arange_cuda(out, 0, 1, stream=s)  # doctest: +SKIP
+    """
+    if out.shape[0] == 0:
+        return
+    if out.dtype.kind in "fb":
+        start, step = float(start), float(step)
+    else:
+        start, step = int(start), int(step)
+    _launch(gtensor_arange, out.shape[0], stream)(out, start, step)
