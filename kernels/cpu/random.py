@@ -1,0 +1,172 @@
+"""Philox4x32-10 random kernels on the CPU (``numba.njit``, parallel for large outputs).
+
+The scalar math lives in :mod:`..common.philox`; this module compiles it with
+``numba.njit`` and adds the loops. Each loop is compiled twice from one Python
+function: serially (``prange`` acts as ``range``) for outputs below
+``PARALLEL_THRESHOLD`` elements and with ``parallel=True`` above it. Numba on
+the CPU cannot store float16, so float16 outputs are computed into a float64
+(or integer/bool) scratch buffer and rounded once by NumPy, which gives the
+same round-to-nearest result as the CUDA kernels' direct store.
+
+Every kernel takes ``(out, seed, offset, ..., stream=None)``; ``stream`` is
+ignored on the CPU.
+"""
+
+from __future__ import annotations
+
+import types
+
+import numba
+import numpy as np
+
+from ..common import philox
+from ..registry import register
+
+PARALLEL_THRESHOLD = 32768
+FLOAT_DTYPES = ("float16", "float32", "float64")
+INTEGER_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", *FLOAT_DTYPES)
+BERNOULLI_DTYPES = ("bool", "uint8", *FLOAT_DTYPES)
+
+_dev = philox.build(numba.njit)
+uniform_value = _dev.uniform_value
+normal_value = _dev.normal_value
+integer_value = _dev.integer_value
+bernoulli_value = _dev.bernoulli_value
+
+
+def gtensor_random_uniform_cpu(out, k0, k1, o0, o1, wide, low, d0, d1, d2, limit, below):
+    for i in numba.prange(out.size):
+        out[i] = uniform_value(np.uint64(i), k0, k1, o0, o1, wide, low, d0, d1, d2)
+        if out[i] >= limit:
+            out[i] = below
+
+
+def gtensor_random_normal_cpu(out, k0, k1, o0, o1, mean, std):
+    for i in numba.prange(out.size):
+        out[i] = normal_value(np.uint64(i), k0, k1, o0, o1, mean, std)
+
+
+def gtensor_random_integers_cpu(out, k0, k1, o0, o1, r_hi, r_lo, low_hi, low_lo):
+    for i in numba.prange(out.size):
+        out[i] = integer_value(np.uint64(i), k0, k1, o0, o1, r_hi, r_lo, low_hi, low_lo)
+
+
+def gtensor_random_bernoulli_cpu(out, k0, k1, o0, o1, p):
+    for i in numba.prange(out.size):
+        out[i] = bernoulli_value(np.uint64(i), k0, k1, o0, o1, p)
+
+
+def _serial_and_parallel(fn):
+    """Compile ``fn`` serially and with ``parallel=True``, under distinct cache names.
+
+    Numba's disk cache checks only the kernel's own source file, not the device
+    functions it calls, so the copies are filed under ``common/philox.py``: an
+    edit there invalidates them (an edit to a loop here changes its bytecode,
+    which is part of the cache key).
+    """
+    code = fn.__code__.replace(co_filename=philox.__file__)
+    copies = []
+    for name in (fn.__name__, fn.__name__ + "_parallel"):
+        copy = types.FunctionType(code.replace(co_name=name), fn.__globals__, name)
+        copy.__qualname__ = name
+        copies.append(copy)
+    return numba.njit(cache=True)(copies[0]), numba.njit(cache=True, parallel=True)(copies[1])
+
+
+_UNIFORM = _serial_and_parallel(gtensor_random_uniform_cpu)
+_NORMAL = _serial_and_parallel(gtensor_random_normal_cpu)
+_INTEGERS = _serial_and_parallel(gtensor_random_integers_cpu)
+_BERNOULLI = _serial_and_parallel(gtensor_random_bernoulli_cpu)
+
+
+def _run(kernels, op, out, seed, offset, args, scratch_dtype, clamp=None):
+    """Check ``out``, pick the serial or parallel loop and fill ``out``."""
+    if out.ndim != 1 or not out.flags.c_contiguous:
+        raise ValueError(f"[{op}] expected a 1-D contiguous output, got shape {out.shape}")
+    stream = philox.stream_args(seed, offset, op)
+    if out.size == 0:
+        return
+    kernel = kernels[1] if out.size >= PARALLEL_THRESHOLD else kernels[0]
+    if out.dtype != np.float16:
+        kernel(out, *stream, *args)
+        return
+    scratch = np.empty(out.size, dtype=scratch_dtype)
+    kernel(scratch, *stream, *args)
+    out[...] = scratch
+    if clamp is not None:
+        limit, below = clamp
+        np.putmask(out, out >= limit, below)
+
+
+@register("random_uniform", "cpu", FLOAT_DTYPES)
+def random_uniform(out, seed, offset, low, high, stream=None):
+    """Fill ``out`` with uniform values on [low, high) from Philox4x32-10.
+
+    Args:
+        out: 1-D contiguous float16/32/64 NumPy array, overwritten.
+        seed: Philox key, an int in [0, 2**64).
+        offset: counter of element 0, an int in [0, 2**64); element ``i`` uses
+            ``offset + i``, so the caller advances it by ``out.size``.
+        low, high: bounds; values lie in [low, high) of ``out.dtype``.
+        stream: ignored on the CPU.
+
+    Example:
+        >>> x = np.empty(4, np.float32)
+        >>> random_uniform(x, seed=1, offset=0, low=0.0, high=1.0)
+    """
+    args = philox.uniform_args(low, high, out.dtype, "random_uniform")
+    _run(_UNIFORM, "random_uniform", out, seed, offset, args, np.float64, clamp=args[-2:])
+
+
+@register("random_normal", "cpu", FLOAT_DTYPES)
+def random_normal(out, seed, offset, mean, std, stream=None):
+    """Fill ``out`` with normal values (Box-Muller) from Philox4x32-10.
+
+    Args:
+        out: 1-D contiguous float16/32/64 NumPy array, overwritten.
+        seed, offset: key and counter of element 0 (ints in [0, 2**64)).
+        mean, std: location and scale.
+        stream: ignored on the CPU.
+
+    Example:
+        >>> x = np.empty(4)
+        >>> random_normal(x, seed=1, offset=0, mean=0.0, std=1.0)
+    """
+    args = philox.normal_args(mean, std, "random_normal")
+    _run(_NORMAL, "random_normal", out, seed, offset, args, np.float64)
+
+
+@register("random_integers", "cpu", INTEGER_DTYPES)
+def random_integers(out, seed, offset, low, high, stream=None):
+    """Fill ``out`` with uniform integers on [low, high) (64-bit multiply-shift).
+
+    Args:
+        out: 1-D contiguous integer or float NumPy array, overwritten.
+        seed, offset: key and counter of element 0 (ints in [0, 2**64)).
+        low, high: integer bounds, representable in ``out.dtype``.
+        stream: ignored on the CPU.
+
+    Example:
+        >>> x = np.empty(4, np.int32)
+        >>> random_integers(x, seed=1, offset=0, low=-3, high=3)
+    """
+    args = philox.integer_args(low, high, out.dtype, "random_integers")
+    _run(_INTEGERS, "random_integers", out, seed, offset, args, np.int64)
+
+
+@register("random_bernoulli", "cpu", BERNOULLI_DTYPES)
+def random_bernoulli(out, seed, offset, p, stream=None):
+    """Fill ``out`` with ones with probability ``p`` and zeros otherwise.
+
+    Args:
+        out: 1-D contiguous bool, uint8 or float NumPy array, overwritten.
+        seed, offset: key and counter of element 0 (ints in [0, 2**64)).
+        p: probability of a one, in [0, 1].
+        stream: ignored on the CPU.
+
+    Example:
+        >>> x = np.empty(4, np.bool_)
+        >>> random_bernoulli(x, seed=1, offset=0, p=0.5)
+    """
+    args = (philox.bernoulli_args(p, "random_bernoulli"),)
+    _run(_BERNOULLI, "random_bernoulli", out, seed, offset, args, np.bool_)
