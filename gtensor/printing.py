@@ -59,7 +59,8 @@ class _Formatter:
                     self.sci = False
             if _options.sci_mode is not None:
                 self.sci = _options.sci_mode
-        self.width = max((len(self.format(v)) for v in values.ravel()), default=1)
+        # like PyTorch, only finite values set the column width
+        self.width = max((len(self.format(v)) for v in finite.ravel()), default=1)
 
     def format(self, v: Any) -> str:
         if self.kind == "b":
@@ -97,7 +98,7 @@ def _render(arr: np.ndarray, fmt: _Formatter, indent: int, summarize: bool) -> s
     cut = summarize and n > 2 * edge
     idx = list(range(edge)) + [None] + list(range(n - edge, n)) if cut else list(range(n))
     if arr.ndim == 1:
-        items = ["..." if i is None else fmt.pad(arr[i]) for i in idx]
+        items = [" ..." if i is None else fmt.pad(arr[i]) for i in idx]
         lines, line = [], ""
         limit = max(_options.linewidth - indent - 1, fmt.width + 2)
         for item in items:

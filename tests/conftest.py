@@ -1,0 +1,52 @@
+"""Test-suite switches: the simulated CUDA device, the device/dtype parametrization, tiers.
+
+Without a GPU, ``NUMBA_ENABLE_CUDASIM=1`` is set here, before anything imports
+Numba, so the ``cuda`` device runs gtensor's CUDA kernels in Numba's simulator.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+
+def _real_gpu() -> bool:
+    if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
+        return False
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return False
+    try:
+        return subprocess.run([smi, "-L"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+REAL_GPU = _real_gpu()
+if not REAL_GPU:
+    os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+DEVICES = ("cpu", "cuda")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    skip = pytest.mark.skip(reason="needs a real NVIDIA GPU")
+    for item in items:
+        if "gpu" in item.keywords and not REAL_GPU:
+            item.add_marker(skip)
+
+
+@pytest.fixture(params=DEVICES)
+def device(request: pytest.FixtureRequest) -> str:
+    """Every test taking ``device`` runs on cpu and on cuda (real or simulated)."""
+    return request.param
+
+
+@pytest.fixture
+def rng() -> np.random.Generator:
+    """A seeded NumPy generator for fresh random inputs."""
+    return np.random.default_rng(1234)

@@ -1,0 +1,62 @@
+import numpy as np
+import pytest
+
+import gtensor as gt
+from gtensor.dtypes import ALL_DTYPES
+
+# (a, b, expected): PyTorch's promote_types
+PROMOTIONS = [
+    ("uint8", "int8", "int16"), ("uint8", "int16", "int16"), ("uint8", "int64", "int64"),
+    ("int8", "int32", "int32"), ("bool", "int8", "int8"), ("bool", "float16", "float16"),
+    ("int64", "float16", "float16"), ("float16", "float32", "float32"),
+    ("float32", "float64", "float64"), ("int32", "float32", "float32"), ("bool", "bool", "bool"),
+]
+
+
+@pytest.mark.parametrize("a,b,expected", PROMOTIONS)
+def test_promote_types(a, b, expected):
+    assert gt.promote_types(a, b).name == expected
+    assert gt.promote_types(b, a).name == expected
+
+
+def test_promotion_is_symmetric_for_all_pairs():
+    for a in ALL_DTYPES:
+        for b in ALL_DTYPES:
+            assert gt.promote_types(a, b) is gt.promote_types(b, a)
+
+
+def test_result_type_scalars_and_zero_dim():
+    i32 = gt.zeros(3, dtype=gt.int32)
+    u8 = gt.zeros(3, dtype=gt.uint8)
+    f16 = gt.zeros(3, dtype=gt.float16)
+    assert gt.result_type(i32, 2) is gt.int32  # Python int does not widen
+    assert gt.result_type(i32, 2.5) is gt.float32  # Python float -> default dtype
+    assert gt.result_type(u8, 1000) is gt.uint8
+    assert gt.result_type(f16, 2.5) is gt.float16
+    assert gt.result_type(i32, gt.tensor(2, dtype=gt.int64)) is gt.int32  # 0-d, same category
+    assert gt.result_type(i32, gt.tensor(2.0, dtype=gt.float64)) is gt.float64
+    assert gt.result_type(2, 3) is gt.int64
+    assert gt.result_type(True, 3) is gt.int64
+    assert gt.result_type(gt.tensor(1, dtype=gt.int8), gt.tensor(1, dtype=gt.int32)) is gt.int32
+
+
+def test_default_dtype():
+    assert gt.get_default_dtype() is gt.float32
+    gt.set_default_dtype(gt.float64)
+    try:
+        assert gt.tensor([1.0]).dtype is gt.float64
+        assert gt.result_type(gt.zeros(2, dtype=gt.int32), 1.0) is gt.float64
+    finally:
+        gt.set_default_dtype(gt.float32)
+    with pytest.raises(TypeError, match=r"^\[set_default_dtype\]"):
+        gt.set_default_dtype(gt.int32)
+
+
+def test_dtype_objects():
+    assert gt.float32.itemsize == 4 and gt.float32.is_floating_point
+    assert not gt.int8.is_floating_point and gt.int8.is_signed and not gt.uint8.is_signed
+    assert repr(gt.float64) == "gtensor.float64"
+    assert gt.bool is gt.bool_ and gt.long is gt.int64 and gt.double is gt.float64
+    assert gt.dtypes.as_dtype(np.float16) is gt.float16
+    with pytest.raises(TypeError, match=r"^\[dtype\] complex128 is not supported"):
+        gt.dtypes.as_dtype(np.complex128)
