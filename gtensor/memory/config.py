@@ -1,0 +1,178 @@
+"""Allocator settings read from ``GTENSOR_ALLOC_CONF`` and ``GTENSOR_CUDA_SIM_MEMORY``.
+
+``GTENSOR_ALLOC_CONF`` is a comma-separated list of ``key:value`` pairs, as
+PyTorch's ``PYTORCH_CUDA_ALLOC_CONF``::
+
+    GTENSOR_ALLOC_CONF=max_split_size_mb:128,garbage_collection_threshold:0.8
+
+Unknown keys and bad values raise :class:`AllocatorConfigError` the first time
+the allocator is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .policy import LARGE_BUFFER, NO_SPLIT_LIMIT, MiB
+
+ALLOC_CONF_ENV = "GTENSOR_ALLOC_CONF"
+SIM_MEMORY_ENV = "GTENSOR_CUDA_SIM_MEMORY"
+DEFAULT_SIM_MEMORY = 1024 * MiB
+
+
+class AllocatorConfigError(ValueError):
+    """``GTENSOR_ALLOC_CONF`` or ``GTENSOR_CUDA_SIM_MEMORY`` holds an unknown key or a bad value."""
+
+
+@dataclass(frozen=True)
+class AllocatorConfig:
+    """How the caching allocator behaves.
+
+    Attributes:
+        max_split_size: blocks of this many bytes or more are never split
+            (``max_split_size_mb``); unlimited by default.
+        caching: ``False`` hands every request straight to the device's raw
+            alloc/free (``caching:0``), for debugging with memory sanitizers.
+        garbage_collection_threshold: fraction of the device limit above which
+            cached free segments are released before a new one is reserved;
+            ``0`` turns this off.
+        roundup_power2_divisions: when ``> 1``, requests round up to this many
+            steps between powers of two instead of to a multiple of 512.
+
+    Example:
+        >>> AllocatorConfig().caching
+        True
+    """
+
+    max_split_size: int = NO_SPLIT_LIMIT
+    caching: bool = True
+    garbage_collection_threshold: float = 0.0
+    roundup_power2_divisions: int = 0
+
+
+def _error(text: str) -> AllocatorConfigError:
+    return AllocatorConfigError(f"[{ALLOC_CONF_ENV}] {text}")
+
+
+def _int(key: str, value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise _error(f"{key} expects an integer, got {value!r}") from None
+
+
+def _max_split_size_mb(value: str) -> dict[str, object]:
+    mb = _int("max_split_size_mb", value)
+    floor = LARGE_BUFFER // MiB
+    if mb <= floor:
+        raise _error(f"max_split_size_mb must be greater than {floor}, got {mb}")
+    return {"max_split_size": mb * MiB}
+
+
+def _caching(value: str) -> dict[str, object]:
+    if value not in ("0", "1"):
+        raise _error(f"caching expects 0 or 1, got {value!r}")
+    return {"caching": value == "1"}
+
+
+def _garbage_collection_threshold(value: str) -> dict[str, object]:
+    try:
+        threshold = float(value)
+    except ValueError:
+        raise _error(f"garbage_collection_threshold expects a number, got {value!r}") from None
+    if not 0.0 < threshold < 1.0:
+        raise _error(f"garbage_collection_threshold must be in (0, 1), got {threshold}")
+    return {"garbage_collection_threshold": threshold}
+
+
+def _roundup_power2_divisions(value: str) -> dict[str, object]:
+    divisions = _int("roundup_power2_divisions", value)
+    if divisions < 0 or divisions & (divisions - 1):
+        raise _error(f"roundup_power2_divisions must be 0 or a power of 2, got {divisions}")
+    return {"roundup_power2_divisions": divisions}
+
+
+_OPTIONS = {
+    "max_split_size_mb": _max_split_size_mb,
+    "caching": _caching,
+    "garbage_collection_threshold": _garbage_collection_threshold,
+    "roundup_power2_divisions": _roundup_power2_divisions,
+}
+
+
+def parse_alloc_conf(text: str) -> AllocatorConfig:
+    """Parse a ``GTENSOR_ALLOC_CONF`` string.
+
+    Args:
+        text: ``key:value`` pairs separated by commas; blank means defaults.
+
+    Returns:
+        The parsed :class:`AllocatorConfig`.
+
+    Raises:
+        AllocatorConfigError: on an unknown key, a repeated key or a bad value.
+
+    Example:
+        >>> parse_alloc_conf("max_split_size_mb:64,caching:1").max_split_size
+        67108864
+    """
+    fields: dict[str, object] = {}
+    seen: set[str] = set()
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        key, sep, value = item.partition(":")
+        key, value = key.strip(), value.strip()
+        if key not in _OPTIONS:
+            known = ", ".join(sorted(_OPTIONS))
+            raise _error(f"unknown option {key!r}; known options: {known}")
+        if not sep or not value:
+            raise _error(f"option {key!r} needs a value, as in {key}:<value>")
+        if key in seen:
+            raise _error(f"option {key!r} is given twice")
+        seen.add(key)
+        fields.update(_OPTIONS[key](value))
+    return AllocatorConfig(**fields)  # type: ignore[arg-type]
+
+
+def parse_sim_memory(text: str | None) -> int:
+    """Parse ``GTENSOR_CUDA_SIM_MEMORY``: the simulated CUDA device's capacity in bytes.
+
+    Args:
+        text: the variable's value, or ``None`` when unset (1 GiB).
+
+    Returns:
+        The capacity in bytes.
+
+    Example:
+        >>> parse_sim_memory("4096"), parse_sim_memory(None) == DEFAULT_SIM_MEMORY
+        (4096, True)
+    """
+    if text is None or not text.strip():
+        return DEFAULT_SIM_MEMORY
+    try:
+        capacity = int(text.strip())
+    except ValueError:
+        raise AllocatorConfigError(
+            f"[{SIM_MEMORY_ENV}] expects a number of bytes, got {text!r}"
+        ) from None
+    if capacity < 0:
+        raise AllocatorConfigError(f"[{SIM_MEMORY_ENV}] must be >= 0 bytes, got {capacity}")
+    return capacity
+
+
+def read_environment(environ: Mapping[str, str]) -> tuple[AllocatorConfig, int]:
+    """Read both variables from ``environ``.
+
+    Returns:
+        ``(config, simulated CUDA capacity in bytes)``.
+
+    Example:
+        >>> read_environment({})[1] == DEFAULT_SIM_MEMORY
+        True
+    """
+    return parse_alloc_conf(environ.get(ALLOC_CONF_ENV, "")), parse_sim_memory(
+        environ.get(SIM_MEMORY_ENV)
+    )

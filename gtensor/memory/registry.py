@@ -1,0 +1,87 @@
+"""One caching allocator per device, created on first use from the environment's settings."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+
+from ..device import device
+from .allocator import CachingAllocator
+from .config import AllocatorConfig, read_environment
+from .history import History
+from .raw import RawMemory
+from .raw_host import HostMemory
+
+
+def cuda_is_simulated() -> bool:
+    """Whether ``cuda`` devices run on Numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM``)."""
+    import numba
+
+    return bool(numba.config.ENABLE_CUDASIM)
+
+
+class DeviceAllocators:
+    """The allocators of a process, one per device.
+
+    Settings are read from ``environ`` when the first allocator is made, so
+    a bad ``GTENSOR_ALLOC_CONF`` raises on first use, not at import.
+
+    Args:
+        environ: where ``GTENSOR_ALLOC_CONF`` and ``GTENSOR_CUDA_SIM_MEMORY``
+            are read (``os.environ`` by default).
+
+    Example:
+        >>> allocators = DeviceAllocators({})
+        >>> allocators.get(device("cpu")).config.caching
+        True
+    """
+
+    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
+        self._environ = os.environ if environ is None else environ
+        self._settings: tuple[AllocatorConfig, int] | None = None
+        self._allocators: dict[device, CachingAllocator] = {}
+        self._lock = threading.Lock()
+        self._history: tuple[int, bool] | None = None
+
+    def get(self, dev: device) -> CachingAllocator:
+        """Return the allocator of ``dev``, making it on first use."""
+        allocator = self._allocators.get(dev)
+        if allocator is None:
+            allocator = self._create(dev)
+        return allocator
+
+    def existing(self) -> list[CachingAllocator]:
+        """Return the allocators made so far."""
+        return list(self._allocators.values())
+
+    def set_history(self, enabled: bool, max_entries: int, stacks: bool) -> None:
+        """Start (with fresh, empty traces) or stop recording on all devices, present and future."""
+        with self._lock:
+            self._history = (max_entries, stacks) if enabled else None
+            for allocator in self._allocators.values():
+                allocator.history = History(max_entries, stacks) if enabled else None
+
+    def _create(self, dev: device) -> CachingAllocator:
+        with self._lock:
+            allocator = self._allocators.get(dev)
+            if allocator is not None:
+                return allocator
+            if self._settings is None:
+                self._settings = read_environment(self._environ)
+            config, sim_memory = self._settings
+            allocator = CachingAllocator(self._raw(dev, sim_memory), dev, config)
+            if self._history is not None:
+                allocator.history = History(*self._history)
+            self._allocators[dev] = allocator
+            return allocator
+
+    @staticmethod
+    def _raw(dev: device, sim_memory: int) -> RawMemory:
+        if dev.type == "cpu":
+            return HostMemory()
+        if cuda_is_simulated():
+            return HostMemory(capacity=sim_memory)
+        from .raw_cuda import CudaMemory
+
+        return CudaMemory(dev.index or 0)

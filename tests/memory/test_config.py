@@ -1,0 +1,78 @@
+"""GTENSOR_ALLOC_CONF and GTENSOR_CUDA_SIM_MEMORY parsing."""
+
+import pytest
+
+from gtensor.device import device
+from gtensor.memory.config import (
+    DEFAULT_SIM_MEMORY,
+    AllocatorConfig,
+    AllocatorConfigError,
+    parse_alloc_conf,
+    parse_sim_memory,
+)
+from gtensor.memory.policy import NO_SPLIT_LIMIT
+
+MiB = 1024 * 1024
+
+
+def test_defaults():
+    assert parse_alloc_conf("") == AllocatorConfig()
+    config = AllocatorConfig()
+    assert config.max_split_size == NO_SPLIT_LIMIT and config.caching
+
+
+def test_all_options():
+    config = parse_alloc_conf(
+        " max_split_size_mb:64 , caching:0,garbage_collection_threshold:0.5,"
+        "roundup_power2_divisions:4"
+    )
+    assert config == AllocatorConfig(64 * MiB, False, 0.5, 4)
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("max_split:64", "unknown option 'max_split'; known options: caching"),
+        ("max_split_size_mb", "needs a value"),
+        ("max_split_size_mb:abc", "expects an integer"),
+        ("max_split_size_mb:20", "greater than 20"),
+        ("caching:2", "expects 0 or 1"),
+        ("caching:1,caching:0", "given twice"),
+        ("garbage_collection_threshold:1.5", "in (0, 1)"),
+        ("garbage_collection_threshold:x", "expects a number"),
+        ("roundup_power2_divisions:3", "power of 2"),
+    ],
+)
+def test_bad_options_raise(text, fragment):
+    with pytest.raises(AllocatorConfigError) as info:
+        parse_alloc_conf(text)
+    assert str(info.value).startswith("[GTENSOR_ALLOC_CONF] ")
+    assert fragment in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+def test_sim_memory():
+    assert parse_sim_memory(None) == DEFAULT_SIM_MEMORY
+    assert parse_sim_memory(" 4096 ") == 4096
+    with pytest.raises(AllocatorConfigError, match=r"^\[GTENSOR_CUDA_SIM_MEMORY\] expects"):
+        parse_sim_memory("1G")
+    with pytest.raises(AllocatorConfigError, match=">= 0"):
+        parse_sim_memory("-1")
+
+
+def test_unknown_key_raises_on_first_use_not_before(fresh_allocators):
+    import gtensor.memory as mem
+
+    fresh_allocators({"GTENSOR_ALLOC_CONF": "bogus:1"})
+    with pytest.raises(AllocatorConfigError, match="unknown option 'bogus'"):
+        mem.allocate(16, "cpu")
+
+
+def test_environment_reaches_the_allocators(fresh_allocators):
+    import gtensor.memory as mem
+
+    fresh_allocators(
+        {"GTENSOR_ALLOC_CONF": "max_split_size_mb:32", "GTENSOR_CUDA_SIM_MEMORY": str(8 * MiB)}
+    )
+    assert mem.memory_stats("cpu")["max_split_size"] == 32 * MiB
+    assert mem.mem_get_info(device("cuda", 0)) == (8 * MiB, 8 * MiB)
