@@ -1,0 +1,1 @@
+"""Benchmark cases: every module here is imported and its ``@case`` functions register."""
