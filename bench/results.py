@@ -81,14 +81,19 @@ def validate(doc: dict[str, Any]) -> None:
 
 
 def default_path(device: str, preset: str) -> Path:
-    """Return ``bench/results/<time>-<device>-<preset>.json`` (or ``./bench-results/`` when the
-    installed package folder is read-only).
+    """Return ``<folder>/<time>-<device>-<preset>.json`` for a run's result file.
+
+    The folder is ``$GTENSOR_BENCH_RESULTS`` when set, else ``bench/results/`` next to
+    this package, else ``./bench-results/`` when the package folder is read-only.
 
     Example:
         >>> default_path("cpu", "quick").suffix
         '.json'
     """
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    chosen = os.environ.get("GTENSOR_BENCH_RESULTS")
+    if chosen:
+        return Path(chosen) / f"{stamp}-{device}-{preset}.json"
     folder = Path(__file__).resolve().parent / "results"
     if not os.access(folder if folder.exists() else folder.parent, os.W_OK):
         folder = Path.cwd() / "bench-results"

@@ -7,7 +7,9 @@ the isolation rule says so; see :func:`should_isolate`.
 
 from __future__ import annotations
 
+import sys
 import time
+import traceback
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -136,7 +138,12 @@ def run_case(case: Case, libraries: list[str], pool: SessionPool, preset: str,
         for name in running[shift:] + running[:shift]:
             if isolate and timing.settle_s:
                 time.sleep(timing.settle_s)
-            results[name].samples.extend(sessions[name].sample(timing.per_turn))
+            try:
+                results[name].samples.extend(sessions[name].sample(timing.per_turn))
+            except Exception as exc:
+                traceback.print_exc(file=sys.stderr)
+                results[name].status = f"error: {type(exc).__name__}: {exc}"
+        running = [n for n in running if results[n].status == "ok"]
     for name in running:
         results[name].extra = sessions[name].finish()
     return CaseResult(case.name, case.summary, p, isolate, work, results)

@@ -72,6 +72,25 @@ def test_failing_library_is_reported_not_raised() -> None:
     assert r.results["numpy"].median_s is None
 
 
+def test_library_failing_while_sampling_is_dropped_and_reported(monkeypatch) -> None:
+    calls = {"n": 0}
+
+    def flaky(lib, n):
+        def fn():
+            calls["n"] += 1
+            if calls["n"] > 2:
+                raise RuntimeError("broke")
+        return Workload(fn, bytes=1)
+
+    real = get_case("copy.contiguous_transpose")
+    fake = type(real)(real.name, flaky, real.sizes)
+    monkeypatch.setattr("bench.sessions.get_case", lambda name: fake)
+    with SessionPool("cpu") as pool:
+        r = run_case(fake, ["numpy"], pool, "tiny", TINY, False)
+    assert r.results["numpy"].status == "error: RuntimeError: broke"
+    assert r.results["numpy"].median_s is None
+
+
 def test_isolation_rule() -> None:
     threaded, churn = get_case("copy.contiguous_transpose"), get_case("memory.allocator_churn")
     startup = get_case("startup.first_result_empty_cache")
