@@ -7,8 +7,9 @@ Example:
     (2, 3)
 """
 
-from . import cuda, memory
+from . import autograd, cuda, memory
 from ._load_ops import load_ops
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .device import device
 from .dtypes import (
     bool_,
@@ -34,7 +35,6 @@ from .tensor import Tensor
 
 load_ops()
 
-from .ops.copy import expand_to  # noqa: E402,F401
 from .ops.creation import (  # noqa: E402
     arange,
     as_tensor,
@@ -63,7 +63,9 @@ long = int64
 int = int32  # noqa: A001
 
 __all__ = [
-    "DTypeError", "DeviceMismatchError", "GTensorError", "Generator", "OutOfMemoryError",
+    "autograd", "enable_grad", "inference_mode", "is_grad_enabled", "no_grad",
+    "set_grad_enabled", "DTypeError", "DeviceMismatchError", "GTensorError", "Generator",
+    "OutOfMemoryError",
     "ShapeError", "Tensor", "arange", "as_tensor", "bool_", "broadcast_shapes", "cuda",
     "default_generator", "device", "dtype", "empty", "empty_like", "eye", "float16", "float32",
     "float64", "from_dlpack", "from_numpy", "full", "full_like", "get_default_dtype",

@@ -142,7 +142,7 @@ def tensor_repr(t: Any) -> str:
     if t.dtype not in (get_default_dtype(), int64, bool_):
         suffix.append(f"dtype=gtensor.{t.dtype.name}")
     if t.grad_fn is not None:
-        suffix.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
+        suffix.append(f"grad_fn=<{t.grad_fn.label}>")
     elif t.requires_grad:
         suffix.append("requires_grad=True")
     return prefix + ", ".join([body, *suffix]) + ")"

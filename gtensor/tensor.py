@@ -49,7 +49,7 @@ class Tensor:
 
     __slots__ = ("_storage", "_shape", "_strides", "_offset", "_dtype", "_requires_grad",
                  "grad", "grad_fn", "_base", "_retains_grad", "_hooks", "_post_acc_hooks",
-                 "_output_nr", "__weakref__")
+                 "_output_nr", "_grad_accumulator", "_view_version", "__weakref__")
 
     def __init__(self, storage: Storage, shape: tuple[int, ...], strides: tuple[int, ...],
                  offset: int, dt: dtype, requires_grad: bool = False,
@@ -67,6 +67,8 @@ class Tensor:
         self._hooks: list[Callable] | None = None
         self._post_acc_hooks: list[Callable] | None = None
         self._output_nr = 0
+        self._grad_accumulator: Any = None
+        self._view_version = storage.version
 
     # -- construction helpers ------------------------------------------------------------
     @classmethod
@@ -170,6 +172,10 @@ class Tensor:
     @property
     def requires_grad(self) -> bool:
         """Whether gradients flow to this tensor."""
+        if self._base is not None and self._view_version != self._storage.version:
+            from .autograd.inplace import refresh_view
+
+            refresh_view(self)
         return self._requires_grad
 
     @requires_grad.setter

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..autograd.inplace import check_inplace, record_write
+from ..autograd.node import needs_grad, record
 from ..device import DeviceLike, device, resolve
 from ..dtypes import as_dtype, dtype
 from ..errors import check
@@ -17,11 +19,11 @@ from ..tensor import Tensor, tensor_method
 from .dispatch import launch
 
 
-def expand_to(t: Tensor, shape: tuple[int, ...], op: str) -> Tensor:
-    """Return a broadcast view of ``t`` with ``shape`` (stride 0 on broadcast dims).
+def broadcast_view(t: Tensor, shape: tuple[int, ...], op: str) -> Tensor:
+    """Return a broadcast view of ``t`` with ``shape`` (stride 0 on broadcast dims; not recorded).
 
     Example:
-        >>> expand_to(gt.ones(3), (2, 3), "add").stride()  # doctest: +SKIP
+        >>> broadcast_view(gt.ones(3), (2, 3), "add").stride()  # doctest: +SKIP
         (0, 1)
     """
     if t.shape == shape:
@@ -75,12 +77,17 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     if not isinstance(src, Tensor):
         src = as_tensor(src, dtype=self.dtype, device=self.device)
     broadcast_shapes(src.shape, self.shape, op="copy_")
-    src = expand_to(src, self.shape, "copy_")
-    if src.device != self.device:
-        src = _to_device_contiguous(src, self.device)
+    grad = needs_grad(self, src)
+    if grad:
+        check_inplace(self, "copy_")
+    values = broadcast_view(src, self.shape, "copy_")
+    if values.device != self.device:
+        values = _to_device_contiguous(values, self.device)
     if self.numel():
-        _copy_same_device(self, src)
+        _copy_same_device(self, values)
     self._bump_version()
+    if grad:
+        record_write(self, src)
     return self
 
 
@@ -107,7 +114,13 @@ def clone(self: Tensor) -> Tensor:
     out = Tensor.empty(self.shape, self.dtype, self.device)
     if self.numel():
         _copy_same_device(out, self)
+    record("clone", out, (self,), _pass_through)
     return out
+
+
+def _pass_through(ctx: object, g: Tensor) -> Tensor:
+    """VJP of value-preserving ops: the engine casts and moves ``g`` back to the input."""
+    return g
 
 
 @tensor_method()
@@ -169,7 +182,8 @@ def to(self: Tensor, *args: Any, copy: bool = False, non_blocking: bool = False,
             _copy_same_device(converted, out)
         out = converted
     elif out is self:
-        out = clone(self)
+        return clone(self)
+    record("to", out, (self,), _pass_through)
     return out
 
 

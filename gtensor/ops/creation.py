@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.grad_mode import is_grad_enabled
+from ..autograd.inplace import check_inplace, record_write
 from ..device import DeviceLike, resolve
 from ..dtypes import as_dtype, bool_, dtype, get_default_dtype, int64
 from ..errors import check
@@ -148,9 +150,16 @@ def empty(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
 
 def fill_(t: Tensor, value: Any) -> Tensor:
     """Set every element of ``t`` to the Python scalar ``value`` in place."""
+    if isinstance(value, Tensor) and value.requires_grad:
+        return t.copy_(value.expand(t.shape))  # type: ignore[attr-defined]
+    grad = t.requires_grad and is_grad_enabled()
+    if grad:
+        check_inplace(t, "fill_")
     if t.numel():
         launch("fill", t.device, (t.dtype,), t._native(), _cast_scalar(value, t.dtype))
     t._bump_version()
+    if grad:
+        record_write(t, None, "fill_")
     return t
 
 

@@ -10,10 +10,41 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ..autograd.node import Node, record
 from ..errors import ShapeError, check
 from ..shape_rules import broadcast_shapes, normalize_shape, wrap_dim
 from ..tensor import Tensor, contiguous_strides, tensor_method, tensor_property
-from .copy import expand_to
+from .copy import broadcast_view
+
+
+def _reshape_vjp(ctx: Node, g: Tensor) -> Tensor:
+    return g.reshape(ctx.in_shape)  # type: ignore[attr-defined]
+
+
+def _permute_vjp(ctx: Node, g: Tensor) -> Tensor:
+    return permute(g, ctx.inverse)
+
+
+def _broadcast_vjp(ctx: Node, g: Tensor) -> Tensor:
+    return g  # the engine sums broadcast dims back to the input's shape
+
+
+def _reindex_vjp(ctx: Node, g: Tensor) -> Tensor:
+    from .creation import zeros
+
+    z = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
+    ctx.reindex(z).copy_(g)
+    return z
+
+
+def _reshaped(out: Tensor, src: Tensor, name: str) -> Tensor:
+    record(name, out, (src,), _reshape_vjp, in_shape=src.shape)
+    return out
+
+
+def _reindexed(out: Tensor, src: Tensor, name: str, reindex: Any) -> Tensor:
+    record(name, out, (src,), _reindex_vjp, in_shape=src.shape, reindex=reindex)
+    return out
 
 
 def _infer_shape(shape: tuple[int, ...], numel: int, op: str) -> tuple[int, ...]:
@@ -70,7 +101,8 @@ def view(self: Tensor, *shape: Any) -> Tensor:
     check(strides is not None, "view", lambda: f"view size {new_shape} is not compatible with "
           f"input tensor's size {self.shape} and stride {self._strides}; use .reshape(...)",
           ShapeError)
-    return self._make_view(new_shape, strides, self._offset)  # type: ignore[arg-type]
+    return _reshaped(self._make_view(new_shape, strides, self._offset), self,  # type: ignore[arg-type]
+                     "view")
 
 
 @tensor_method()
@@ -84,7 +116,7 @@ def reshape(self: Tensor, *shape: Any) -> Tensor:
     new_shape = _infer_shape(normalize_shape(shape, "reshape"), self.numel(), "reshape")
     strides = _view_strides(self.shape, self._strides, new_shape)
     if strides is not None:
-        return self._make_view(new_shape, strides, self._offset)
+        return _reshaped(self._make_view(new_shape, strides, self._offset), self, "reshape")
     return self.contiguous().view(new_shape)  # type: ignore[attr-defined]
 
 
@@ -112,8 +144,13 @@ def permute(self: Tensor, *dims: Any) -> Tensor:
     order = [wrap_dim(d, self.ndim, "permute") for d in normalize_shape(dims, "permute")]
     check(len(order) == self.ndim and len(set(order)) == self.ndim, "permute",
           lambda: f"dims {tuple(dims)} are not a permutation of {self.ndim} dims", ShapeError)
-    return self._make_view(tuple(self.shape[d] for d in order),
-                           tuple(self._strides[d] for d in order), self._offset)
+    out = self._make_view(tuple(self.shape[d] for d in order),
+                          tuple(self._strides[d] for d in order), self._offset)
+    inverse = [0] * len(order)
+    for i, d in enumerate(order):
+        inverse[d] = i
+    record("permute", out, (self,), _permute_vjp, inverse=inverse)
+    return out
 
 
 @tensor_property("T")
@@ -155,6 +192,14 @@ def expand(self: Tensor, *sizes: Any) -> Tensor:
     return expand_to(self, target, "expand")
 
 
+def expand_to(t: Tensor, shape: tuple[int, ...], op: str) -> Tensor:
+    """Differentiable broadcast view of ``t`` with ``shape`` (see :func:`broadcast_view`)."""
+    out = broadcast_view(t, shape, op)
+    if out is not t:
+        record(op, out, (t,), _broadcast_vjp)
+    return out
+
+
 @tensor_method()
 def expand_as(self: Tensor, other: Tensor) -> Tensor:
     """Expand to ``other``'s shape."""
@@ -180,8 +225,9 @@ def squeeze(self: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
         dims = {wrap_dim(d, self.ndim, "squeeze") for d in named}
         dims = {d for d in dims if self.ndim and self.shape[d] == 1}
     keep = [i for i in range(self.ndim) if i not in dims]
-    return self._make_view(tuple(self.shape[i] for i in keep),
-                           tuple(self._strides[i] for i in keep), self._offset)
+    out = self._make_view(tuple(self.shape[i] for i in keep),
+                          tuple(self._strides[i] for i in keep), self._offset)
+    return _reshaped(out, self, "squeeze")
 
 
 @tensor_method()
@@ -189,8 +235,9 @@ def unsqueeze(self: Tensor, dim: int) -> Tensor:
     """Insert a size-1 dim at ``dim``."""
     d = wrap_dim(dim, self.ndim + 1, "unsqueeze")
     stride = self._strides[d] * self.shape[d] if d < self.ndim else 1
-    return self._make_view(self.shape[:d] + (1,) + self.shape[d:],
-                           self._strides[:d] + (stride,) + self._strides[d:], self._offset)
+    out = self._make_view(self.shape[:d] + (1,) + self.shape[d:],
+                          self._strides[:d] + (stride,) + self._strides[d:], self._offset)
+    return _reshaped(out, self, "unsqueeze")
 
 
 @tensor_method()
@@ -222,7 +269,8 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     check(0 <= start <= n and 0 <= length and start + length <= n, "narrow",
           lambda: f"start ({start}) + length ({length}) exceeds dimension size ({n})", IndexError)
     shape = self.shape[:d] + (length,) + self.shape[d + 1:]
-    return self._make_view(shape, self._strides, self._offset + start * self._strides[d])
+    out = self._make_view(shape, self._strides, self._offset + start * self._strides[d])
+    return _reindexed(out, self, "narrow", lambda z: narrow(z, d, start, length))
 
 
 @tensor_method()
@@ -234,9 +282,10 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
     check(-n <= index < n, "select", lambda: f"index {index} is out of bounds for dimension "
           f"{d} with size {n}", IndexError)
     index %= n
-    return self._make_view(self.shape[:d] + self.shape[d + 1:],
-                           self._strides[:d] + self._strides[d + 1:],
-                           self._offset + index * self._strides[d])
+    out = self._make_view(self.shape[:d] + self.shape[d + 1:],
+                          self._strides[:d] + self._strides[d + 1:],
+                          self._offset + index * self._strides[d])
+    return _reindexed(out, self, "select", lambda z: select(z, d, index))
 
 
 @tensor_method()
@@ -294,7 +343,8 @@ def basic_index(self: Tensor, index: Any) -> Tensor:
                   f"{d} with size {n}", IndexError)
             offset += (i % n) * s
         d += 1
-    return self._make_view(tuple(shape), tuple(strides), offset)
+    out = self._make_view(tuple(shape), tuple(strides), offset)
+    return _reindexed(out, self, "getitem", lambda z: basic_index(z, index))
 
 
 @tensor_method()

@@ -1,0 +1,32 @@
+"""Anomaly detection: NaNs produced in backward name the forward op that made them."""
+
+from __future__ import annotations
+
+import threading
+
+_state = threading.local()
+
+
+def is_anomaly_enabled() -> bool:
+    """True inside ``detect_anomaly()``."""
+    return getattr(_state, "enabled", False)
+
+
+class detect_anomaly:  # noqa: N801 - PyTorch's spelling
+    """Record where each op was created and check every backward result for NaN.
+
+    Example:
+        >>> with detect_anomaly():
+        ...     pass
+    """
+
+    def __init__(self, check_nan: bool = True) -> None:
+        self.check_nan = check_nan
+        self._prev = False
+
+    def __enter__(self) -> None:
+        self._prev = is_anomaly_enabled()
+        _state.enabled = self.check_nan
+
+    def __exit__(self, *exc: object) -> None:
+        _state.enabled = self._prev

@@ -1,0 +1,286 @@
+"""The backward engine: iterative topological execution by dependency counts.
+
+No recursion anywhere, so a chain of 100,000 ops works. Gradients arriving at
+one node from several consumers are summed before the node runs; each node
+runs once, and frees its saved tensors unless ``retain_graph``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..tensor import Tensor
+from .anomaly import is_anomaly_enabled
+from .grad_mode import set_grad_enabled
+from .node import AccumulateGrad, Edge, Node, edge_of
+
+Key = tuple[int, int]
+
+
+def _as_list(x: Any) -> list[Any]:
+    if x is None:
+        return []
+    if isinstance(x, Tensor):
+        return [x]
+    return list(x)
+
+
+def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """Sum ``g`` over broadcast dims so that it has ``shape`` (undoes broadcasting).
+
+    Example:
+        >>> sum_to(gt.ones(2, 3), (3,)).tolist()  # doctest: +SKIP
+        [2.0, 2.0, 2.0]
+    """
+    if g.shape == shape:
+        return g
+    lead = g.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(
+        lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1)
+    if dims:
+        g = g.sum(dim=dims, keepdim=True)  # type: ignore[attr-defined]
+    return g.reshape(shape)  # type: ignore[attr-defined]
+
+
+def _fit(g: Tensor, meta: tuple[Any, Any, Any], owner: Node) -> Tensor:
+    """Bring a VJP result to its input's shape, dtype and device."""
+    shape, dt, dev = meta
+    if g.shape != shape:
+        try:
+            g = sum_to(g, shape)
+        except Exception as exc:
+            raise RuntimeError(f"[backward] {owner.name} returned a gradient of shape {g.shape} "
+                               f"for an input of shape {shape}") from exc
+    if g.dtype is not dt or g.device != dev:
+        g = g.to(device=dev, dtype=dt)  # type: ignore[attr-defined]
+    return g
+
+
+def _collect(roots: list[Node]) -> tuple[dict[Node, int], list[Node]]:
+    """Return dependency counts and all nodes reachable from ``roots``."""
+    deps: dict[Node, int] = {}
+    seen: set[Node] = set(roots)
+    order: list[Node] = list(roots)
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        for edge in node.next_edges:
+            if edge is None:
+                continue
+            child = edge[0]
+            deps[child] = deps.get(child, 0) + 1
+            if child not in seen:
+                seen.add(child)
+                order.append(child)
+                stack.append(child)
+    return deps, order
+
+
+def _topological(roots: list[Node], deps: dict[Node, int]) -> list[Node]:
+    """Order nodes so that every node comes before the nodes its edges point to."""
+    remaining = dict(deps)
+    ready = [n for n in roots if remaining.get(n, 0) == 0]
+    order: list[Node] = []
+    while ready:
+        node = ready.pop()
+        order.append(node)
+        for edge in node.next_edges:
+            if edge is not None:
+                remaining[edge[0]] -= 1
+                if remaining[edge[0]] == 0:
+                    ready.append(edge[0])
+    return order
+
+
+def _needed(order: list[Node], targets: set[Node]) -> set[Node]:
+    """Nodes from which some target is reachable (the only ones worth running)."""
+    needed = set(targets)
+    for node in reversed(order):
+        if node not in needed and any(e is not None and e[0] in needed
+                                      for e in node.next_edges):
+            needed.add(node)
+    return needed
+
+
+def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
+    if leaf.grad is None:
+        leaf.grad = g if create_graph else g.detach().clone()  # type: ignore[attr-defined]
+    elif create_graph or leaf.grad.requires_grad:
+        leaf.grad = leaf.grad + g  # type: ignore[operator]
+    else:
+        leaf.grad.add_(g.detach())  # type: ignore[attr-defined]
+    for hook in leaf._post_acc_hooks or ():
+        hook(leaf)
+
+
+def _check_nan(node: Node, grads: Sequence[Tensor | None]) -> None:
+    for i, g in enumerate(grads):
+        if g is not None and g.dtype.is_floating_point and bool(g.isnan().any()):  # type: ignore[attr-defined]
+            where = "".join(node.trace or ["(no forward trace recorded)\n"])
+            raise RuntimeError(f"[backward] function {node.name} returned nan values in its "
+                               f"{i}th output; the forward op was created at:\n{where}")
+
+
+def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None],
+                 retain_graph: bool, create_graph: bool,
+                 capture: Sequence[Edge] | None = None,
+                 accumulate: bool = True) -> list[Tensor | None]:
+    """Run the graph backward from ``outputs``.
+
+    Args:
+        outputs: tensors to differentiate.
+        grad_outputs: their gradients (None means ones for a scalar output).
+        retain_graph: keep saved tensors for another backward.
+        create_graph: record the backward pass itself (higher-order gradients).
+        capture: edges whose incoming gradient is returned instead of accumulated.
+        accumulate: add gradients into leaves' ``.grad``.
+
+    Returns:
+        The gradient arriving at each ``capture`` edge (None when unreached).
+    """
+    from ..ops.creation import ones_like, zeros
+
+    roots: list[Node] = []
+    buffers: dict[Node, list[Tensor | None]] = {}
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs, strict=True)):
+        edge = edge_of(out)
+        if edge is None:
+            raise RuntimeError(f"[backward] element {i} of tensors does not require grad and "
+                               "does not have a grad_fn")
+        if g is None:
+            if out.numel() != 1:
+                raise RuntimeError("[backward] grad can be implicitly created only for scalar "
+                                   f"outputs; output {i} has shape {out.shape}")
+            g = ones_like(out)
+        elif g.shape != out.shape:
+            raise RuntimeError(f"[backward] grad of shape {g.shape} does not match output "
+                               f"{i} of shape {out.shape}")
+        node, nr = edge
+        buf = buffers.setdefault(node, [None] * node.n_outputs)
+        buf[nr] = g if buf[nr] is None else buf[nr] + g  # type: ignore[operator]
+        if node not in roots:
+            roots.append(node)
+
+    deps, order = _collect(roots)
+    targets: dict[Key, int] = {}
+    if capture is not None:
+        for j, (node, nr) in enumerate(capture):
+            targets[(id(node), nr)] = j
+        needed = _needed(_topological(roots, deps), {node for node, _ in capture})
+        deps = dict.fromkeys(needed, 0)
+        for parent in needed:
+            for e in parent.next_edges:
+                if e is not None and e[0] in needed:
+                    deps[e[0]] += 1
+    else:
+        needed = set(order)
+    captured: list[Tensor | None] = [None] * (len(capture) if capture else 0)
+    capture_nodes = {node for node, _ in capture} if capture else set()
+
+    ready = [n for n in roots if deps.get(n, 0) == 0 and n in needed]
+    anomaly = is_anomaly_enabled()
+    with set_grad_enabled(create_graph):
+        while ready:
+            node = ready.pop()
+            grads = buffers.pop(node, [None] * node.n_outputs)
+            for nr, hooks in node.pre_hooks.items():
+                for hook in hooks:
+                    if grads[nr] is not None:
+                        new = hook(grads[nr])
+                        grads[nr] = grads[nr] if new is None else new
+            if node in capture_nodes:
+                for nr, g in enumerate(grads):
+                    j = targets.get((id(node), nr))
+                    if j is not None:
+                        captured[j] = g
+            if isinstance(node, AccumulateGrad):
+                if accumulate and grads[0] is not None and (
+                        capture is None or node in capture_nodes):
+                    _accumulate(node.variable, grads[0], create_graph)
+                continue
+            if capture is not None and node in capture_nodes and not any(
+                    e is not None and e[0] in needed for e in node.next_edges):
+                continue
+            if all(g is None for g in grads):
+                results: tuple[Tensor | None, ...] = (None,) * len(node.next_edges)
+            else:
+                filled = [g if g is not None else zeros(meta[0], dtype=meta[1], device=meta[2])
+                          for g, meta in zip(grads, node.output_meta, strict=True)]
+                results = node.apply(filled)
+                if anomaly:
+                    _check_nan(node, results)
+            if not retain_graph:
+                node.release()
+            for edge, g, meta in zip(node.next_edges, results, node.input_meta, strict=True):
+                if edge is None:
+                    continue
+                child, nr = edge
+                if child not in needed:
+                    continue
+                if g is not None:
+                    g = _fit(g, meta, node)
+                    buf = buffers.setdefault(child, [None] * child.n_outputs)
+                    buf[nr] = g if buf[nr] is None else buf[nr] + g  # type: ignore[operator]
+                deps[child] -= 1
+                if deps[child] == 0:
+                    ready.append(child)
+    return captured
+
+
+def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None,
+             retain_graph: bool | None = None, create_graph: bool = False,
+             inputs: Tensor | Sequence[Tensor] | None = None) -> None:
+    """Accumulate gradients of ``tensors`` into the ``.grad`` of the leaves.
+
+    Args:
+        tensors: outputs to differentiate.
+        grad_tensors: their gradients (default: ones for scalars).
+        retain_graph: keep the graph for another backward (default: ``create_graph``).
+        create_graph: record the backward pass, for higher-order gradients.
+        inputs: accumulate only into these tensors.
+
+    Example:
+        >>> backward(loss)  # doctest: +SKIP
+    """
+    outs = _as_list(tensors)
+    grads = _as_list(grad_tensors) or [None] * len(outs)
+    retain = create_graph if retain_graph is None else retain_graph
+    if inputs is None:
+        run_backward(outs, grads, retain, create_graph)
+        return
+    targets = _as_list(inputs)
+    edges = [_input_edge(t, "backward") for t in targets]
+    got = run_backward(outs, grads, retain, create_graph, capture=edges, accumulate=False)
+    for t, g in zip(targets, got, strict=True):
+        if g is not None:
+            _accumulate(t, g, create_graph)
+
+
+def _input_edge(t: Tensor, op: str) -> Edge:
+    edge = edge_of(t)
+    if edge is None:
+        raise RuntimeError(f"[{op}] one of the differentiated tensors does not require grad")
+    return edge
+
+
+def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
+         grad_outputs: Any = None, retain_graph: bool | None = None,
+         create_graph: bool = False, allow_unused: bool = False) -> tuple[Tensor | None, ...]:
+    """Return the gradients of ``outputs`` with respect to ``inputs`` (no ``.grad`` touched).
+
+    Example:
+        >>> (gx,) = grad(y, x)  # doctest: +SKIP
+    """
+    outs = _as_list(outputs)
+    ins = _as_list(inputs)
+    grads = _as_list(grad_outputs) or [None] * len(outs)
+    retain = create_graph if retain_graph is None else retain_graph
+    edges = [_input_edge(t, "grad") for t in ins]
+    got = run_backward(outs, grads, retain, create_graph, capture=edges, accumulate=False)
+    for i, g in enumerate(got):
+        if g is None and not allow_unused:
+            raise RuntimeError(f"[grad] one of the differentiated tensors (input {i}) appears "
+                               "to not have been used in the graph; set allow_unused=True "
+                               "if this is the desired behavior")
+    return tuple(got)

@@ -1,0 +1,107 @@
+"""Grad modes: whether ops record graph nodes.
+
+``no_grad`` and ``enable_grad`` switch recording; ``inference_mode`` is
+``no_grad`` that also marks the results as inference tensors.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_state = threading.local()
+
+
+def is_grad_enabled() -> bool:
+    """True when ops record autograd nodes (the default).
+
+    Example:
+        >>> is_grad_enabled()
+        True
+    """
+    return getattr(_state, "enabled", True)
+
+
+def is_inference_mode_enabled() -> bool:
+    """True inside ``inference_mode()``."""
+    return getattr(_state, "inference", False)
+
+
+class _Mode:
+    """A context manager that is also a decorator."""
+
+    def __init__(self, enabled: bool, inference: bool = False) -> None:
+        self.enabled = enabled
+        self.inference = inference
+        self._prev: list[tuple[bool, bool]] = []
+
+    def __enter__(self) -> None:
+        self._prev.append((is_grad_enabled(), is_inference_mode_enabled()))
+        _state.enabled = self.enabled
+        if self.inference:
+            _state.inference = True
+
+    def __exit__(self, *exc: object) -> None:
+        _state.enabled, _state.inference = self._prev.pop()
+
+    def __call__(self, fn: F) -> F:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with _Mode(self.enabled, self.inference):
+                return fn(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+
+class no_grad(_Mode):  # noqa: N801 - PyTorch's spelling
+    """Disable recording inside the block (or the decorated function).
+
+    Example:
+        >>> with no_grad():
+        ...     assert not is_grad_enabled()
+    """
+
+    def __init__(self) -> None:
+        super().__init__(False)
+
+
+class enable_grad(_Mode):  # noqa: N801
+    """Enable recording inside the block, even within ``no_grad``."""
+
+    def __init__(self) -> None:
+        super().__init__(True)
+
+
+class set_grad_enabled(_Mode):  # noqa: N801
+    """Set recording on or off: as a function call, or for a ``with`` block.
+
+    Example:
+        >>> with set_grad_enabled(False):
+        ...     assert not is_grad_enabled()
+    """
+
+    def __init__(self, mode: bool) -> None:
+        super().__init__(bool(mode))
+        self._prev_call = is_grad_enabled()
+        _state.enabled = bool(mode)
+
+    def __enter__(self) -> None:
+        self._prev.append((self._prev_call, is_inference_mode_enabled()))
+        _state.enabled = self.enabled
+
+
+class inference_mode(_Mode):  # noqa: N801
+    """Disable recording and version tracking for inference (``mode=False`` is a no-op).
+
+    Example:
+        >>> with inference_mode():
+        ...     assert is_inference_mode_enabled()
+    """
+
+    def __init__(self, mode: bool = True) -> None:
+        super().__init__(not mode and is_grad_enabled(), inference=mode)
+

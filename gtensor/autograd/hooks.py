@@ -1,0 +1,102 @@
+"""Tensor-side autograd API: ``backward``, hooks, ``retain_grad``."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from ..tensor import Tensor, tensor_method, tensor_property
+from .engine import backward as _backward
+from .node import accumulator_of
+
+
+class RemovableHandle:
+    """Returned by hook registration; ``remove()`` unregisters the hook."""
+
+    def __init__(self, hooks: list[Callable], hook: Callable) -> None:
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        """Unregister the hook (idempotent)."""
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+@tensor_method()
+def backward(self: Tensor, gradient: Tensor | None = None, retain_graph: bool | None = None,
+             create_graph: bool = False, inputs: Any = None) -> None:
+    """Accumulate the gradient of this tensor into the leaves' ``.grad``.
+
+    Example:
+        >>> loss.backward()  # doctest: +SKIP
+    """
+    _backward(self, gradient, retain_graph=retain_graph, create_graph=create_graph,
+              inputs=inputs)
+
+
+def _hook_list(t: Tensor, op: str) -> list[Callable]:
+    if not t.requires_grad:
+        raise RuntimeError(f"[{op}] cannot register a hook on a tensor that doesn't require "
+                           "gradient")
+    node, nr = (t.grad_fn, t._output_nr) if t.grad_fn is not None else (accumulator_of(t), 0)
+    return node.pre_hooks.setdefault(nr, [])
+
+
+@tensor_method()
+def register_hook(self: Tensor, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+    """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it.
+
+    Example:
+        >>> h = x.register_hook(lambda g: g * 2)  # doctest: +SKIP
+    """
+    hooks = _hook_list(self, "register_hook")
+    hooks.append(hook)
+    return RemovableHandle(hooks, hook)
+
+
+@tensor_method()
+def register_post_accumulate_grad_hook(self: Tensor,
+                                       hook: Callable[[Tensor], None]) -> RemovableHandle:
+    """Call ``hook(tensor)`` after a leaf's ``.grad`` has been updated.
+
+    Example:
+        >>> p.register_post_accumulate_grad_hook(lambda p: None)  # doctest: +SKIP
+    """
+    if not (self.is_leaf and self.requires_grad):
+        raise RuntimeError("[register_post_accumulate_grad_hook] can only register on a leaf "
+                           "tensor that requires grad")
+    if self._post_acc_hooks is None:
+        self._post_acc_hooks = []
+    self._post_acc_hooks.append(hook)
+    accumulator_of(self)
+    return RemovableHandle(self._post_acc_hooks, hook)
+
+
+@tensor_method()
+def retain_grad(self: Tensor) -> None:
+    """Keep the gradient of this non-leaf tensor in ``.grad`` after backward."""
+    if self.is_leaf or self._retains_grad:
+        if not self.requires_grad:
+            raise RuntimeError("[retain_grad] can't retain_grad on a tensor that has "
+                               "requires_grad=False")
+        return
+    self._retains_grad = True
+    ref = weakref.ref(self)
+
+    def store(g: Tensor) -> None:
+        t = ref()
+        if t is None:
+            return
+        if t.grad is None:
+            t.grad = g.detach().clone()  # type: ignore[attr-defined]
+        else:
+            t.grad = t.grad + g.detach()  # type: ignore[operator]
+
+    _hook_list(self, "retain_grad").append(store)
+
+
+@tensor_property("retains_grad")
+def _retains_grad(self: Tensor) -> bool:
+    return self._retains_grad

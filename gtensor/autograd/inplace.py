@@ -1,0 +1,116 @@
+"""Differentiating through mutation.
+
+Every differentiable in-place op is, for autograd, ``t.copy_(new_value)``:
+the new value is computed out of place (and recorded as usual), then written
+into ``t``. Writing into a plain tensor makes the write its new history;
+writing into a view rewrites its base's history with a ``CopySlices`` node
+(the base's gradient flows to the old base outside the written region and to
+the written values inside it), and the view, like every other view of that
+base, is re-derived from the base (``as_strided``) the next time it is used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..storage import Storage
+from ..tensor import Tensor
+from .grad_mode import is_grad_enabled
+from .node import Node, record
+
+
+def check_inplace(t: Tensor, op: str) -> None:
+    """Raise before an in-place op would modify a leaf that requires grad (or its view).
+
+    Example:
+        >>> check_inplace(gt.zeros(2), "add_")  # doctest: +SKIP
+    """
+    if not is_grad_enabled():
+        return
+    root = t if t._base is None else t._base
+    if root.requires_grad and root.is_leaf:
+        what = "a leaf Variable" if root is t else "a view of a leaf Variable"
+        raise RuntimeError(f"[{op}] {what} that requires grad is being used in an in-place "
+                           "operation")
+
+
+def _layout_like(base: Tensor) -> Tensor:
+    """Zeros in a fresh storage with exactly ``base``'s strides and offset."""
+    from ..ops.creation import fill_
+
+    storage = Storage.allocate(base._storage.nbytes, base.device)
+    n = base._storage.nbytes // base.itemsize
+    fill_(Tensor(storage, (n,), (1,), 0, base.dtype), 0)
+    return Tensor(storage, base.shape, base._strides, base._offset, base.dtype)
+
+
+def _geometry(view: Tensor) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    return view.shape, view._strides, view._offset
+
+
+def _apply_geometry(t: Tensor, geom: tuple[tuple[int, ...], tuple[int, ...], int]) -> Tensor:
+    shape, strides, offset = geom
+    return t._make_view(shape, strides, offset)
+
+
+def _as_strided_vjp(ctx: Node, g: Tensor) -> Tensor:
+    out = _layout_like(ctx.base_ref)
+    _apply_geometry(out, ctx.geom).copy_(g)  # type: ignore[attr-defined]
+    return out
+
+
+def _copy_slices_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
+    from ..ops.creation import zeros
+
+    grad_base = _layout_like(ctx.base_ref)
+    grad_base.copy_(g)  # type: ignore[attr-defined]
+    region = _apply_geometry(grad_base, ctx.geom)
+    grad_src = region.clone()  # type: ignore[attr-defined]
+    region.copy_(zeros(region.shape, dtype=region.dtype, device=region.device))  # type: ignore[attr-defined]
+    return grad_base, grad_src
+
+
+def refresh_view(t: Tensor) -> None:
+    """Re-derive a view's ``grad_fn`` from its base after the base was written in place."""
+    base = t._base
+    if base is None or t._view_version == t._version:
+        return
+    t._view_version = t._version
+    if base.requires_grad and is_grad_enabled():
+        t._requires_grad = False
+        t.grad_fn = None
+        record("as_strided", t, (base,), _as_strided_vjp, base_ref=_shape_only(base),
+               geom=_geometry(t))
+
+
+def _shape_only(base: Tensor) -> Tensor:
+    """A tensor with ``base``'s layout but no graph (what the VJPs need to rebuild it)."""
+    return Tensor(base._storage, base._shape, base._strides, base._offset, base._dtype)
+
+
+def record_write(t: Tensor, src: Any, op: str = "copy_") -> None:
+    """Record, after ``t``'s data was overwritten by ``src``, the write in the graph.
+
+    Args:
+        t: the written tensor (a plain tensor or a view).
+        src: the tensor whose values were written (broadcast to ``t``).
+        op: the op's name for errors and ``grad_fn``.
+    """
+    base = t._base
+    if not is_grad_enabled():
+        return
+    src_grad = isinstance(src, Tensor) and src.requires_grad
+    if base is None:
+        if src_grad or t.requires_grad:
+            record(op, t, (t, src), _overwrite_vjp)
+        return
+    if not (base.requires_grad or src_grad):
+        return
+    layout = _shape_only(base)
+    record(op, base, (base, src), _copy_slices_vjp, base_ref=layout, geom=_geometry(t))
+    t._view_version = -1  # force the view itself to re-derive from the new base history
+    refresh_view(t)
+
+
+def _overwrite_vjp(ctx: Node, g: Tensor) -> tuple[None, Tensor]:
+    return None, g

@@ -1,0 +1,200 @@
+"""Graph nodes: one per recorded op, holding its VJP, saved tensors and input edges.
+
+An op records itself with :func:`record`; its VJP is a function
+``vjp(ctx, *grads) -> grad or tuple of grads`` (one per input) written with
+gtensor ops, where ``ctx`` is the node: ``ctx.saved_tensors`` gives the saved
+tensors (checked against in-place changes) and any keyword given to
+``record`` is an attribute.
+"""
+
+from __future__ import annotations
+
+import traceback
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..tensor import Tensor
+from .anomaly import is_anomaly_enabled
+from .grad_mode import is_grad_enabled
+
+Edge = tuple["Node", int]
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when saved.
+
+    An op's own output is stored without its ``grad_fn`` (no reference cycle)
+    and gets it back when unpacked, so double backward sees the full graph.
+    """
+
+    __slots__ = ("_data", "_version", "_node", "_output_nr", "_requires_grad", "_leaf_ref")
+
+    def __init__(self, t: Tensor, node: Node, is_output: bool) -> None:
+        self._version = t._version
+        self._requires_grad = t.requires_grad
+        if is_output:
+            self._data = Tensor(t._storage, t._shape, t._strides, t._offset, t._dtype)
+            self._node: weakref.ref | None = weakref.ref(node)
+            self._output_nr = t._output_nr
+        else:
+            self._data = t
+            self._node = None
+            self._output_nr = 0
+
+    def unpack(self, owner: Node) -> Tensor:
+        data = self._data
+        if data._version != self._version:
+            raise RuntimeError(
+                f"[backward] one of the variables needed for gradient computation has been "
+                f"modified by an inplace operation: {owner.name} saved a tensor of shape "
+                f"{data.shape} at version {self._version}; it is now at version "
+                f"{data._version}")
+        if self._node is None:
+            return data
+        node = self._node()
+        out = Tensor(data._storage, data._shape, data._strides, data._offset, data._dtype)
+        if node is not None and self._requires_grad:
+            out._requires_grad = True
+            out.grad_fn = node
+            out._output_nr = self._output_nr
+        return out
+
+
+class Node:
+    """A recorded op: calling :meth:`apply` maps output grads to input grads.
+
+    Example:
+        >>> y = x * 2  # doctest: +SKIP
+        >>> y.grad_fn.name  # doctest: +SKIP
+        'mul'
+    """
+
+    def __init__(self, name: str, vjp: Callable[..., Any] | None,
+                 inputs: Sequence[Any], n_outputs: int = 1) -> None:
+        self.name = name
+        self.vjp = vjp
+        self.next_edges: list[Edge | None] = [edge_of(t) for t in inputs]
+        self.input_meta = [(t.shape, t.dtype, t.device) if isinstance(t, Tensor) else None
+                           for t in inputs]
+        self.needs_input_grad = tuple(e is not None for e in self.next_edges)
+        self.n_outputs = n_outputs
+        self.output_meta: list[Any] = [None] * n_outputs
+        self._saved: list[SavedTensor] = []
+        self._released = False
+        self.pre_hooks: dict[int, list[Callable]] = {}
+        self.trace = traceback.format_stack()[:-3] if is_anomaly_enabled() else None
+
+    def save(self, tensors: Sequence[Tensor | None], outputs: Sequence[Tensor] = ()) -> None:
+        """Save ``tensors`` for the VJP (``outputs`` are this node's own results)."""
+        out_ids = {id(o) for o in outputs}
+        self._saved = [None if t is None else SavedTensor(t, self, id(t) in out_ids)
+                       for t in tensors]  # type: ignore[misc]
+
+    @property
+    def saved_tensors(self) -> tuple[Tensor | None, ...]:
+        """The saved tensors; raises after they were freed or modified in place."""
+        if self._released:
+            raise RuntimeError(
+                f"[backward] Trying to backward through the graph a second time (or directly "
+                f"access saved tensors after they have already been freed) in {self.name}. "
+                "Specify retain_graph=True on the first backward if you need to do this.")
+        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+
+    def release(self) -> None:
+        """Free the saved tensors (after a backward without ``retain_graph``)."""
+        self._saved = []
+        self._released = True
+
+    def apply(self, grads: Sequence[Tensor]) -> tuple[Tensor | None, ...]:
+        """Run the VJP and return one gradient (or None) per input."""
+        if self._released:
+            _ = self.saved_tensors  # raises the second-backward error
+        result = self.vjp(self, *grads)  # type: ignore[misc]
+        if not isinstance(result, tuple):
+            result = (result,)
+        if len(result) != len(self.next_edges):
+            raise RuntimeError(f"[backward] {self.name} returned {len(result)} gradients for "
+                               f"{len(self.next_edges)} inputs")
+        return result
+
+    @property
+    def label(self) -> str:
+        """PyTorch-style name: ``mul`` -> ``MulBackward``, ``copy_`` -> ``CopyBackward``."""
+        if isinstance(self, AccumulateGrad):
+            return "AccumulateGrad"
+        return "".join(p.capitalize() for p in self.name.strip("_").split("_")) + "Backward"
+
+    def __repr__(self) -> str:
+        return f"<{self.label} object>"
+
+
+class AccumulateGrad(Node):
+    """The sink of a leaf tensor: adds incoming gradients into ``leaf.grad``."""
+
+    def __init__(self, leaf: Tensor) -> None:
+        super().__init__("AccumulateGrad", None, ())
+        self.variable = leaf
+        self.output_meta = [(leaf.shape, leaf.dtype, leaf.device)]
+
+
+def accumulator_of(t: Tensor) -> AccumulateGrad:
+    """Return (creating once) the AccumulateGrad node of leaf ``t``."""
+    ref = t._grad_accumulator
+    acc = ref() if ref is not None else None
+    if acc is None:
+        acc = AccumulateGrad(t)
+        t._grad_accumulator = weakref.ref(acc)
+    return acc
+
+
+def edge_of(t: Any) -> Edge | None:
+    """Return the graph edge that a gradient for ``t`` should follow (None if none)."""
+    if not isinstance(t, Tensor) or not t.requires_grad:
+        return None
+    if t.grad_fn is not None:
+        return t.grad_fn, t._output_nr
+    return accumulator_of(t), 0
+
+
+def needs_grad(*inputs: Any) -> bool:
+    """True when grad mode is on and some tensor among ``inputs`` requires grad."""
+    if not is_grad_enabled():
+        return False
+    return any(isinstance(t, Tensor) and t.requires_grad for t in inputs)
+
+
+def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any],
+           vjp: Callable[..., Any], save: Sequence[Tensor | None] = (),
+           **attrs: Any) -> Node | None:
+    """Record one op in the graph when grad mode is on and an input requires grad.
+
+    Args:
+        name: the op's name (shown in errors and ``grad_fn``).
+        outputs: the op's result tensor(s); floating ones get ``grad_fn`` set.
+        inputs: the op's inputs in VJP order (non-tensors get no edge).
+        vjp: ``vjp(ctx, *grads)`` returning one gradient (or None) per input.
+        save: tensors the VJP reads through ``ctx.saved_tensors``.
+        **attrs: plain values the VJP reads as ``ctx.<name>``.
+
+    Returns:
+        The node, or None when nothing was recorded.
+
+    Example:
+        >>> record("double", out, (x,), lambda ctx, g: g * 2)  # doctest: +SKIP
+    """
+    if not needs_grad(*inputs):
+        return None
+    outs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
+    node = Node(name, vjp, inputs, len(outs))
+    for key, value in attrs.items():
+        setattr(node, key, value)
+    for i, out in enumerate(outs):
+        node.output_meta[i] = (out.shape, out.dtype, out.device)
+        if out.dtype.is_floating_point:
+            out._requires_grad = True
+            out.grad_fn = node
+            out._output_nr = i
+    if save:
+        node.save(save, outs)
+    return node
