@@ -72,13 +72,19 @@ def run_suite(cases: Iterable[Case], device: str, preset: str, *,
     running = [n for n, a in avail.items() if a.available]
     timing = TimingConfig.for_preset(preset)
     ceilings = measure(device, preset)
-    results = []
+    results: list[CaseResult] = []
+    interrupted = False
     with SessionPool(device) as pool:
-        for case in _progress(chosen, progress):
-            isolated = should_isolate(case, device, running, isolate)
-            results.append(run_case(case, running, pool, preset, timing, isolated, params))
+        try:
+            for case in _progress(chosen, progress):
+                isolated = should_isolate(case, device, running, isolate)
+                results.append(run_case(case, running, pool, preset, timing, isolated, params))
+        except KeyboardInterrupt:
+            interrupted = True
+            print(f"[bench] interrupted: keeping the {len(results)} finished case(s)",
+                  file=sys.stderr)
     options = {"device": device, "preset": preset, "isolate": isolate,
-               "cases": [c.name for c in chosen]}
+               "cases": [c.name for c in chosen], "interrupted": interrupted}
     doc = document(results, options=options, machine=describe(avail), libraries=avail,
                    ceilings=ceilings, timing=timing)
     return Run(results, avail, ceilings, doc)

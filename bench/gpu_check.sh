@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# GPU check: the gpu-marked tests and the quick CUDA benchmark, logs and JSON into OUTDIR.
+#
+# Usage: bench/gpu_check.sh OUTDIR
+#
+# Needs no internet: gtensor is installed from this checkout without dependencies (or, when
+# pip cannot install it, put on PYTHONPATH through a small link tree). Each step has its own
+# time limit so that the whole script ends in under 8 minutes on one H200; a step that runs
+# out of time is stopped with SIGINT (the benchmark then still writes what it measured).
+# Limits (seconds) can be changed through INSTALL_S, TESTS_S and BENCH_S; SKIP_INSTALL=1 skips
+# pip. Writes: nvidia-smi.txt, install.log, pytest-gpu.log, bench-cuda.log, bench-cuda.json,
+# bench-cuda.png, summary.txt. Exits non-zero when a step failed.
+set -uo pipefail
+
+OUT=${1:?usage: bench/gpu_check.sh OUTDIR}
+PY=${PYTHON:-python3}
+INSTALL_S=${INSTALL_S:-40}   # per pip attempt (two at most)
+TESTS_S=${TESTS_S:-140}
+BENCH_S=${BENCH_S:-210}
+SKIP_INSTALL=${SKIP_INSTALL:-0}  # 1: do not pip install, use the link tree
+
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT" || exit 2
+SCRATCH=$(mktemp -d)
+trap 'rm -rf "$SCRATCH"' EXIT
+export PYTHONUNBUFFERED=1
+export NUMBA_CACHE_DIR="$SCRATCH/numba-cache"
+unset NUMBA_ENABLE_CUDASIM
+
+summary() { echo "$*" | tee -a "$OUT/summary.txt"; }
+: >"$OUT/summary.txt"
+started=$SECONDS
+
+nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1 || summary "nvidia-smi: failed (no driver?)"
+
+# Install gtensor (and bench) from this checkout, offline.
+install_ok=0
+extras=("" "--break-system-packages")
+[ "$SKIP_INSTALL" = 1 ] && extras=()
+for extra in "${extras[@]}"; do
+    # shellcheck disable=SC2086
+    if timeout "$INSTALL_S" "$PY" -m pip install -e . --no-deps --no-build-isolation \
+        --no-index $extra >>"$OUT/install.log" 2>&1; then
+        install_ok=1
+        break
+    fi
+done
+if [ "$install_ok" = 0 ]; then
+    # gtensor.kernels lives in kernels/ at the top; mirror the installed layout with links.
+    mkdir -p "$SCRATCH/path/gtensor"
+    for entry in "$ROOT"/gtensor/*; do ln -s "$entry" "$SCRATCH/path/gtensor/"; done
+    ln -s "$ROOT/kernels" "$SCRATCH/path/gtensor/kernels"
+    export PYTHONPATH="$SCRATCH/path:$ROOT${PYTHONPATH:+:$PYTHONPATH}"
+    echo "gtensor not installed by pip; using PYTHONPATH=$PYTHONPATH" >>"$OUT/install.log"
+fi
+if "$PY" -c "import gtensor, bench; assert gtensor.cuda.is_available()" >>"$OUT/install.log" 2>&1
+then
+    summary "install: ok ($([ "$install_ok" = 1 ] && echo pip || echo PYTHONPATH))"
+else
+    summary "install: gtensor does not import or sees no CUDA device (see install.log)"
+fi
+
+# The gpu tier of the test suite.
+timeout --signal=INT --kill-after=15 "$TESTS_S" \
+    "$PY" -m pytest -m gpu -q -p no:cacheprovider >"$OUT/pytest-gpu.log" 2>&1
+tests_rc=$?
+case $tests_rc in
+    0) summary "pytest -m gpu: passed" ;;
+    5) summary "pytest -m gpu: no tests selected" ; tests_rc=0 ;;
+    124|130) summary "pytest -m gpu: stopped after ${TESTS_S}s" ;;
+    *) summary "pytest -m gpu: failed (exit $tests_rc)" ;;
+esac
+
+# The quick benchmark on the GPU.
+timeout --signal=INT --kill-after=20 "$BENCH_S" \
+    "$PY" -m bench --device cuda --json "$OUT/bench-cuda.json" --plot "$OUT/bench-cuda.png" \
+    >"$OUT/bench-cuda.log" 2>&1
+bench_rc=$?
+case $bench_rc in
+    0) summary "python -m bench --device cuda: ok" ;;
+    124|130) summary "python -m bench --device cuda: stopped after ${BENCH_S}s" ;;
+    *) summary "python -m bench --device cuda: failed (exit $bench_rc)" ;;
+esac
+
+summary "total: $((SECONDS - started)) s"
+[ "$tests_rc" = 0 ] && [ "$bench_rc" = 0 ]
