@@ -16,7 +16,7 @@ OUT=${1:?usage: bench/gpu_check.sh OUTDIR}
 PY=${PYTHON:-python3}
 INSTALL_S=${INSTALL_S:-40}   # per pip attempt (two at most)
 TESTS_S=${TESTS_S:-140}
-BENCH_S=${BENCH_S:-210}
+BENCH_S=${BENCH_S:-200}
 SKIP_INSTALL=${SKIP_INSTALL:-0}  # 1: do not pip install, use the link tree
 
 mkdir -p "$OUT"
