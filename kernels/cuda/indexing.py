@@ -1,0 +1,293 @@
+"""CUDA indexing kernels: index validation, gather and scatter by element offsets, nonzero.
+
+Same contracts as ``kernels/cpu/indexing.py``. Bad indices never wrap: the
+validation kernel records the first bad position with an atomic min in a
+one-element flag buffer, the host reads it back and raises ``IndexError``.
+Scatter reductions use atomics for 32/64-bit dtypes; ``prod`` and narrow
+dtypes (which CUDA has no atomics for) run a one-thread kernel, so every
+duplicate index still combines exactly once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import cuda
+
+from ..common import search_math
+from ..common.index_layout import SCATTER_MODES, out_of_range, pad_rank
+from ..registry import ANY, register
+from ._launch import THREADS, flat_operand, grid
+
+ATOMIC_KINDS = ("int32", "int64", "uint32", "uint64", "float32", "float64")
+NONZERO_CHUNKS = 4 * THREADS
+_row_offset = search_math.build(cuda.jit(device=True)).row_offset
+
+
+def _on(fn: Any, n: int, stream: Any) -> Any:
+    blocks, threads = grid(n)
+    return fn[blocks, threads] if stream is None else fn[blocks, threads, stream]
+
+
+@cuda.jit
+def gtensor_index_offsets(indices, sizes, strides, out, err):  # noqa: ANN001
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < out.shape[0]:
+        o = _row_offset(indices, sizes, strides, i)
+        if o < 0:
+            cuda.atomic.min(err, 0, i)
+            o = 0
+        out[i] = o
+        i += step
+
+
+@register("index_offsets", "cuda", ["int64"])
+def index_offsets(indices: Any, sizes: tuple[int, ...], strides: tuple[int, ...], out: Any, *,
+                  op: str, dims: tuple[int, ...], stream: Any = None) -> None:
+    """Write ``sum(wrap(indices[j, i]) * strides[j])`` into ``out[i]``, checking bounds.
+
+    Args:
+        indices: ``(k, n)`` int64 device index rows.
+        sizes, strides: size and element stride of the dim each row indexes.
+        out: ``(n,)`` int64 device offsets, overwritten.
+        op: op name for the error message.
+        dims: dim number each row indexes, for the error message.
+        stream: Numba stream (default stream when None).
+
+    Raises:
+        IndexError: for the first bad index (the host waits for the flag).
+
+    Example:
+        >>> index_offsets(d_idx, (3,), (4,), d_out, op="take", dims=(0,))  # doctest: +SKIP
+    """
+    n = out.shape[0]
+    if n == 0:
+        return
+    s = 0 if stream is None else stream
+    err = cuda.to_device(np.array([n], np.int64), stream=s)
+    k = len(sizes)
+    _on(gtensor_index_offsets, n, stream)(indices, cuda.to_device(np.asarray(sizes, np.int64),
+                                                                  stream=s),
+                                          cuda.to_device(np.asarray(strides, np.int64), stream=s),
+                                          out, err)
+    bad = int(err.copy_to_host(stream=s)[0])
+    if bad < n:
+        column = indices[:, bad:bad + 1]
+        if not isinstance(column, np.ndarray):
+            column = column.copy_to_host(stream=s)
+        column = column.reshape(k)
+        for j, size in enumerate(sizes):
+            if not -size <= int(column[j]) < size:
+                raise out_of_range(op, int(column[j]), dims[j], size)
+
+
+@cuda.jit(device=True)
+def _pair(i, nrest, shape, lead_strides, strides):  # noqa: ANN001, ANN202
+    """Split item ``i`` into (b, offset in the lead-dim operand, offset in the other)."""
+    b = i // nrest
+    r = i % nrest
+    a = 0
+    o = 0
+    for d in range(len(shape) - 1, -1, -1):
+        idx = r % shape[d]
+        r //= shape[d]
+        a += idx * lead_strides[d + 1]
+        o += idx * strides[d]
+    return b, a + b * lead_strides[0], o
+
+
+@cuda.jit
+def gtensor_gather(total, nrest, shape, out, out_off, out_strides, src, src_off,  # noqa: ANN001
+                   src_strides, offsets):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < total:
+        b, oo, so = _pair(i, nrest, shape, out_strides, src_strides)
+        out[out_off + oo] = src[src_off + offsets[b] + so]
+        i += step
+
+
+def _layouts(lead: Any, shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple:
+    """Flat buffer of the ``(n, *R)`` operand and padded (rank >= 1) rest shape and strides."""
+    l_flat, l_off, l_strides = flat_operand(lead)
+    shape, strides, rest_lead = pad_rank(tuple(int(x) for x in shape),
+                                         tuple(int(x) for x in strides), l_strides[1:])
+    return shape, strides, (l_flat, l_off, (l_strides[0], *rest_lead))
+
+
+@register("gather", "cuda", [ANY])
+def gather(src: Any, base: int, shape: tuple[int, ...], strides: tuple[int, ...], offsets: Any,
+           out: Any, stream: Any = None) -> None:
+    """``out[b, r...] = src[base + offsets[b] + sum(r[d] * strides[d])]``.
+
+    Args:
+        src: the source storage as a 1-D device array.
+        base: element offset of the source view's origin.
+        shape, strides: the rest dims ``R`` read per row, and their element strides.
+        offsets: ``(n,)`` int64 device row offsets (validated by ``index_offsets``).
+        out: device array of shape ``(n, *R)`` (any strides), ``src``'s dtype.
+        stream: Numba stream (default stream when None).
+
+    Example:
+        >>> gather(d_src, 0, (2,), (1,), d_offsets, d_out)  # doctest: +SKIP
+    """
+    total = out.size
+    if total == 0:
+        return
+    shape, strides, (o_flat, o_off, o_strides) = _layouts(out, shape, strides)
+    nrest = int(np.prod(shape))
+    _on(gtensor_gather, total, stream)(total, nrest, shape, o_flat, o_off, o_strides, src,
+                                       int(base), strides, offsets)
+
+
+@cuda.jit
+def gtensor_scatter_copy(total, nrest, shape, dst, dst_off, dst_strides, src,  # noqa: ANN001
+                         src_off, src_strides, offsets):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < total:
+        b, so, do = _pair(i, nrest, shape, src_strides, dst_strides)
+        dst[dst_off + offsets[b] + do] = src[src_off + so]
+        i += step
+
+
+@cuda.jit
+def gtensor_scatter_atomic(total, nrest, shape, dst, dst_off, dst_strides, src,  # noqa: ANN001
+                           src_off, src_strides, offsets, mode):
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < total:
+        b, so, do = _pair(i, nrest, shape, src_strides, dst_strides)
+        at = dst_off + offsets[b] + do
+        if mode == 1:
+            cuda.atomic.add(dst, at, src[src_off + so])
+        elif mode == 2:
+            cuda.atomic.max(dst, at, src[src_off + so])
+        else:
+            cuda.atomic.min(dst, at, src[src_off + so])
+        i += step
+
+
+@cuda.jit
+def gtensor_scatter_serial(total, nrest, shape, dst, dst_off, dst_strides, src,  # noqa: ANN001
+                           src_off, src_strides, offsets, mode):
+    if cuda.grid(1) != 0:
+        return
+    for i in range(total):
+        b, so, do = _pair(i, nrest, shape, src_strides, dst_strides)
+        at = dst_off + offsets[b] + do
+        v = src[src_off + so]
+        cur = dst[at]
+        if mode == 1:
+            dst[at] = cur + v
+        elif mode == 2:
+            if v > cur or v != v:
+                dst[at] = v
+        elif mode == 3:
+            if v < cur or v != v:
+                dst[at] = v
+        elif mode == 4:
+            dst[at] = cur * v
+        else:
+            dst[at] = v
+
+
+@register("scatter", "cuda", [(ANY, ANY)])
+def scatter(dst: Any, base: int, shape: tuple[int, ...], strides: tuple[int, ...], offsets: Any,
+            src: Any, mode: str, stream: Any = None) -> None:
+    """Combine ``src[b, r...]`` into ``dst[base + offsets[b] + sum(r[d] * strides[d])]``.
+
+    Args:
+        dst: the destination storage as a 1-D device array, updated in place.
+        base: element offset of the destination view's origin.
+        shape, strides: the rest dims ``R`` written per row, and their element strides.
+        offsets: ``(n,)`` int64 device row offsets (validated by ``index_offsets``).
+        src: device array of shape ``(n, *R)`` (broadcast strides allowed), ``dst``'s dtype.
+        mode: ``copy`` (one of the duplicate writes wins), ``add``, ``amax``, ``amin``, ``prod``.
+        stream: Numba stream (default stream when None).
+
+    Example:
+        >>> scatter(d_dst, 0, (), (), d_offsets, d_src, "add")  # doctest: +SKIP
+    """
+    if mode not in SCATTER_MODES:
+        raise ValueError(f"[scatter] unknown mode {mode!r}; expected one of {SCATTER_MODES}")
+    total = src.size
+    if total == 0:
+        return
+    shape, strides, (s_flat, s_off, s_strides) = _layouts(src, shape, strides)
+    nrest = int(np.prod(shape))
+    args = (total, nrest, shape, dst, int(base), strides, s_flat, s_off, s_strides, offsets)
+    if mode == "copy":
+        _on(gtensor_scatter_copy, total, stream)(*args)
+        return
+    if mode != "prod" and np.dtype(dst.dtype).name in ATOMIC_KINDS:
+        _on(gtensor_scatter_atomic, total, stream)(*args, SCATTER_MODES.index(mode))
+        return
+    launch = gtensor_scatter_serial[1, 1] if stream is None else \
+        gtensor_scatter_serial[1, 1, stream]
+    launch(*args, SCATTER_MODES.index(mode))
+
+
+@cuda.jit
+def gtensor_nonzero_count(x, chunk, counts):  # noqa: ANN001
+    t = cuda.grid(1)
+    if t < counts.shape[0]:
+        c = 0
+        for i in range(t * chunk, min((t + 1) * chunk, x.shape[0])):
+            if x[i] != 0:
+                c += 1
+        counts[t] = c
+
+
+@cuda.jit
+def gtensor_nonzero_write(x, chunk, starts, shape, out):  # noqa: ANN001
+    t = cuda.grid(1)
+    if t < starts.shape[0]:
+        pos = starts[t]
+        for i in range(t * chunk, min((t + 1) * chunk, x.shape[0])):
+            if x[i] != 0:
+                rem = i
+                for d in range(len(shape) - 1, -1, -1):
+                    out[pos, d] = rem % shape[d]
+                    rem //= shape[d]
+                pos += 1
+
+
+@register("nonzero", "cuda", [ANY])
+def nonzero(x: Any, out: Any = None, stream: Any = None) -> int:
+    """Count the nonzero elements of ``x``; with ``out``, write their coordinates in C order.
+
+    Each thread scans one contiguous chunk; the host turns the chunk counts
+    into start positions (it needs the total to size ``out`` anyway), so the
+    coordinates come out in C order.
+
+    Args:
+        x: contiguous device array of rank >= 1.
+        out: ``(count, x.ndim)`` int64 device array (any strides), or None to only count.
+        stream: Numba stream (default stream when None).
+
+    Returns:
+        The number of nonzero elements.
+
+    Example:
+        >>> n = nonzero(d_mask)  # doctest: +SKIP
+    """
+    n = x.size
+    if n == 0:
+        return 0
+    s = 0 if stream is None else stream
+    flat = x.reshape(n)
+    chunk = -(-n // NONZERO_CHUNKS)
+    nchunks = -(-n // chunk)
+    counts = cuda.device_array(nchunks, np.int64, stream=s)
+    _on(gtensor_nonzero_count, nchunks, stream)(flat, chunk, counts)
+    host = counts.copy_to_host(stream=s)
+    total = int(host.sum())
+    if out is not None and total:
+        starts = cuda.to_device(np.concatenate(([0], np.cumsum(host)[:-1])).astype(np.int64),
+                                stream=s)
+        shape = tuple(int(v) for v in x.shape)
+        _on(gtensor_nonzero_write, nchunks, stream)(flat, chunk, starts, shape, out)
+    return total

@@ -1,0 +1,252 @@
+"""CUDA sorting and searching kernels: row sort, searchsorted, bincount, histc, range, unique.
+
+Same contracts as ``kernels/cpu/sorting.py``. Row sorts run CuPy's stable
+sort on a real GPU (imported on first use) and a stable per-row insertion sort
+kernel otherwise, which is what the simulator runs: that keeps the simulated
+tests on a ``numba.cuda`` kernel and is correct for any size, but quadratic,
+so real GPUs always take the CuPy path when CuPy is installed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import cuda
+
+from ..common import search_math
+from ..registry import ANY, register
+from ._launch import SIMULATED, THREADS, grid
+
+SORTABLE = ("bool", "int8", "int16", "int32", "int64", "uint8", "float16", "float32", "float64")
+RANGE_CHUNKS = 4 * THREADS
+
+_dev = search_math.build(cuda.jit(device=True))
+_bound = _dev.bound
+_insertion_sort_row = _dev.insertion_sort_row
+
+
+def _on(fn: Any, n: int, stream: Any) -> Any:
+    blocks, threads = grid(n)
+    return fn[blocks, threads] if stream is None else fn[blocks, threads, stream]
+
+
+def _cupy() -> Any:
+    if SIMULATED:
+        return None
+    try:
+        import cupy
+    except ImportError:
+        return None
+    return cupy
+
+
+@cuda.jit
+def gtensor_sort_rows(values, indices, descending):  # noqa: ANN001
+    r = cuda.grid(1)
+    if r < values.shape[0]:
+        _insertion_sort_row(values, indices, r, values.shape[1], descending)
+
+
+def _sort_rows_cupy(cp: Any, values: Any, indices: Any, descending: bool, stream: Any) -> None:
+    ext = cp.cuda.ExternalStream(int(stream.handle.value or 0)) if stream is not None else \
+        cp.cuda.Stream.null
+    with ext:
+        v = cp.asarray(values)
+        n = v.shape[1]
+        if descending:
+            order = n - 1 - cp.argsort(v[:, ::-1], axis=1)[:, ::-1]
+        else:
+            order = cp.argsort(v, axis=1)
+        v[...] = cp.take_along_axis(v, order, axis=1)
+        cp.asarray(indices)[...] = order
+
+
+@register("sort_rows", "cuda", SORTABLE)
+def sort_rows(values: Any, indices: Any, descending: bool, stream: Any = None) -> None:
+    """Stable-sort each row of ``values`` in place; write each row's permutation to ``indices``.
+
+    Args:
+        values: contiguous ``(rows, n)`` device array, sorted in place.
+        indices: ``(rows, n)`` int64 device array, overwritten.
+        descending: largest first (NaN first), else smallest first (NaN last).
+        stream: Numba stream (default stream when None).
+
+    Example:
+        >>> sort_rows(d_values, d_indices, False)  # doctest: +SKIP
+    """
+    if values.size == 0:
+        return
+    cp = _cupy()
+    if cp is not None:
+        _sort_rows_cupy(cp, values, indices, bool(descending), stream)
+        return
+    _on(gtensor_sort_rows, values.shape[0], stream)(values, indices, bool(descending))
+
+
+@cuda.jit
+def gtensor_searchsorted(seq, values, out, right):  # noqa: ANN001
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    q = values.shape[1]
+    shared = seq.shape[0] == 1
+    while i < out.size:
+        r = i // q
+        j = i % q
+        out[r, j] = _bound(seq, 0 if shared else r, seq.shape[1], values[r, j], right)
+        i += step
+
+
+@register("searchsorted", "cuda", [(d, d) for d in SORTABLE])
+def searchsorted(seq: Any, values: Any, out: Any, right: bool, stream: Any = None) -> None:
+    """Write the insertion point of each ``values[r, j]`` in sorted row ``seq[r]`` to ``out``.
+
+    Args:
+        seq: ``(1 or rows, m)`` sorted device rows (NaN last).
+        values: ``(rows, q)`` device values, ``seq``'s dtype.
+        out: ``(rows, q)`` int64 device array, overwritten.
+        right: insert after equal values instead of before.
+        stream: Numba stream (default stream when None).
+
+    Example:
+        >>> searchsorted(d_seq, d_values, d_out, False)  # doctest: +SKIP
+    """
+    if out.size:
+        _on(gtensor_searchsorted, out.size, stream)(seq, values, out, bool(right))
+
+
+@cuda.jit
+def gtensor_bincount(x, weights, out, weighted):  # noqa: ANN001
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < x.shape[0]:
+        cuda.atomic.add(out, x[i], weights[i] if weighted else 1)
+        i += step
+
+
+@register("bincount", "cuda", [("int64", ANY)])
+def bincount(x: Any, weights: Any, out: Any, stream: Any = None) -> None:
+    """Add ``weights[i]`` (or 1) into ``out[x[i]]``; ``out`` starts zeroed, ``x`` is in range.
+
+    ``out`` is int64 without weights, else float32 or float64 (atomic adds).
+
+    Example:
+        >>> bincount(d_x, None, d_out)  # doctest: +SKIP
+    """
+    n = x.shape[0]
+    if n == 0:
+        return
+    weighted = weights is not None
+    _on(gtensor_bincount, n, stream)(x, weights if weighted else x, out, weighted)
+
+
+@cuda.jit
+def gtensor_histc(x, out, lo, hi):  # noqa: ANN001
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    bins = out.shape[0]
+    while i < x.shape[0]:
+        v = np.float64(x[i])
+        if v >= lo and v <= hi:
+            pos = min(int((v - lo) * bins / (hi - lo)), bins - 1)
+            cuda.atomic.add(out, pos, 1)
+        i += step
+
+
+@register("histc", "cuda", ["float32", "float64"])
+def histc(x: Any, out: Any, lo: float, hi: float, stream: Any = None) -> None:
+    """Count ``x`` into ``out.size`` equal bins over ``[lo, hi]``; values outside are ignored.
+
+    Example:
+        >>> histc(d_x, d_out, 0.0, 1.0)  # doctest: +SKIP
+    """
+    if x.shape[0]:
+        _on(gtensor_histc, x.shape[0], stream)(x, out, float(lo), float(hi))
+
+
+@cuda.jit
+def gtensor_value_range(x, chunk, lows, highs):  # noqa: ANN001
+    t = cuda.grid(1)
+    if t < lows.shape[0]:
+        start = t * chunk
+        lo = x[start]
+        hi = x[start]
+        for i in range(start, min(start + chunk, x.shape[0])):
+            v = x[i]
+            if v != v:
+                lo = v
+                hi = v
+                break
+            lo = min(lo, v)
+            hi = max(hi, v)
+        lows[t] = lo
+        highs[t] = hi
+
+
+@register("value_range", "cuda", [ANY])
+def value_range(x: Any, stream: Any = None) -> tuple:
+    """Return ``(min, max)`` of a non-empty contiguous array (NaN if any element is NaN).
+
+    Each thread reduces one chunk; the host reduces the chunk results.
+
+    Example:
+        >>> value_range(d_x)  # doctest: +SKIP
+    """
+    n = x.size
+    s = 0 if stream is None else stream
+    flat = x.reshape(n)
+    chunk = -(-n // RANGE_CHUNKS)
+    nchunks = -(-n // chunk)
+    lows = cuda.device_array(nchunks, x.dtype, stream=s)
+    highs = cuda.device_array(nchunks, x.dtype, stream=s)
+    _on(gtensor_value_range, nchunks, stream)(flat, chunk, lows, highs)
+    return lows.copy_to_host(stream=s).min().item(), highs.copy_to_host(stream=s).max().item()
+
+
+@cuda.jit
+def gtensor_unique_flags(s, flags):  # noqa: ANN001
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < s.shape[0]:
+        if i == 0:
+            flags[i] = True
+        else:
+            a = s[i]
+            b = s[i - 1]
+            flags[i] = a != b and not (a != a and b != b)
+        i += step
+
+
+@register("unique_flags", "cuda", [(d, "bool") for d in SORTABLE])
+def unique_flags(s: Any, flags: Any, stream: Any = None) -> None:
+    """Mark where a sorted 1-D ``s`` starts a new run of equal values (NaNs are equal).
+
+    Example:
+        >>> unique_flags(d_sorted, d_flags)  # doctest: +SKIP
+    """
+    if s.shape[0]:
+        _on(gtensor_unique_flags, s.shape[0], stream)(s, flags)
+
+
+@cuda.jit
+def gtensor_unique_runs(starts, perm, counts, inverse):  # noqa: ANN001
+    g = cuda.grid(1)
+    step = cuda.gridsize(1)
+    u = starts.shape[0]
+    while g < u:
+        end = starts[g + 1] if g + 1 < u else perm.shape[0]
+        counts[g] = end - starts[g]
+        for i in range(starts[g], end):
+            inverse[perm[i]] = g
+        g += step
+
+
+@register("unique_runs", "cuda", ["int64"])
+def unique_runs(starts: Any, perm: Any, counts: Any, inverse: Any, stream: Any = None) -> None:
+    """From run starts of a sorted array, write run lengths and each source element's run.
+
+    Example:
+        >>> unique_runs(d_starts, d_perm, d_counts, d_inverse)  # doctest: +SKIP
+    """
+    if starts.shape[0]:
+        _on(gtensor_unique_runs, starts.shape[0], stream)(starts, perm, counts, inverse)
