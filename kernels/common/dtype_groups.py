@@ -1,0 +1,20 @@
+"""Named dtype groups used when registering kernels."""
+
+from __future__ import annotations
+
+FLOAT = ("float32", "float64")
+SIGNED = ("int8", "int16", "int32", "int64")
+INT = ("uint8", *SIGNED)
+NUMERIC = (*INT, *FLOAT)
+ALL = ("bool", *NUMERIC)
+BOOL_INT = ("bool", *INT)
+
+
+def same(dtypes: tuple[str, ...], arity: int) -> list[tuple[str, ...]]:
+    """Return the signatures where all ``arity`` inputs share one dtype.
+
+    Example:
+        >>> same(("float32",), 2)
+        [('float32', 'float32')]
+    """
+    return [(d,) * arity for d in dtypes]

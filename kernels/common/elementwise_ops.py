@@ -1,0 +1,32 @@
+"""Registration of every elementwise op of the scalar tables for one backend.
+
+Calling convention of the registered kernels: ``kernel(*inputs, out, stream=None)``.
+Array inputs share the computation dtype (the frontend promotes) and are
+broadcast to ``out``'s shape (strides may be 0 or negative; they are read in
+place); Python numbers are accepted in any input slot and converted to that
+dtype. ``out`` has the input dtype, or ``bool`` for comparisons, logical ops
+and ``isnan``-style tests. ``where`` takes ``(cond, a, b)`` with a boolean
+``cond``; ``addcmul``/``addcdiv`` take ``(x, a, b, value)`` with a number ``value``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..registry import register
+from .dtype_groups import ALL, same
+from .scalar_binary import BINARY, TERNARY, TERNARY_SCALAR, where
+from .scalar_unary import UNARY
+
+
+def register_elementwise(backend: str, factory: Callable[..., Callable]) -> None:
+    """Build each op's kernel with ``factory(op, scalar_fn, arity, value_start)``; register it.
+
+    Example:
+        >>> register_elementwise("cpu", CpuElementwise)  # doctest: +SKIP
+    """
+    for table, arity in ((UNARY, 1), (BINARY, 2), (TERNARY, 3), (TERNARY_SCALAR, 4)):
+        for op, variants in table.items():
+            for fn, dtypes, _ in variants:
+                register(op, backend, same(dtypes, min(arity, 3)))(factory(op, fn, arity, 0))
+    register("where", backend, [("bool", d, d) for d in ALL])(factory("where", where, 3, 1))

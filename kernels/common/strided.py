@@ -1,0 +1,117 @@
+"""Layout helpers: collapse strided operands to the fewest dims, view host memory flat.
+
+Strides here are in elements, not bytes. Two adjacent dims merge when, for every
+operand, stepping the outer dim equals stepping the inner dim over its full
+length; size-1 dims are dropped. This turns most real layouts (contiguous,
+broadcast scalars, row broadcasts, transposes) into rank 1 or 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+
+def element_strides(arr: Any) -> tuple[int, ...]:
+    """Return ``arr``'s strides in elements.
+
+    Example:
+        >>> element_strides(np.zeros((2, 3), np.float32))
+        (3, 1)
+    """
+    item = arr.dtype.itemsize
+    return tuple(int(s) // item for s in arr.strides)
+
+
+def collapse(
+    shape: Sequence[int], strides: Sequence[Sequence[int]]
+) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
+    """Merge dims that every operand steps through contiguously.
+
+    Args:
+        shape: common shape of the operands.
+        strides: one stride tuple (in elements) per operand.
+
+    Returns:
+        ``(shape, strides)`` with as few dims as possible (at least one).
+
+    Example:
+        >>> collapse((2, 3, 4), [(12, 4, 1), (0, 0, 0)])
+        ((24,), [(1,), (0,)])
+    """
+    dims = [i for i, n in enumerate(shape) if n != 1]
+    if not dims or 0 in shape:
+        return (int(np.prod(shape, dtype=np.int64)),), [(1,) for _ in strides]
+    out_shape = [int(shape[dims[0]])]
+    out_strides = [[int(s[dims[0]])] for s in strides]
+    for d in dims[1:]:
+        n = int(shape[d])
+        if all(o[-1] == s[d] * n for o, s in zip(out_strides, strides, strict=True)):
+            out_shape[-1] *= n
+            for o, s in zip(out_strides, strides, strict=True):
+                o[-1] = s[d]
+        else:
+            out_shape.append(n)
+            for o, s in zip(out_strides, strides, strict=True):
+                o.append(int(s[d]))
+    return tuple(out_shape), [tuple(o) for o in out_strides]
+
+
+class _HostBuffer:
+    def __init__(self, ptr: int, n: int, typestr: str, owner: Any) -> None:
+        self._owner = owner
+        self.__array_interface__ = {"shape": (n,), "typestr": typestr,
+                                    "data": (ptr, False), "version": 3}
+
+
+def host_flat(arr: np.ndarray) -> tuple[np.ndarray, int]:
+    """View the memory spanned by a strided NumPy array as a 1-D array, without copying.
+
+    Returns:
+        ``(flat, offset)``: element ``idx`` of ``arr`` is
+        ``flat[offset + sum(idx[d] * element_strides(arr)[d])]``.
+
+    Example:
+        >>> flat, off = host_flat(np.arange(6.0)[::-2])
+        >>> float(flat[off]), off
+        (5.0, 4)
+    """
+    strides = element_strides(arr)
+    lo = sum(s * (n - 1) for s, n in zip(strides, arr.shape, strict=True) if s < 0)
+    hi = sum(s * (n - 1) for s, n in zip(strides, arr.shape, strict=True) if s > 0)
+    if arr.size == 0:
+        return np.empty(1, arr.dtype), 0
+    start = arr.__array_interface__["data"][0] + lo * arr.dtype.itemsize
+    flat = np.asarray(_HostBuffer(start, hi - lo + 1, arr.dtype.str, arr))
+    return flat, -lo
+
+
+def reduction_layout(
+    shape: Sequence[int], x_strides: Sequence[int], out_strides: Sequence[int],
+    axes: Sequence[int],
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Split a reduction into collapsed kept dims and collapsed reduced dims.
+
+    Args:
+        shape: the input's shape.
+        x_strides: the input's element strides.
+        out_strides: element strides of the output over the kept dims (in order).
+        axes: the reduced dims (non-negative, unique).
+
+    Returns:
+        ``(kept_shape, kept_x_strides, kept_out_strides, red_shape, red_strides)``.
+
+    Example:
+        >>> reduction_layout((4, 5), (5, 1), (1,), (1,))
+        ((4,), (5,), (1,), (5,), (1,))
+    """
+    axes_set = set(axes)
+    kept = [d for d in range(len(shape)) if d not in axes_set]
+    red = [d for d in range(len(shape)) if d in axes_set]
+    k_shape, (k_x, k_out) = collapse(
+        [shape[d] for d in kept], [[x_strides[d] for d in kept], list(out_strides)]
+    )
+    r_shape, (r_x,) = collapse([shape[d] for d in red], [[x_strides[d] for d in red]])
+    return k_shape, k_x, k_out, r_shape, r_x

@@ -1,0 +1,94 @@
+"""Build CUDA elementwise kernels from a scalar body (grid-stride, on the caller's stream)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numba import cuda
+
+from ..common.codegen import build, cuda_source
+from ..common.operands import convert_scalars, is_array
+from ..common.strided import collapse, element_strides
+from ._launch import SIMULATED, flat_operand, grid
+
+_JIT: dict[str, Any] = {} if SIMULATED else {"cache": True}
+
+
+def item(x, i):  # noqa: ANN001, ANN201 - compiled helper; arrays are indexed, scalars pass
+    return x[i] if getattr(x, "ndim", 0) else x
+
+
+if not SIMULATED:
+    from numba.cuda.extending import overload
+
+    @overload(item, target="cuda")
+    def _item_overload(x, i):  # noqa: ANN001, ANN202
+        if getattr(x, "ndim", None) is not None:
+            return lambda x, i: x[i]
+        return lambda x, i: x
+
+
+def launch(kernel: Any, n: int, stream: Any) -> Any:
+    """Return ``kernel`` configured for ``n`` items on ``stream`` (default stream when None).
+
+    Example:
+        >>> launch(k, 1000, None)(x, out)  # doctest: +SKIP
+    """
+    blocks, threads = grid(n)
+    return kernel[blocks, threads] if stream is None else kernel[blocks, threads, stream]
+
+
+def is_contiguous(x: Any) -> bool:
+    """C-contiguity of a NumPy or device array."""
+    return x.flags.c_contiguous if isinstance(x, np.ndarray) else x.is_c_contiguous()
+
+
+class CudaElementwise:
+    """A CUDA elementwise kernel for one op: ``kernel(*inputs, out, stream=None)``.
+
+    Same calling convention as the CPU kernels. All-contiguous operands take a
+    flat grid-stride loop; others are collapsed to the fewest dims and indexed
+    through flat views of their memory with element offsets and strides.
+    """
+
+    def __init__(self, op: str, scalar_fn: Callable, arity: int, value_start: int = 0) -> None:
+        fn_name = getattr(scalar_fn, "__name__", "fn").strip("_")
+        name = f"gtensor_{op}" if fn_name == op else f"gtensor_{op}_{fn_name}"
+        ns = {"f": cuda.jit(device=True)(scalar_fn), "item": item, "cuda": cuda}
+        src = build(cuda_source(name, arity), scalar_fn, ns)
+        self._flat = cuda.jit(**_JIT)(src[f"{name}_flat"])
+        self._strided = cuda.jit(**_JIT)(src[f"{name}_strided"])
+        self.arity = arity
+        self.value_start = value_start
+        self.__name__ = name
+        self.__doc__ = f"CUDA kernel for ``{op}``: ``kernel(*inputs, out, stream=None)``."
+
+    def __call__(self, *args: Any, stream: Any = None) -> None:
+        *inputs, out = args
+        if len(inputs) != self.arity:
+            raise TypeError(f"[{self.__name__}] expected {self.arity} inputs, got {len(inputs)}")
+        n = out.size
+        if n == 0:
+            return
+        ops = convert_scalars(inputs, out, self.value_start)
+        arrays = [x for x in ops if is_array(x)]
+        if is_contiguous(out) and all(
+            is_contiguous(x) and tuple(x.shape) == tuple(out.shape) for x in arrays
+        ):
+            flat = [x.reshape(n) if is_array(x) else x for x in ops]
+            launch(self._flat, n, stream)(*flat, out.reshape(n))
+            return
+        shape, strides = collapse(out.shape, [element_strides(a) for a in (*arrays, out)])
+        it = iter(strides)
+        zero = (0,) * len(shape)
+        packed: list[Any] = []
+        for x in ops:
+            if is_array(x):
+                buf, off, _ = flat_operand(x)
+                packed += [buf, off, next(it)]
+            else:
+                packed += [x, 0, zero]
+        obuf, ooff, _ = flat_operand(out)
+        launch(self._strided, n, stream)(n, shape, *packed, obuf, ooff, next(it))

@@ -1,0 +1,48 @@
+"""Random inputs in the layouts kernels must handle: contiguous, transposed, reversed, broadcast."""
+
+from __future__ import annotations
+
+import numpy as np
+
+BACKENDS = ("cpu", "cuda")
+TOL = {"float32": (2e-5, 1e-6), "float64": (1e-12, 1e-14)}
+
+
+def draw(rng: np.random.Generator, shape: tuple[int, ...], dtype: str,
+         low: float = -3.0, high: float = 3.0) -> np.ndarray:
+    """Random values of ``dtype`` in ``[low, high]`` (never all zeros)."""
+    if dtype == "bool":
+        return rng.random(shape) < 0.5
+    if np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
+        lo, hi = max(int(low), info.min), min(int(high), info.max)
+        return rng.integers(lo, hi + 1, size=shape).astype(dtype)
+    return rng.uniform(low, high, size=shape).astype(dtype)
+
+
+def layouts(x: np.ndarray, kind: str) -> np.ndarray:
+    """Return ``x``'s values in a ``kind`` layout (same values, different strides)."""
+    if kind == "contiguous":
+        return x
+    if kind == "transposed":
+        return np.ascontiguousarray(x.T).T
+    if kind == "reversed":
+        return np.ascontiguousarray(x[::-1, ::-1])[::-1, ::-1]
+    raise ValueError(kind)
+
+
+def poisoned(shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    """An output buffer filled with a sentinel that no kernel result equals by accident."""
+    out = np.empty(shape, dtype)
+    out[...] = np.nan if np.dtype(dtype).kind == "f" else (1 if dtype == "bool" else 77)
+    return out
+
+
+def check(got: np.ndarray, want: np.ndarray, dtype: str) -> None:
+    """Assert results agree: exactly for integers and booleans, with tolerances for floats."""
+    want = np.asarray(want)
+    if np.dtype(dtype).kind == "f" and got.dtype.kind == "f":
+        rtol, atol = TOL[dtype]
+        np.testing.assert_allclose(got, want.astype(got.dtype), rtol=rtol, atol=atol)
+    else:
+        np.testing.assert_array_equal(got, want.astype(got.dtype))

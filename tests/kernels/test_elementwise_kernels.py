@@ -1,0 +1,201 @@
+"""Elementwise kernels against NumPy, on cpu and simulated cuda, for every registered dtype."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+try:
+    from gtensor.kernels import lookup
+    from gtensor.kernels.common.scalar_binary import BINARY, TERNARY, TERNARY_SCALAR
+    from gtensor.kernels.common.scalar_unary import UNARY
+except ImportError:
+    from kernels import lookup
+    from kernels.common.scalar_binary import BINARY, TERNARY, TERNARY_SCALAR
+    from kernels.common.scalar_unary import UNARY
+
+from kernel_inputs import BACKENDS, check, draw, layouts, poisoned
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _sigmoid(x):  # noqa: ANN001, ANN202
+    return 1.0 / (1.0 + np.exp(-x.astype(np.float64)))
+
+
+# op -> (NumPy reference, input range)
+UNARY_REF = {
+    "neg": (np.negative, None), "abs": (np.abs, None), "sign": (np.sign, None),
+    "square": (np.square, None), "relu": (lambda x: np.maximum(x, 0), None),
+    "floor": (np.floor, None), "ceil": (np.ceil, None), "trunc": (np.trunc, None),
+    "round": (np.round, None), "logical_not": (np.logical_not, None),
+    "bitwise_not": (np.invert, None), "isnan": (np.isnan, None), "isinf": (np.isinf, None),
+    "isfinite": (np.isfinite, None), "exp": (np.exp, None), "exp2": (np.exp2, None),
+    "log": (np.log, (0.05, 5)), "log2": (np.log2, (0.05, 5)), "log10": (np.log10, (0.05, 5)),
+    "log1p": (np.log1p, (-0.9, 5)), "expm1": (np.expm1, None), "sqrt": (np.sqrt, (0, 5)),
+    "rsqrt": (lambda x: 1 / np.sqrt(x), (0.05, 5)), "reciprocal": (np.reciprocal, (0.1, 5)),
+    "sin": (np.sin, None), "cos": (np.cos, None), "tan": (np.tan, (-1.4, 1.4)),
+    "asin": (np.arcsin, (-1, 1)), "acos": (np.arccos, (-1, 1)), "atan": (np.arctan, None),
+    "sinh": (np.sinh, None), "cosh": (np.cosh, None), "tanh": (np.tanh, None),
+    "sigmoid": (_sigmoid, None),
+    "gelu": (lambda x: 0.5 * x * (1 + _erf(x / math.sqrt(2))), None),
+    "gelu_tanh": (lambda x: 0.5 * x * (1 + np.tanh(
+        math.sqrt(2 / math.pi) * (x + 0.044715 * x.astype(np.float64) ** 3))), None),
+    "silu": (lambda x: x * _sigmoid(x), None),
+    "softplus": (lambda x: np.log1p(np.exp(x.astype(np.float64))), None), "erf": (_erf, None),
+}
+
+BINARY_REF = {
+    "add": (np.add, None), "sub": (np.subtract, None), "mul": (np.multiply, None),
+    "div": (np.true_divide, None), "floor_divide": (np.floor_divide, None),
+    "remainder": (np.remainder, None), "pow": (np.power, (0, 4)),
+    "maximum": (np.maximum, None), "minimum": (np.minimum, None), "atan2": (np.arctan2, None),
+    "eq": (np.equal, None), "ne": (np.not_equal, None), "lt": (np.less, None),
+    "le": (np.less_equal, None), "gt": (np.greater, None), "ge": (np.greater_equal, None),
+    "logical_and": (np.logical_and, None), "logical_or": (np.logical_or, None),
+    "logical_xor": (np.logical_xor, None), "bitwise_and": (np.bitwise_and, None),
+    "bitwise_or": (np.bitwise_or, None), "bitwise_xor": (np.bitwise_xor, None),
+    "left_shift": (np.left_shift, (0, 9)), "right_shift": (np.right_shift, (0, 9)),
+}
+
+
+def _lerp(a, b, w):  # noqa: ANN001, ANN202
+    return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
+
+
+TERNARY_REF = {
+    "clamp": lambda x, lo, hi: np.minimum(np.maximum(x, np.minimum(lo, hi)), hi),
+    "lerp": _lerp,
+    "addcmul": lambda x, a, b, v: x + v * a * b,
+    "addcdiv": lambda x, a, b, v: x + v * (a / b),
+}
+
+
+def _cases(table: dict, refs: dict) -> list:
+    """One case per (op, dtype); the first dtype of each op also runs the strided paths."""
+    cases = []
+    for op, variants in table.items():
+        assert op in refs, f"{op} has no NumPy reference in the test table"
+        dtypes = [d for _, ds, _ in variants for d in ds]
+        first = next((d for d in dtypes if d in ("float32", "int32")), dtypes[0])
+        cases += [pytest.param(op, d, d == first, id=f"{op}-{d}") for d in dtypes]
+    return cases
+
+
+def _out_dtype(table: dict, op: str, dtype: str) -> str:
+    boolean = next(b for _, ds, b in table[op] if dtype in ds)
+    return "bool" if boolean else dtype
+
+
+def _reference(fn, *args):  # noqa: ANN001, ANN202
+    with np.errstate(all="ignore"):
+        return fn(*args)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("op", "dtype", "all_layouts"), _cases(UNARY, UNARY_REF))
+def test_unary(backend: str, op: str, dtype: str, all_layouts: bool) -> None:
+    ref, domain = UNARY_REF[op]
+    rng = np.random.default_rng(abs(hash((op, dtype))) % 2**32)
+    kernel = lookup(op, backend, (dtype,))
+    x = draw(rng, (4, 6), dtype, *(domain or (-3, 3)))
+    if dtype.startswith("float") and domain is None and op not in ("tan",):
+        x[0, :3] = [np.nan, np.inf, -np.inf]
+    out_dtype = _out_dtype(UNARY, op, dtype)
+    kinds = ("contiguous", "reversed") if all_layouts else ("contiguous",)
+    for kind in kinds if backend == "cpu" else ("transposed",):
+        out = poisoned(x.shape, out_dtype)
+        kernel(layouts(x, kind), out)
+        check(out, _reference(ref, x), dtype)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(("op", "dtype", "all_layouts"), _cases(BINARY, BINARY_REF))
+def test_binary(backend: str, op: str, dtype: str, all_layouts: bool) -> None:
+    ref, domain = BINARY_REF[op]
+    rng = np.random.default_rng(abs(hash((op, dtype))) % 2**32)
+    kernel = lookup(op, backend, (dtype, dtype))
+    a = draw(rng, (3, 5), dtype, -9, 9)
+    b = draw(rng, (5,), dtype, *(domain or (-9, 9)))
+    if domain is None and dtype.startswith("float"):
+        b[0] = 0.0
+    out_dtype = _out_dtype(BINARY, op, dtype)
+    out = poisoned(a.shape, out_dtype)
+    kernel(a, np.broadcast_to(b, a.shape).copy(), out)
+    check(out, _reference(ref, a, b), dtype)
+    if not all_layouts and backend == "cpu":
+        return
+    out = poisoned(a.shape, out_dtype)
+    kernel(layouts(a, "transposed"), np.broadcast_to(b, a.shape), out)
+    check(out, _reference(ref, a, b), dtype)
+    out = poisoned(a.shape, out_dtype)
+    kernel(a[::-1], b[1].item(), out)
+    check(out, _reference(ref, a[::-1], b[1]), dtype)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    ("op", "dtype", "all_layouts"), _cases({**TERNARY, **TERNARY_SCALAR}, TERNARY_REF))
+def test_ternary(backend: str, op: str, dtype: str, all_layouts: bool) -> None:
+    rng = np.random.default_rng(abs(hash((op, dtype))) % 2**32)
+    arity = 4 if op in TERNARY_SCALAR else 3
+    kernel = lookup(op, backend, (dtype,) * 3)
+    x = draw(rng, (4, 5), dtype, -9, 9)
+    lo = draw(rng, (5,), dtype, -9, 0)
+    hi = draw(rng, (4, 1), dtype, 1, 9)
+    args = [layouts(x, "transposed"), np.broadcast_to(lo, x.shape), np.broadcast_to(hi, x.shape)]
+    if op == "lerp":
+        args[2] = draw(rng, x.shape, dtype, -0.5, 1.5)
+    if arity == 4:
+        args.append(2)
+    out = poisoned(x.shape, dtype)
+    kernel(*args, out)
+    want = _reference(TERNARY_REF[op], x, *[np.asarray(a) for a in args[1:3]], *args[3:])
+    check(out, want, dtype)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float32"])
+def test_where_takes_boolean_condition_and_scalars(backend: str, dtype: str) -> None:
+    rng = np.random.default_rng(7)
+    kernel = lookup("where", backend, ("bool", dtype, dtype))
+    cond = rng.random((3, 4)) < 0.5
+    a = draw(rng, (3, 4), dtype)
+    out = poisoned(a.shape, dtype)
+    kernel(cond, a[:, ::-1], 1, out)
+    np.testing.assert_array_equal(out, np.where(cond, a[:, ::-1], np.array(1, dtype)))
+
+
+def test_parallel_path_matches_serial() -> None:
+    rng = np.random.default_rng(3)
+    kernel = lookup("mul", "cpu", ("float32", "float32"))
+    a = rng.random((300, 400), dtype=np.float32)
+    b = rng.random(400, dtype=np.float32)
+    for x, y in ((a, a[::-1]), (a, np.broadcast_to(b, a.shape))):
+        out = poisoned(a.shape, "float32")
+        kernel(x, y, out)
+        np.testing.assert_array_equal(out, x * y)
+    out = poisoned(a.shape, "float32")
+    kernel(a, a, out)
+    np.testing.assert_array_equal(out, a * a)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_integer_semantics(backend: str) -> None:
+    div = lookup("floor_divide", backend, ("int8", "int8"))
+    a = np.array([7, -7, -128, 5], np.int8)
+    b = np.array([2, 2, -1, 0], np.int8)
+    out = poisoned((4,), "int8")
+    div(a, b, out)
+    np.testing.assert_array_equal(out, [3, -4, -128, 0])
+    add = lookup("add", backend, ("uint8", "uint8"))
+    out = poisoned((4,), "uint8")
+    add(np.array([250, 1, 2, 3], np.uint8), 300, out)
+    np.testing.assert_array_equal(out, [38, 45, 46, 47])
+
+
+def test_float16_is_storage_only() -> None:
+    with pytest.raises(NotImplementedError, match="float16 is storage-only"):
+        lookup("exp", "cpu", ("float16",))
