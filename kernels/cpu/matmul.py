@@ -1,0 +1,33 @@
+"""CPU matmul through NumPy's BLAS.
+
+Calling convention: ``kernel(a, b, out, stream=None)`` with ``a`` of shape
+``(..., M, K)``, ``b`` of shape ``(..., K, N)`` and ``out`` of shape
+``(..., M, N)``; the batch dims of ``a`` and ``b`` are already broadcast to
+``out``'s (strides may be 0). The 1-D rules of ``matmul`` are the frontend's.
+NumPy hands float32/float64 to BLAS (copying a strided operand into a BLAS
+layout itself when it must) and loops in C for integers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..common.dtype_groups import FLOAT, INT, same
+from ..registry import register
+
+
+@register("matmul", "cpu", same((*FLOAT, *INT), 2))
+def gtensor_matmul_cpu(
+    a: np.ndarray, b: np.ndarray, out: np.ndarray, stream: object = None
+) -> None:
+    """Write ``a @ b`` into ``out``.
+
+    Example:
+        >>> out = np.empty((2, 2)); gtensor_matmul_cpu(np.eye(2), np.ones((2, 2)), out)
+    """
+    if out.size == 0:
+        return
+    if a.shape[-1] == 0:
+        out[...] = 0
+        return
+    np.matmul(a, b, out=out)
