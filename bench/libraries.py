@@ -132,6 +132,20 @@ class Library:
             return self.ns.ascontiguousarray(x)
         return x.contiguous()
 
+    def sum(self, x: Any, axis: int) -> Any:
+        """Sum ``x`` along ``axis`` (``dim`` in gtensor and PyTorch)."""
+        if self.name in ("numpy", "cupy"):
+            return x.sum(axis=axis)
+        return x.sum(dim=axis)
+
+    def softmax(self, x: Any, axis: int) -> Any:
+        """Softmax along ``axis``: the library's own where it has one, else the max-shifted
+        composition (NumPy, CuPy)."""
+        if self.name in ("gtensor", "torch"):
+            return self.ns.softmax(x, dim=axis)
+        e = self.ns.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
+
     def sync(self) -> None:
         """Wait until the work queued on this library's device has finished."""
         if not self.on_gpu:

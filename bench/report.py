@@ -98,12 +98,17 @@ def _ceiling_line(ceilings: dict[str, Any]) -> str:
             f"matmul {ceilings['matmul_gflops']:.3g} GFLOP/s ({ceilings['matmul_how']})")
 
 
+def _clip(text: str, width: int = 160) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def _notes(results: list[CaseResult]) -> list[str]:
     notes = []
     for r in results:
         for name, res in r.results.items():
-            if res.status not in ("ok",) and not res.status.startswith("unsupported"):
-                notes.append(f"{r.name} [{name}]: {res.status}")
+            if res.status != "ok" and not res.status.startswith("unsupported"):
+                last = res.status.strip().splitlines()[-1]
+                notes.append(f"{r.name} [{name}]: {_clip(last)}")
             stats = res.extra.get("allocator_stats")
             if stats:
                 shown = ", ".join(f"{k}={v:g}" for k, v in list(stats.items())[:8])
