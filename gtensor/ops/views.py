@@ -310,9 +310,8 @@ def basic_index(self: Tensor, index: Any) -> Tensor:
         [8, 6, 4]
     """
     items = index if isinstance(index, tuple) else (index,)
-    check(all(_is_basic(i) for i in items), "getitem", "advanced indexing (tensors, lists, "
-          "booleans) is not supported by gtensor yet; use ints, slices, None and ...",
-          IndexError)
+    check(all(_is_basic(i) for i in items), "getitem", "basic_index takes ints, slices, None "
+          "and ...; index with tensors, lists or booleans through x[...]", IndexError)
     n_ell = sum(i is Ellipsis for i in items)
     check(n_ell <= 1, "getitem", "an index can only have a single ellipsis ('...')", IndexError)
     consumed = sum(i is not None and i is not Ellipsis for i in items)
@@ -349,11 +348,25 @@ def basic_index(self: Tensor, index: Any) -> Tensor:
 
 @tensor_method()
 def __getitem__(self: Tensor, index: Any) -> Tensor:  # noqa: N807
-    """NumPy-style basic indexing, as a view."""
-    return basic_index(self, index)
+    """NumPy-style indexing: a view for basic indices, a copy for advanced ones.
+
+    Example:
+        >>> gt.arange(6).view(2, 3)[[1, 0], 1:].tolist()  # doctest: +SKIP
+        [[4, 5], [1, 2]]
+    """
+    from .indexing import advanced_getitem, plan_index
+
+    plan = plan_index(self, index, "getitem")
+    return basic_index(self, index) if plan is None else advanced_getitem(self, plan)
 
 
 @tensor_method()
 def __setitem__(self: Tensor, index: Any, value: Any) -> None:  # noqa: N807
     """Write ``value`` (broadcast) into ``self[index]``; bumps the version counter."""
-    basic_index(self, index).copy_(value)  # type: ignore[attr-defined]
+    from .indexing import advanced_setitem, plan_index
+
+    plan = plan_index(self, index, "setitem")
+    if plan is None:
+        basic_index(self, index).copy_(value)  # type: ignore[attr-defined]
+    else:
+        advanced_setitem(self, plan, value)

@@ -32,7 +32,7 @@ def gtensor_index_offsets_cpu(indices, sizes, strides, out):  # noqa: ANN001, AN
 
 @register("index_offsets", "cpu", ["int64"])
 def index_offsets(indices: np.ndarray, sizes: tuple[int, ...], strides: tuple[int, ...],
-                  out: np.ndarray, *, op: str, dims: tuple[int, ...],
+                  out: np.ndarray, *, opname: str, dims: tuple[int, ...],
                   stream: object = None) -> None:
     """Write ``sum(wrap(indices[j, i]) * strides[j])`` into ``out[i]``, checking bounds.
 
@@ -41,7 +41,7 @@ def index_offsets(indices: np.ndarray, sizes: tuple[int, ...], strides: tuple[in
         sizes: size of the dim each row indexes.
         strides: element stride of that dim.
         out: ``(n,)`` int64 offsets, overwritten.
-        op: op name for the error message.
+        opname: op name for the error message.
         dims: dim number each row indexes, for the error message.
         stream: ignored on the CPU.
 
@@ -50,7 +50,7 @@ def index_offsets(indices: np.ndarray, sizes: tuple[int, ...], strides: tuple[in
 
     Example:
         >>> out = np.empty(2, np.int64)
-        >>> index_offsets(np.array([[1, -1]]), (3,), (4,), out, op="take", dims=(0,))
+        >>> index_offsets(np.array([[1, -1]]), (3,), (4,), out, opname="take", dims=(0,))
         >>> out.tolist()
         [4, 8]
     """
@@ -62,7 +62,7 @@ def index_offsets(indices: np.ndarray, sizes: tuple[int, ...], strides: tuple[in
         for j, size in enumerate(sizes):
             v = int(indices[j, bad])
             if not -size <= v < size:
-                raise out_of_range(op, v, dims[j], size)
+                raise out_of_range(opname, v, dims[j], size)
 
 
 @register("gather", "cpu", [ANY])
@@ -139,3 +139,17 @@ def nonzero(x: np.ndarray, out: np.ndarray | None = None, stream: object = None)
     if out is not None and flat.size:
         out[...] = np.stack(np.unravel_index(flat, x.shape), axis=1)
     return int(flat.size)
+
+
+@register("divide_by_count", "cpu", [(ANY, "int64")])
+def divide_by_count(values: np.ndarray, counts: np.ndarray, stream: object = None) -> None:
+    """``values[i] /= counts[i]`` where ``counts[i] > 0`` (floor division for integers).
+
+    Finishes ``scatter_reduce(..., "mean")``: ``values`` holds sums, ``counts`` how many.
+
+    Example:
+        >>> v = np.array([4.0, 1.0]); divide_by_count(v, np.array([2, 0])); v.tolist()
+        [2.0, 1.0]
+    """
+    div = np.floor_divide if values.dtype.kind in "iu" else np.true_divide
+    div(values, counts, out=values, where=counts > 0, casting="unsafe")

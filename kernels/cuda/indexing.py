@@ -45,14 +45,14 @@ def gtensor_index_offsets(indices, sizes, strides, out, err):  # noqa: ANN001
 
 @register("index_offsets", "cuda", ["int64"])
 def index_offsets(indices: Any, sizes: tuple[int, ...], strides: tuple[int, ...], out: Any, *,
-                  op: str, dims: tuple[int, ...], stream: Any = None) -> None:
+                  opname: str, dims: tuple[int, ...], stream: Any = None) -> None:
     """Write ``sum(wrap(indices[j, i]) * strides[j])`` into ``out[i]``, checking bounds.
 
     Args:
         indices: ``(k, n)`` int64 device index rows.
         sizes, strides: size and element stride of the dim each row indexes.
         out: ``(n,)`` int64 device offsets, overwritten.
-        op: op name for the error message.
+        opname: op name for the error message.
         dims: dim number each row indexes, for the error message.
         stream: Numba stream (default stream when None).
 
@@ -60,7 +60,7 @@ def index_offsets(indices: Any, sizes: tuple[int, ...], strides: tuple[int, ...]
         IndexError: for the first bad index (the host waits for the flag).
 
     Example:
-        >>> index_offsets(d_idx, (3,), (4,), d_out, op="take", dims=(0,))  # doctest: +SKIP
+        >>> index_offsets(d_idx, (3,), (4,), d_out, opname="take", dims=(0,))  # doctest: +SKIP
     """
     n = out.shape[0]
     if n == 0:
@@ -80,7 +80,7 @@ def index_offsets(indices: Any, sizes: tuple[int, ...], strides: tuple[int, ...]
         column = column.reshape(k)
         for j, size in enumerate(sizes):
             if not -size <= int(column[j]) < size:
-                raise out_of_range(op, int(column[j]), dims[j], size)
+                raise out_of_range(opname, int(column[j]), dims[j], size)
 
 
 @cuda.jit(device=True)
@@ -291,3 +291,26 @@ def nonzero(x: Any, out: Any = None, stream: Any = None) -> int:
         shape = tuple(int(v) for v in x.shape)
         _on(gtensor_nonzero_write, nchunks, stream)(flat, chunk, starts, shape, out)
     return total
+
+
+@cuda.jit
+def gtensor_divide_by_count(values, counts, integral):  # noqa: ANN001
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < values.shape[0]:
+        c = counts[i]
+        if c > 0:
+            values[i] = values[i] // c if integral else values[i] / c
+        i += step
+
+
+@register("divide_by_count", "cuda", [(ANY, "int64")])
+def divide_by_count(values: Any, counts: Any, stream: Any = None) -> None:
+    """``values[i] /= counts[i]`` where ``counts[i] > 0`` (floor division for integers).
+
+    Example:
+        >>> divide_by_count(d_sums, d_counts)  # doctest: +SKIP
+    """
+    if values.shape[0]:
+        integral = np.dtype(values.dtype).kind in "iu"
+        _on(gtensor_divide_by_count, values.shape[0], stream)(values, counts, integral)

@@ -1,0 +1,290 @@
+"""Advanced indexing (``x[idx]``, ``x[idx] = v``) on top of the offset gather/scatter kernels.
+
+Every indexing op here and in ``scatter_gather.py`` / ``masking.py`` follows
+one plan: turn the index into a view ``V`` of the source plus int64 index rows
+over some of ``V``'s dims; the ``index_offsets`` kernel checks the rows on the
+device and turns them into one element offset per row; ``gather`` reads (or
+``scatter`` writes) the remaining dims of ``V`` at each offset.
+
+NumPy's rules: integer tensors, lists and boolean masks are advanced indices
+(a ``k``-d mask stands for the ``k`` index rows of its ``nonzero``), and in
+their presence plain ints count as advanced too. The advanced dims are
+broadcast together; they replace the indexed dims in place when all advanced
+indices are adjacent, else they come first.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..dtypes import int64
+from ..errors import check
+from ..shape_rules import broadcast_shapes
+from ..tensor import Tensor, contiguous_strides
+from .dispatch import launch
+from .views import expand_to
+
+
+def storage_flat(t: Tensor) -> Any:
+    """Return ``t``'s whole storage as a 1-D native array of ``t``'s dtype (no copy).
+
+    Example:
+        >>> storage_flat(gt.arange(6)[2:]).shape  # doctest: +SKIP
+        (6,)
+    """
+    n = t._storage.nbytes // t.itemsize
+    return Tensor(t._storage, (n,), (1,), 0, t.dtype)._native()
+
+
+def int_rows(rows: list[Tensor], shape: tuple[int, ...], dev: Any) -> Tensor:
+    """Stack int index tensors, broadcast to ``shape``, into a contiguous ``(k, n)`` int64 tensor.
+
+    Example:
+        >>> int_rows([gt.tensor([1, 2])], (2,), gt.device("cpu")).shape  # doctest: +SKIP
+        (1, 2)
+    """
+    n = math.prod(shape)
+    out = Tensor.empty((len(rows), n), int64, dev)
+    for j, r in enumerate(rows):
+        if n:
+            row = out._make_view(shape, contiguous_strides(shape), j * n)
+            row.copy_(expand_to(r, shape, "index"))  # type: ignore[attr-defined]
+    return out
+
+
+def row_offsets(rows: list[Tensor], shape: tuple[int, ...], sizes: tuple[int, ...],
+                strides: tuple[int, ...], dims: tuple[int, ...], op: str, dev: Any) -> Tensor:
+    """Return the ``(prod(shape),)`` int64 offsets ``sum(wrap(rows[j]) * strides[j])``.
+
+    Args:
+        rows: integer index tensors broadcastable to ``shape``.
+        shape: the broadcast index shape.
+        sizes, strides: size and stride of the dim each row indexes.
+        dims: dim number each row indexes (for the error message).
+        op: op name for errors.
+        dev: the device.
+
+    Raises:
+        IndexError: ``[op] index 5 is out of bounds for dimension 0 with size 3``.
+
+    Example:
+        >>> row_offsets([gt.tensor([1])], (1,), (3,), (4,), (0,), "take", dev)  # doctest: +SKIP
+    """
+    stacked = int_rows(rows, shape, dev)
+    out = Tensor.empty((stacked.shape[1],), int64, dev)
+    launch("index_offsets", dev, (int64,), stacked._native(), tuple(sizes), tuple(strides),
+           out._native(), opname=op, dims=tuple(dims))
+    return out
+
+
+def gather_rows(src: Tensor, offsets: Tensor, out_lead: Tensor) -> None:
+    """``out_lead[b, ...] = src[...]`` shifted by ``offsets[b]`` elements.
+
+    Example:
+        >>> gather_rows(x[0], offs, out)  # doctest: +SKIP
+    """
+    launch("gather", src.device, (src.dtype,), storage_flat(src), src._offset, src.shape,
+           src._strides, offsets._native(), out_lead._native())
+
+
+def scatter_rows(dst: Tensor, offsets: Tensor, values_lead: Tensor, mode: str) -> None:
+    """Combine ``values_lead[b, ...]`` into ``dst[...]`` shifted by ``offsets[b]`` elements.
+
+    Example:
+        >>> scatter_rows(x[0], offs, vals, "add")  # doctest: +SKIP
+    """
+    launch("scatter", dst.device, (dst.dtype, values_lead.dtype), storage_flat(dst), dst._offset,
+           dst.shape, dst._strides, offsets._native(), values_lead._native(), mode)
+
+
+def as_index_tensor(item: Any, dev: Any, op: str) -> Tensor:
+    """Convert a list, NumPy array or tensor used as an index to an int or bool tensor on ``dev``.
+
+    Example:
+        >>> as_index_tensor([0, 2], gt.device("cpu"), "getitem").dtype  # doctest: +SKIP
+        gtensor.int64
+    """
+    from .creation import tensor
+
+    if not isinstance(item, Tensor):
+        arr = np.asarray(item)
+        if arr.size == 0 and arr.dtype.kind == "f":
+            arr = arr.astype(np.int64)
+        check(arr.dtype.kind in "biu", op, lambda: "tensors used as indices must be long, int, "
+              f"byte or bool tensors, got {arr.dtype}", IndexError)
+        item = tensor(arr, device=dev)
+    check(item.dtype.name == "bool" or item.dtype.name.startswith(("int", "uint")), op,
+          lambda: "tensors used as indices must be long, int, byte or bool tensors, got "
+          f"{item.dtype.name}", IndexError)
+    return item if item.device == dev else item.to(dev)
+
+
+def mask_rows(mask: Tensor, op: str) -> list[Tensor]:
+    """Return the ``mask.ndim`` int64 index rows of ``mask``'s nonzero positions.
+
+    Example:
+        >>> mask_rows(gt.tensor([True, False, True]), "getitem")[0].tolist()  # doctest: +SKIP
+        [0, 2]
+    """
+    src = mask.contiguous() if mask.ndim else mask.reshape(1)  # type: ignore[attr-defined]
+    native = src._native()
+    count = launch("nonzero", mask.device, (mask.dtype,), native)
+    coords = Tensor.empty((count, src.ndim), int64, mask.device)
+    if count:
+        launch("nonzero", mask.device, (mask.dtype,), native, coords._native())
+    return [coords.select(1, j) for j in range(mask.ndim)]  # type: ignore[attr-defined]
+
+
+def _is_advanced(item: Any) -> bool:
+    if isinstance(item, Tensor):
+        return item.ndim > 0 or item.dtype.name == "bool"
+    return isinstance(item, (list, tuple, np.ndarray, bool, np.bool_))
+
+
+@dataclass
+class IndexPlan:
+    """Where ``x[index]`` reads: a source view, rest dims and one offset per index row."""
+
+    rest: Tensor
+    offsets: Tensor
+    bshape: tuple[int, ...]
+    n_pre: int
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """Shape of ``x[index]``."""
+        r = self.rest.shape
+        return r[:self.n_pre] + self.bshape + r[self.n_pre:]
+
+    def lead(self, t: Tensor) -> Tensor:
+        """View a tensor shaped like the result as ``(n_rows, *rest)`` (reshape may copy)."""
+        r = self.rest.shape
+        n = math.prod(self.bshape)
+        flat = t.reshape(r[:self.n_pre] + (n,) + r[self.n_pre:])  # type: ignore[attr-defined]
+        order = [self.n_pre, *range(self.n_pre), *range(self.n_pre + 1, flat.ndim)]
+        return flat.permute(order)  # type: ignore[attr-defined]
+
+
+def _expand_items(self: Tensor, items: tuple[Any, ...], op: str) -> list[Any]:
+    dev = self.device
+    out: list[Any] = []
+    for item in items:
+        if isinstance(item, (bool, np.bool_, list, tuple, np.ndarray)) or (
+                isinstance(item, Tensor) and (item.ndim or item.dtype.name == "bool")):
+            out.append(as_index_tensor(item, dev, op))
+        elif isinstance(item, Tensor):
+            out.append(item.__index__())
+        else:
+            out.append(item)
+    n_ell = sum(i is Ellipsis for i in out)
+    check(n_ell <= 1, op, "an index can only have a single ellipsis ('...')", IndexError)
+    used = sum(i.ndim if isinstance(i, Tensor) and i.dtype.name == "bool" else
+               0 if i is None or i is Ellipsis else 1 for i in out)
+    check(used <= self.ndim, op, lambda: f"too many indices for tensor of dimension {self.ndim}",
+          IndexError)
+    fill = [slice(None)] * (self.ndim - used)
+    if n_ell:
+        pos = out.index(Ellipsis)
+        return out[:pos] + fill + out[pos + 1:]
+    return out + fill
+
+
+def plan_index(self: Tensor, index: Any, op: str) -> IndexPlan | None:
+    """Plan ``self[index]``; None when the index is basic (a view answers it).
+
+    Example:
+        >>> plan_index(x, ([0, 1], slice(None)), "getitem").shape  # doctest: +SKIP
+    """
+    from .views import basic_index
+
+    items = index if isinstance(index, tuple) else (index,)
+    if not any(_is_advanced(i) for i in items):
+        return None
+    basic: list[Any] = []
+    adv: list[tuple[int, Tensor, int]] = []  # (position in V, index row, source dim)
+    d = 0
+    for item in _expand_items(self, items, op):
+        pos = len(basic)
+        if isinstance(item, Tensor) and item.dtype.name == "bool":
+            for j, n in enumerate(item.shape):
+                check(d + j < self.ndim and self.shape[d + j] == n, op, lambda: "boolean index "
+                      f"did not match indexed tensor along dimension {d + j}; dimension is "
+                      f"{self.shape[d + j]} but corresponding boolean dimension is {n}",
+                      IndexError)
+            if item.ndim == 0:
+                from .creation import zeros
+
+                basic.append(None)
+                adv.append((pos, zeros(int(bool(item.item())), dtype=int64,
+                                       device=self.device), -1))
+                continue
+            for j, row in enumerate(mask_rows(item, op)):
+                basic.append(slice(None))
+                adv.append((pos + j, row, d + j))
+            d += item.ndim
+        elif isinstance(item, Tensor) or (isinstance(item, int) and not isinstance(item, bool)):
+            if not isinstance(item, Tensor):
+                n = self.shape[d]
+                check(-n <= item < n, op, lambda: f"index {item} is out of bounds for dimension "
+                      f"{d} with size {n}", IndexError)
+                from .creation import tensor
+
+                item = tensor(item, dtype=int64, device=self.device)
+            basic.append(slice(None))
+            adv.append((pos, item, d))
+            d += 1
+        else:
+            basic.append(item)
+            d += item is not None
+    view = basic_index(self, tuple(basic))
+    positions = [p for p, _, _ in adv]
+    bshape = broadcast_shapes(*(r.shape for _, r, _ in adv), op=op)
+    offsets = row_offsets([r for _, r, _ in adv], bshape, tuple(view.shape[p] for p in positions),
+                          tuple(view._strides[p] for p in positions),
+                          tuple(dim for _, _, dim in adv), op, self.device)
+    keep = [i for i in range(view.ndim) if i not in set(positions)]
+    rest = view._make_view(tuple(view.shape[i] for i in keep),
+                           tuple(view._strides[i] for i in keep), view._offset)
+    adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
+    return IndexPlan(rest, offsets, bshape, positions[0] if adjacent else 0)
+
+
+def advanced_getitem(self: Tensor, plan: IndexPlan) -> Tensor:
+    """Materialize ``self[index]`` for an advanced index plan (a new contiguous tensor).
+
+    Example:
+        >>> advanced_getitem(x, plan_index(x, [0, 0], "getitem"))  # doctest: +SKIP
+    """
+    out = Tensor.empty(plan.shape, self.dtype, self.device)
+    if out.numel():
+        gather_rows(plan.rest, plan.offsets, plan.lead(out))
+    return out
+
+
+def advanced_setitem(self: Tensor, plan: IndexPlan, value: Any) -> None:
+    """Write ``value`` (broadcast to the indexed shape) at an advanced index; bumps the version.
+
+    With repeated indices one of the writes wins (the last one on the cpu).
+
+    Example:
+        >>> advanced_setitem(x, plan_index(x, [0, 2], "setitem"), 1.0)  # doctest: +SKIP
+    """
+    from .creation import as_tensor
+
+    v = value if isinstance(value, Tensor) else as_tensor(value, dtype=self.dtype,
+                                                          device=self.device)
+    if v.dtype is not self.dtype or v.device != self.device:
+        v = v.to(self.device, self.dtype)  # type: ignore[attr-defined]
+    shape = plan.shape
+    broadcast_shapes(v.shape, shape, op="setitem")
+    check(v.ndim <= len(shape) or all(n == 1 for n in v.shape[:v.ndim - len(shape)]), "setitem",
+          lambda: f"shape mismatch: value of shape {v.shape} cannot be broadcast to {shape}",
+          IndexError)
+    v = v.reshape(v.shape[v.ndim - len(shape):]) if v.ndim > len(shape) else v  # type: ignore
+    if math.prod(shape):
+        scatter_rows(plan.rest, plan.offsets, plan.lead(expand_to(v, shape, "setitem")), "copy")
+    self._bump_version()

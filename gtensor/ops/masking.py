@@ -1,0 +1,98 @@
+"""Boolean-mask ops: ``masked_fill``, ``masked_select``, ``nonzero``, ``argwhere``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dtypes import int64
+from ..errors import check, check_same_device
+from ..shape_rules import broadcast_shapes
+from ..tensor import Tensor, tensor_method
+from .dispatch import launch
+from .indexing import advanced_getitem, advanced_setitem, plan_index
+from .views import expand_to
+
+
+def _bool_mask(mask: Any, t: Tensor, op: str) -> Tensor:
+    check(isinstance(mask, Tensor) and mask.dtype.name == "bool", op,
+          lambda: f"expected a bool mask tensor, got {getattr(mask, 'dtype', type(mask).__name__)}",
+          TypeError)
+    check_same_device(op, t.device, mask.device)
+    return mask
+
+
+@tensor_method()
+def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """Set ``self`` to ``value`` where ``mask`` (broadcast to ``self``) is True, in place.
+
+    Example:
+        >>> x = gt.zeros(3); x.masked_fill_(gt.tensor([True, False, True]), 2.0).tolist()
+        [2.0, 0.0, 2.0]
+    """
+    mask = _bool_mask(mask, self, "masked_fill_")
+    check(broadcast_shapes(mask.shape, self.shape, op="masked_fill_") == self.shape,
+          "masked_fill_", lambda: f"mask of shape {mask.shape} does not broadcast to "
+          f"{self.shape}")
+    check(not isinstance(value, Tensor) or value.ndim == 0, "masked_fill_",
+          lambda: f"value must be a number or a 0-d tensor, got shape {value.shape}")
+    plan = plan_index(self, (expand_to(mask, self.shape, "masked_fill_"),), "masked_fill_")
+    assert plan is not None
+    advanced_setitem(self, plan, value)
+    return self
+
+
+@tensor_method()
+def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """Out-of-place :meth:`masked_fill_`."""
+    return masked_fill_(self.clone(), mask, value)  # type: ignore[attr-defined]
+
+
+@tensor_method()
+def masked_select(self: Tensor, mask: Tensor) -> Tensor:
+    """Return the 1-D tensor of elements where ``mask`` is True (both broadcast together).
+
+    Example:
+        >>> gt.tensor([1, 2, 3]).masked_select(gt.tensor([True, False, True])).tolist()
+        [1, 3]
+    """
+    mask = _bool_mask(mask, self, "masked_select")
+    shape = broadcast_shapes(mask.shape, self.shape, op="masked_select")
+    x = expand_to(self, shape, "masked_select")
+    plan = plan_index(x, (expand_to(mask, shape, "masked_select"),), "masked_select")
+    assert plan is not None
+    return advanced_getitem(x, plan).reshape(-1)  # type: ignore[attr-defined]
+
+
+@tensor_method()
+def nonzero(self: Tensor, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]:
+    """Return the coordinates of the nonzero elements, ``(count, ndim)`` int64 in C order.
+
+    Args:
+        as_tuple: return one 1-D index tensor per dim instead.
+
+    Example:
+        >>> gt.tensor([[0, 1], [2, 0]]).nonzero().tolist()
+        [[0, 1], [1, 0]]
+    """
+    src = (self if self.ndim else self.reshape(1)).contiguous()  # type: ignore[attr-defined]
+    native = src._native()
+    count = launch("nonzero", self.device, (self.dtype,), native)
+    coords = Tensor.empty((count, src.ndim), int64, self.device)
+    if count:
+        launch("nonzero", self.device, (self.dtype,), native, coords._native())
+    if self.ndim == 0:
+        coords = coords[:, :0]
+    if as_tuple:
+        return tuple(coords.select(1, j) for j in range(coords.shape[1]))  # type: ignore
+    return coords
+
+
+@tensor_method()
+def argwhere(self: Tensor) -> Tensor:
+    """Same as :meth:`nonzero`: the ``(count, ndim)`` coordinates of nonzero elements.
+
+    Example:
+        >>> gt.tensor([0, 3, 0, 4]).argwhere().tolist()
+        [[1], [3]]
+    """
+    return nonzero(self)  # type: ignore[return-value]
