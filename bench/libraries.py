@@ -146,6 +146,29 @@ class Library:
         e = self.ns.exp(x - x.max(axis=axis, keepdims=True))
         return e / e.sum(axis=axis, keepdims=True)
 
+    def gather(self, x: Any, dim: int, index: Any) -> Any:
+        """PyTorch's ``x.gather(dim, index)`` (``take_along_axis`` in NumPy and CuPy)."""
+        if self.name in ("numpy", "cupy"):
+            return self.ns.take_along_axis(x, index, axis=dim)
+        return x.gather(dim, index)
+
+    def scatter_add_(self, out: Any, dim: int, index: Any, src: Any) -> Any:
+        """PyTorch's ``out.scatter_add_(dim, index, src)`` (``np.add.at``,
+        ``cupyx.scatter_add``)."""
+        if self.name in ("gtensor", "torch"):
+            return out.scatter_add_(dim, index, src)
+        grids: list[Any] = [
+            self.ns.arange(n).reshape([-1 if j == i else 1 for j in range(index.ndim)])
+            for i, n in enumerate(index.shape)]
+        grids[dim] = index
+        if self.name == "numpy":
+            np.add.at(out, tuple(grids), src)
+        else:
+            import cupyx
+
+            cupyx.scatter_add(out, tuple(grids), src)
+        return out
+
     def sync(self) -> None:
         """Wait until the work queued on this library's device has finished."""
         if not self.on_gpu:
