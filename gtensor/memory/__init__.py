@@ -14,6 +14,7 @@ Example:
     >>> mem.free(block)
 """
 
+from ..errors import OutOfMemoryError
 from .allocator import CachingAllocator
 from .api import (
     allocate,
@@ -44,6 +45,7 @@ __all__ = [
     "AllocatorConfigError",
     "Block",
     "CachingAllocator",
+    "OutOfMemoryError",
     "allocate",
     "allocator_for",
     "dump_snapshot",
