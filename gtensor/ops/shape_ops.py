@@ -1,0 +1,455 @@
+"""Shape ops that copy: cat, stack, split, chunk, flip, roll, repeat, tile, repeat_interleave,
+pad, tril, triu, diag, diagonal, trace, meshgrid, one_hot.
+
+Most are compositions of views and the copy / gather / scatter kernels; only
+``tril``/``triu`` have a kernel of their own (``triangle``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..dtypes import int64, promote_types
+from ..errors import ShapeError, check, check_same_device
+from ..shape_rules import normalize_shape, wrap_dim
+from ..tensor import Tensor, tensor_method
+from .dispatch import launch
+from .views import expand_to
+
+
+def _tensors(tensors: Sequence[Tensor], op: str) -> list[Tensor]:
+    ts = list(tensors)
+    check(len(ts) > 0, op, "expected a non-empty sequence of tensors", ValueError)
+    check(all(isinstance(t, Tensor) for t in ts), op, "expected a sequence of tensors", TypeError)
+    check_same_device(op, *(t.device for t in ts))
+    return ts
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Concatenate tensors along an existing dim (dtypes promote; 1-D empty tensors are skipped).
+
+    Example:
+        >>> gt.cat([gt.ones(2), gt.zeros(1)]).tolist()
+        [1.0, 1.0, 0.0]
+    """
+    ts = _tensors(tensors, "cat")
+    dt = ts[0].dtype
+    for t in ts[1:]:
+        dt = promote_types(dt, t.dtype)
+    parts = [t for t in ts if not (t.ndim == 1 and t.shape[0] == 0)] or ts[:1]
+    ref = parts[0]
+    check(ref.ndim > 0, "cat", "zero-dimensional tensors cannot be concatenated", ShapeError)
+    d = wrap_dim(dim, ref.ndim, "cat")
+    for t in parts:
+        check(t.ndim == ref.ndim and all(a == b for j, (a, b) in enumerate(
+            zip(t.shape, ref.shape, strict=True)) if j != d), "cat",
+            lambda: f"sizes of tensors must match except in dimension {d}: got {ref.shape} "
+            f"and {t.shape}", ShapeError)
+    shape = list(ref.shape)
+    shape[d] = sum(t.shape[d] for t in parts)
+    out = Tensor.empty(tuple(shape), dt, ref.device)
+    start = 0
+    for t in parts:
+        if t.numel():
+            out.narrow(d, start, t.shape[d]).copy_(t)  # type: ignore[attr-defined]
+        start += t.shape[d]
+    return out
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Stack same-shape tensors along a new dim.
+
+    Example:
+        >>> gt.stack([gt.ones(2), gt.zeros(2)], 1).shape
+        (2, 2)
+    """
+    ts = _tensors(tensors, "stack")
+    check(all(t.shape == ts[0].shape for t in ts), "stack", lambda: "stack expects each "
+          f"tensor to be equal size, got {[t.shape for t in ts]}", ShapeError)
+    d = wrap_dim(dim, ts[0].ndim + 1, "stack")
+    return cat([t.unsqueeze(d) for t in ts], d)  # type: ignore[attr-defined]
+
+
+@tensor_method()
+def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0
+          ) -> tuple[Tensor, ...]:
+    """Split into views of ``split_size`` along ``dim`` (the last may be smaller) or given sizes.
+
+    Example:
+        >>> [t.shape for t in gt.ones(5).split(2)]
+        [(2,), (2,), (1,)]
+    """
+    d = wrap_dim(dim, self.ndim, "split")
+    n = self.shape[d]
+    if isinstance(split_size_or_sections, int):
+        size = split_size_or_sections
+        check(size > 0 or (size == 0 and n == 0), "split", lambda: f"split size must be "
+              f"positive, got {size}", ValueError)
+        sizes = [min(size, n - s) for s in range(0, n, size)] if size else [0]
+    else:
+        sizes = [int(s) for s in split_size_or_sections]
+        check(sum(sizes) == n and all(s >= 0 for s in sizes), "split", lambda: f"split sizes "
+              f"{sizes} do not sum to the size {n} of dimension {d}", ValueError)
+    out, start = [], 0
+    for s in sizes:
+        out.append(self.narrow(d, start, s))  # type: ignore[attr-defined]
+        start += s
+    return tuple(out)
+
+
+@tensor_method()
+def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """Split into at most ``chunks`` views of equal size (``ceil(n / chunks)``) along ``dim``.
+
+    Example:
+        >>> len(gt.ones(5).chunk(3))
+        3
+    """
+    check(isinstance(chunks, int) and chunks > 0, "chunk", lambda: "chunks must be a positive "
+          f"int, got {chunks!r}", ValueError)
+    n = self.shape[wrap_dim(dim, self.ndim, "chunk")]
+    return split(self, max(1, -(-n // chunks)) if n else 0, dim)
+
+
+def _dims(dims: Any, ndim: int, op: str) -> list[int]:
+    seq = [dims] if isinstance(dims, int) else list(dims)
+    out = [wrap_dim(d, ndim, op) for d in seq]
+    check(len(set(out)) == len(out), op, lambda: f"dims {tuple(seq)} repeat a dim", ValueError)
+    return out
+
+
+@tensor_method()
+def flip(self: Tensor, dims: int | Sequence[int]) -> Tensor:
+    """Return a copy with the order of elements reversed along ``dims``.
+
+    Example:
+        >>> gt.tensor([1, 2, 3]).flip(0).tolist()
+        [3, 2, 1]
+    """
+    items = [slice(None)] * self.ndim
+    for d in _dims(dims, self.ndim, "flip"):
+        items[d] = slice(None, None, -1)
+    return self[tuple(items)].clone()  # type: ignore[attr-defined]
+
+
+@tensor_method()
+def roll(self: Tensor, shifts: int | Sequence[int], dims: int | Sequence[int] | None = None
+         ) -> Tensor:
+    """Rotate elements along ``dims`` by ``shifts`` (the flattened tensor when dims is None).
+
+    Example:
+        >>> gt.tensor([1, 2, 3]).roll(1).tolist()
+        [3, 1, 2]
+    """
+    if dims is None:
+        check(isinstance(shifts, int) or len(shifts) == 1, "roll", "shifts must be one int "
+              "when dims is None", ValueError)
+        shift = shifts if isinstance(shifts, int) else shifts[0]
+        return roll(self.reshape(-1), shift, 0).reshape(self.shape)  # type: ignore
+    ss = [shifts] if isinstance(shifts, int) else list(shifts)
+    ds = _dims(dims, self.ndim, "roll")
+    check(len(ss) == len(ds), "roll", lambda: f"got {len(ss)} shifts for {len(ds)} dims",
+          ValueError)
+    out = self
+    for s, d in zip(ss, ds, strict=True):
+        n = out.shape[d]
+        k = s % n if n else 0
+        if k:
+            out = cat([out.narrow(d, n - k, k), out.narrow(d, 0, n - k)], d)  # type: ignore
+    return out.clone() if out is self else out  # type: ignore[attr-defined]
+
+
+@tensor_method()
+def repeat(self: Tensor, *sizes: Any) -> Tensor:
+    """Tile the tensor ``sizes[i]`` times along dim ``i`` (extra leading sizes add dims).
+
+    Example:
+        >>> gt.tensor([1, 2]).repeat(2).tolist()
+        [1, 2, 1, 2]
+    """
+    reps = normalize_shape(sizes, "repeat")
+    check(len(reps) >= self.ndim, "repeat", lambda: "number of repeat dims can not be smaller "
+          f"than number of tensor dims ({len(reps)} < {self.ndim})", ShapeError)
+    check(all(r >= 0 for r in reps), "repeat", lambda: f"repeats must be >= 0, got {reps}",
+          ValueError)
+    shape = (1,) * (len(reps) - self.ndim) + self.shape
+    inter = tuple(v for n in shape for v in (1, n))
+    big = tuple(v for r, n in zip(reps, shape, strict=True) for v in (r, n))
+    x = self.reshape(inter)  # type: ignore[attr-defined]
+    return expand_to(x, big, "repeat").contiguous().view(  # type: ignore[attr-defined]
+        tuple(r * n for r, n in zip(reps, shape, strict=True)))
+
+
+@tensor_method()
+def tile(self: Tensor, *dims: Any) -> Tensor:
+    """Like :meth:`repeat`, but fewer ``dims`` than tensor dims are padded with leading ones.
+
+    Example:
+        >>> gt.ones(2, 2).tile(2).shape
+        (2, 4)
+    """
+    reps = normalize_shape(dims, "tile")
+    return repeat(self, (1,) * (self.ndim - len(reps)) + reps)
+
+
+@tensor_method()
+def repeat_interleave(self: Tensor, repeats: int | Tensor, dim: int | None = None) -> Tensor:
+    """Repeat each element ``repeats`` times (an int, or one count per element) along ``dim``.
+
+    With a tensor of counts the host reads them once to size the result.
+
+    Example:
+        >>> gt.tensor([1, 2]).repeat_interleave(gt.tensor([1, 3])).tolist()
+        [1, 2, 2, 2]
+    """
+    from .creation import arange, tensor
+    from .scatter_gather import index_select
+
+    x = self.reshape(-1) if dim is None else self  # type: ignore[attr-defined]
+    d = 0 if dim is None else wrap_dim(dim, self.ndim, "repeat_interleave")
+    n = x.shape[d]
+    if isinstance(repeats, int):
+        check(repeats >= 0, "repeat_interleave", "repeats must be >= 0", ValueError)
+        counts = np.full(n, repeats, np.int64)
+    else:
+        check(repeats.ndim <= 1, "repeat_interleave", "repeats must be 0-d or 1-d", ShapeError)
+        counts = np.asarray(repeats.cpu().numpy(), np.int64).reshape(-1)  # type: ignore
+        counts = np.broadcast_to(counts, (n,)) if counts.size == 1 else counts
+        check(counts.size == n, "repeat_interleave", lambda: f"repeats must have {n} elements, "
+              f"got {counts.size}", ShapeError)
+        check(bool((counts >= 0).all()), "repeat_interleave", "repeats must be >= 0",
+              ValueError)
+    ends = tensor(np.cumsum(counts).reshape(1, -1), dtype=int64, device=self.device)
+    total = int(counts.sum())
+    positions = arange(total, dtype=int64, device=self.device).reshape(1, -1)  # type: ignore
+    index = Tensor.empty((1, total), int64, self.device)
+    if total:
+        launch("searchsorted", self.device, (int64, int64), ends._native(),
+               positions._native(), index._native(), True)
+    return index_select(x, d, index.reshape(-1))  # type: ignore[attr-defined]
+
+
+def _pad_index(n: int, left: int, right: int, mode: str, dev: Any) -> Tensor:
+    from .creation import tensor
+
+    check(n > 0, "pad", lambda: f"{mode} padding needs a non-empty dim", ValueError)
+    if mode == "reflect":
+        check(left < n and right < n, "pad", lambda: f"reflect padding ({left}, {right}) must "
+              f"be smaller than the dim size {n}", ValueError)
+    idx = np.pad(np.arange(n), (left, right), mode="reflect" if mode == "reflect" else "edge")
+    return tensor(idx, dtype=int64, device=dev)
+
+
+def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float = 0.0
+        ) -> Tensor:
+    """Pad the last ``len(pad) // 2`` dims; ``pad`` lists (left, right) pairs, last dim first.
+
+    Args:
+        input: the tensor.
+        pad: even-length ints; negative values crop in ``constant`` mode.
+        mode: ``constant``, ``reflect`` or ``replicate``.
+        value: the fill value of ``constant`` mode.
+
+    Example:
+        >>> pad(gt.tensor([1, 2, 3]), (1, 2), mode="reflect").tolist()
+        [2, 1, 2, 3, 2, 1]
+    """
+    from .creation import full
+    from .scatter_gather import index_select
+
+    pads = [int(p) for p in pad]
+    check(len(pads) % 2 == 0 and len(pads) // 2 <= input.ndim, "pad", lambda: "pad must hold "
+          f"(left, right) pairs for at most {input.ndim} dims, got {tuple(pads)}", ValueError)
+    check(mode in ("constant", "reflect", "replicate"), "pad", lambda: "mode must be "
+          f"'constant', 'reflect' or 'replicate', got {mode!r}", ValueError)
+    pairs = {input.ndim - 1 - i: (pads[2 * i], pads[2 * i + 1]) for i in range(len(pads) // 2)}
+    if mode != "constant":
+        check(all(v >= 0 for v in pads), "pad", f"{mode} padding must be non-negative",
+              ValueError)
+        out = input
+        for d, (lo, hi) in sorted(pairs.items()):
+            if lo or hi:
+                out = index_select(out, d, _pad_index(out.shape[d], lo, hi, mode, input.device))
+        return out if out is not input else input.clone()  # type: ignore[attr-defined]
+    src = input
+    for d, (lo, hi) in pairs.items():
+        n = src.shape[d]
+        start, stop = max(-lo, 0), n - max(-hi, 0)
+        check(start <= stop, "pad", lambda: f"negative padding crops dim {d} below zero",
+              ValueError)
+        src = src.narrow(d, start, stop - start)  # type: ignore[attr-defined]
+    shape = tuple(n + max(pairs.get(d, (0, 0))[0], 0) + max(pairs.get(d, (0, 0))[1], 0)
+                  for d, n in enumerate(src.shape))
+    out = full(shape, value, dtype=input.dtype, device=input.device)
+    inner = out
+    for d, (lo, _) in pairs.items():
+        inner = inner.narrow(d, max(lo, 0), src.shape[d])  # type: ignore[attr-defined]
+    if src.numel():
+        inner.copy_(src)  # type: ignore[attr-defined]
+    return out
+
+
+def _triangle(self: Tensor, diagonal: int, lower: bool, op: str) -> Tensor:
+    check(self.ndim >= 2, op, lambda: f"expected a tensor with >= 2 dims, got {self.ndim}",
+          ShapeError)
+    rows, cols = self.shape[-2:]
+    src = self.reshape((-1, rows, cols))  # type: ignore[attr-defined]
+    out = Tensor.empty(src.shape, self.dtype, self.device)
+    launch("triangle", self.device, (self.dtype,), src._native(), out._native(), int(diagonal),
+           lower)
+    return out.view(self.shape)  # type: ignore[attr-defined]
+
+
+@tensor_method()
+def tril(self: Tensor, diagonal: int = 0) -> Tensor:
+    """Keep the lower triangle (``col - row <= diagonal``) of the last two dims, zero the rest.
+
+    Example:
+        >>> gt.ones(2, 2).tril().tolist()
+        [[1.0, 0.0], [1.0, 1.0]]
+    """
+    return _triangle(self, diagonal, True, "tril")
+
+
+@tensor_method()
+def triu(self: Tensor, diagonal: int = 0) -> Tensor:
+    """Keep the upper triangle (``col - row >= diagonal``) of the last two dims, zero the rest.
+
+    Example:
+        >>> gt.ones(2, 2).triu(1).tolist()
+        [[0.0, 1.0], [0.0, 0.0]]
+    """
+    return _triangle(self, diagonal, False, "triu")
+
+
+@tensor_method()
+def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """Return the view of the diagonal of dims ``dim1``/``dim2``, appended as the last dim.
+
+    Example:
+        >>> gt.arange(4).view(2, 2).diagonal().tolist()
+        [0, 3]
+    """
+    d1, d2 = wrap_dim(dim1, self.ndim, "diagonal"), wrap_dim(dim2, self.ndim, "diagonal")
+    check(d1 != d2, "diagonal", lambda: f"diagonal dims cannot be identical {dim1}, {dim2}",
+          ValueError)
+    n1, n2 = self.shape[d1], self.shape[d2]
+    length = max(0, min(n1, n2 - offset) if offset >= 0 else min(n1 + offset, n2))
+    start = self._offset
+    if length:
+        start += offset * self._strides[d2] if offset >= 0 else -offset * self._strides[d1]
+    keep = [i for i in range(self.ndim) if i not in (d1, d2)]
+    return self._make_view(tuple(self.shape[i] for i in keep) + (length,),
+                           tuple(self._strides[i] for i in keep)
+                           + (self._strides[d1] + self._strides[d2],), start)
+
+
+@tensor_method()
+def diag(self: Tensor, diagonal: int = 0) -> Tensor:
+    """1-D input: a square matrix with it on a diagonal. 2-D input: a copy of a diagonal.
+
+    Example:
+        >>> gt.tensor([1, 2]).diag().tolist()
+        [[1, 0], [0, 2]]
+    """
+    from .creation import zeros
+
+    check(self.ndim in (1, 2), "diag", lambda: f"expected a 1-D or 2-D tensor, got {self.ndim}-D",
+          ShapeError)
+    if self.ndim == 2:
+        return diagonal(self, diagonal).clone()  # type: ignore[attr-defined]
+    n = self.shape[0] + abs(diagonal)
+    out = zeros((n, n), dtype=self.dtype, device=self.device)
+    if self.numel():
+        diagonal_view = diagonal_of(out, diagonal)
+        diagonal_view.copy_(self)  # type: ignore[attr-defined]
+    return out
+
+
+def diagonal_of(t: Tensor, offset: int) -> Tensor:
+    """The main-diagonal view of a matrix shifted by ``offset`` (helper for :meth:`diag`)."""
+    return diagonal(t, offset, 0, 1)
+
+
+@tensor_method()
+def trace(self: Tensor) -> Tensor:
+    """Sum of the main diagonal of a 2-D tensor (integers sum in int64).
+
+    Example:
+        >>> gt.tensor([[1, 2], [3, 4]]).trace().item()
+        5
+    """
+    from .creation import zeros
+    from .scatter_gather import scatter_add_
+
+    check(self.ndim == 2, "trace", lambda: f"expected a 2-D tensor, got {self.ndim}-D",
+          ShapeError)
+    d = diagonal(self)
+    dt = d.dtype if d.dtype.is_floating_point else int64
+    out = zeros(1, dtype=dt, device=self.device)
+    if d.numel():
+        vals = d if d.dtype is dt else d.to(dt)  # type: ignore[attr-defined]
+        scatter_add_(out, 0, zeros(d.numel(), dtype=int64, device=self.device), vals)
+    return out.reshape(())  # type: ignore[attr-defined]
+
+
+def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
+    """Return coordinate grids (expanded views) from 1-D tensors.
+
+    Args:
+        *tensors: 1-D (or 0-d) tensors, or one sequence of them.
+        indexing: ``"ij"`` (matrix) or ``"xy"`` (Cartesian: first two dims swapped).
+
+    Example:
+        >>> [g.shape for g in gt.meshgrid(gt.ones(2), gt.ones(3))]
+        [(2, 3), (2, 3)]
+    """
+    ts = list(tensors[0]) if len(tensors) == 1 and not isinstance(tensors[0], Tensor) \
+        else list(tensors)
+    ts = _tensors(ts, "meshgrid")
+    check(indexing in ("ij", "xy"), "meshgrid", lambda: "indexing must be 'ij' or 'xy', got "
+          f"{indexing!r}", ValueError)
+    check(all(t.ndim <= 1 for t in ts), "meshgrid", "expects 0-d or 1-d tensors", ShapeError)
+    flat = [t.reshape(-1) for t in ts]  # type: ignore[attr-defined]
+    swap = indexing == "xy" and len(flat) >= 2
+    order = [1, 0, *range(2, len(flat))] if swap else list(range(len(flat)))
+    shape = tuple(flat[i].shape[0] for i in order)
+    out = []
+    for i, t in enumerate(flat):
+        pos = order.index(i)
+        view = t.view(tuple(t.shape[0] if j == pos else 1 for j in range(len(flat))))
+        out.append(expand_to(view, shape, "meshgrid"))
+    return tuple(out)
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Return int64 one-hot rows (a new last dim of ``num_classes``, inferred as max + 1).
+
+    Example:
+        >>> one_hot(gt.tensor([0, 2])).tolist()
+        [[1, 0, 0], [0, 0, 1]]
+    """
+    from .creation import zeros
+    from .scatter_gather import scatter_
+
+    check(tensor.dtype is int64, "one_hot", lambda: "expected an int64 tensor, got "
+          f"{tensor.dtype.name}", TypeError)
+    lo, hi = (0, -1)
+    if tensor.numel():
+        lo, hi = launch("value_range", tensor.device, (tensor.dtype,),
+                        tensor.contiguous()._native())  # type: ignore[attr-defined]
+    check(lo >= 0, "one_hot", "class values must be non-negative", ValueError)
+    classes = hi + 1 if num_classes == -1 else num_classes
+    check(tensor.numel() or num_classes != -1, "one_hot", "can not infer the number of "
+          "classes from an empty tensor", ValueError)
+    check(hi < classes, "one_hot", lambda: f"class values must be smaller than num_classes "
+          f"({classes}), got {hi}", ValueError)
+    out = zeros(tensor.shape + (classes,), dtype=int64, device=tensor.device)
+    if tensor.numel():
+        scatter_(out, -1, tensor.unsqueeze(-1), 1)  # type: ignore[attr-defined]
+    return out
+
+

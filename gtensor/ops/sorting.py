@@ -1,0 +1,254 @@
+"""Sorting and searching: sort, argsort, topk, kthvalue, unique, searchsorted, bincount, histc.
+
+Sorts move the sorted dim last into a contiguous ``(rows, n)`` buffer and run
+the stable ``sort_rows`` kernel (NaN last ascending, first descending).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ..dtypes import bool_, int64
+from ..errors import ShapeError, check, check_same_device
+from ..shape_rules import wrap_dim
+from ..tensor import Tensor, tensor_method
+from .dispatch import launch
+
+
+class SortResult(NamedTuple):
+    """``(values, indices)`` of sort, topk and kthvalue."""
+
+    values: Tensor
+    indices: Tensor
+
+
+def _rows(self: Tensor, dim: int, op: str) -> tuple[Tensor, list[int], int]:
+    """Contiguous ``(rows, n)`` copy with ``dim`` last, the permutation, and ``dim``."""
+    if self.ndim == 0:
+        return self.reshape(1, 1).clone(), [], 0  # type: ignore[attr-defined]
+    d = wrap_dim(dim, self.ndim, op)
+    order = [i for i in range(self.ndim) if i != d] + [d]
+    moved = self.permute(order).clone()  # type: ignore[attr-defined]
+    return moved.view(-1, self.shape[d]), order, d
+
+
+def _unrows(t: Tensor, self: Tensor, order: list[int], n: int) -> Tensor:
+    if not order:
+        return t.reshape(())  # type: ignore[attr-defined]
+    shape = tuple(self.shape[i] for i in order[:-1]) + (n,)
+    inverse = [order.index(i) for i in range(len(order))]
+    return t.view(shape).permute(inverse)  # type: ignore[attr-defined]
+
+
+@tensor_method()
+def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False
+         ) -> SortResult:
+    """Sort along ``dim``; returns ``(values, indices)``. The sort is always stable.
+
+    Args:
+        dim: the dim to sort.
+        descending: largest first.
+        stable: accepted for PyTorch compatibility (every sort here is stable).
+
+    Example:
+        >>> gt.tensor([3, 1, 2]).sort().values.tolist()
+        [1, 2, 3]
+    """
+    values, order, d = _rows(self, dim, "sort")
+    indices = Tensor.empty(values.shape, int64, self.device)
+    if values.numel():
+        launch("sort_rows", self.device, (self.dtype,), values._native(), indices._native(),
+               bool(descending))
+    n = values.shape[1]
+    return SortResult(_unrows(values, self, order, n), _unrows(indices, self, order, n))
+
+
+@tensor_method()
+def argsort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False
+            ) -> Tensor:
+    """Indices that sort ``self`` along ``dim`` (stable).
+
+    Example:
+        >>> gt.tensor([3, 1, 2]).argsort().tolist()
+        [1, 2, 0]
+    """
+    return sort(self, dim, descending).indices
+
+
+@tensor_method()
+def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
+         ) -> SortResult:
+    """The ``k`` largest (or smallest) entries along ``dim``, in sorted order.
+
+    Example:
+        >>> gt.tensor([1, 5, 3]).topk(2).values.tolist()
+        [5, 3]
+    """
+    n = self.shape[wrap_dim(dim, self.ndim, "topk")] if self.ndim else 1
+    check(isinstance(k, int) and 0 <= k <= n, "topk", lambda: f"k ({k}) must be in [0, {n}]",
+          ValueError)
+    values, indices = sort(self, dim, descending=largest)
+    d = wrap_dim(dim, self.ndim, "topk") if self.ndim else None
+    if d is None:
+        return SortResult(values, indices)
+    return SortResult(values.narrow(d, 0, k), indices.narrow(d, 0, k))  # type: ignore
+
+
+@tensor_method()
+def kthvalue(self: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> SortResult:
+    """The ``k``-th smallest entry (1-based) along ``dim`` and its index.
+
+    Example:
+        >>> gt.tensor([4, 1, 3]).kthvalue(2).values.item()
+        3
+    """
+    d = wrap_dim(dim, self.ndim, "kthvalue") if self.ndim else 0
+    n = self.shape[d] if self.ndim else 1
+    check(isinstance(k, int) and 1 <= k <= n, "kthvalue", lambda: f"k ({k}) must be in "
+          f"[1, {n}]", IndexError)
+    values, indices = sort(self, dim)
+    if not self.ndim:
+        return SortResult(values, indices)
+    v, i = values.select(d, k - 1), indices.select(d, k - 1)  # type: ignore[attr-defined]
+    if keepdim:
+        v, i = v.unsqueeze(d), i.unsqueeze(d)  # type: ignore[attr-defined]
+    return SortResult(v.clone(), i.clone())  # type: ignore[attr-defined]
+
+
+@tensor_method()
+def unique(self: Tensor, sorted: bool = True, return_inverse: bool = False,
+           return_counts: bool = False, dim: int | None = None) -> Any:
+    """Distinct values of the flattened tensor, sorted; optionally inverse indices and counts.
+
+    Args:
+        sorted: accepted for PyTorch compatibility (the result is always sorted).
+        return_inverse: also return, for each input element, its value's position.
+        return_counts: also return how often each value occurs.
+        dim: must be None (unique over the flattened tensor).
+
+    Example:
+        >>> gt.tensor([3, 1, 3]).unique(return_counts=True)[1].tolist()
+        [1, 2]
+    """
+    from .indexing import mask_rows
+    from .scatter_gather import take
+
+    check(dim is None, "unique", "only dim=None (the flattened tensor) is supported",
+          ValueError)
+    values, perm = sort(self.reshape(-1))  # type: ignore[attr-defined]
+    flags = Tensor.empty(values.shape, bool_, self.device)
+    launch("unique_flags", self.device, (self.dtype, flags.dtype), values._native(),
+           flags._native())
+    starts = mask_rows(flags, "unique")[0].contiguous()  # type: ignore[attr-defined]
+    out = take(values, starts)
+    counts = Tensor.empty(starts.shape, int64, self.device)
+    inverse = Tensor.empty(values.shape, int64, self.device)
+    launch("unique_runs", self.device, (int64,), starts._native(), perm._native(),
+           counts._native(), inverse._native())
+    result: list[Tensor] = [out]
+    if return_inverse:
+        result.append(inverse.view(self.shape))  # type: ignore[attr-defined]
+    if return_counts:
+        result.append(counts)
+    return result[0] if len(result) == 1 else tuple(result)
+
+
+def searchsorted(sorted_sequence: Tensor, values: Any, *, right: bool = False,
+                 side: str | None = None) -> Tensor:
+    """Indices where ``values`` would be inserted to keep ``sorted_sequence`` sorted.
+
+    Args:
+        sorted_sequence: 1-D, or N-D sorted along the last dim with leading dims
+            matching ``values``.
+        values: a tensor or a number.
+        right: insert after equal entries (``side="right"`` does the same).
+
+    Example:
+        >>> searchsorted(gt.tensor([1, 3, 5]), gt.tensor([3, 6])).tolist()
+        [1, 3]
+    """
+    from .creation import as_tensor
+
+    check(side in (None, "left", "right"), "searchsorted", lambda: f"side must be 'left' or "
+          f"'right', got {side!r}", ValueError)
+    right = right or side == "right"
+    seq = sorted_sequence
+    scalar = not isinstance(values, Tensor)
+    vals = as_tensor(values, dtype=seq.dtype, device=seq.device) if scalar else values
+    check_same_device("searchsorted", seq.device, vals.device)
+    check(seq.ndim >= 1, "searchsorted", "sorted_sequence must have at least one dim",
+          ShapeError)
+    check(seq.ndim == 1 or seq.shape[:-1] == vals.shape[:-1], "searchsorted", lambda: "leading "
+          f"dims of sorted_sequence {seq.shape} and values {vals.shape} must match", ShapeError)
+    if vals.dtype is not seq.dtype:
+        vals = vals.to(seq.dtype)  # type: ignore[attr-defined]
+    m = seq.shape[-1]
+    s2 = seq.contiguous().reshape(-1, m)  # type: ignore[attr-defined]
+    q = vals.shape[-1] if vals.ndim else 1
+    v2 = vals.contiguous().reshape(-1 if seq.ndim > 1 else 1, q if seq.ndim > 1 else -1)  # type: ignore
+    out = Tensor.empty(v2.shape, int64, seq.device)
+    if out.numel():
+        launch("searchsorted", seq.device, (seq.dtype, seq.dtype), s2._native(), v2._native(),
+               out._native(), bool(right))
+    return out.view(vals.shape)  # type: ignore[attr-defined]
+
+
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """Count occurrences of each non-negative int in a 1-D tensor (or sum their ``weights``).
+
+    Example:
+        >>> bincount(gt.tensor([0, 2, 2])).tolist()
+        [1, 0, 2]
+    """
+    from .creation import zeros
+
+    check(input.ndim == 1 and input.dtype.name.startswith(("int", "uint")), "bincount",
+          lambda: f"expected a 1-D integer tensor, got {input.ndim}-D {input.dtype.name}",
+          TypeError)
+    check(minlength >= 0, "bincount", "minlength must be non-negative", ValueError)
+    x = input.to(int64).contiguous() if input.dtype is not int64 else input.contiguous()  # type: ignore
+    w = None
+    if weights is not None:
+        check_same_device("bincount", input.device, weights.device)
+        check(weights.shape == input.shape, "bincount", lambda: f"weights {weights.shape} must "
+              f"match input {input.shape}", ShapeError)
+        wt = weights.dtype if weights.dtype.name in ("float32", "float64") else None
+        w = (weights if wt else weights.to("float64")).contiguous()  # type: ignore
+    hi = -1
+    if x.numel():
+        lo, hi = launch("value_range", x.device, (int64,), x._native())
+        check(lo >= 0, "bincount", lambda: f"input must be non-negative, got {lo}", ValueError)
+    out = zeros(max(hi + 1, minlength), dtype=int64 if w is None else w.dtype, device=x.device)
+    if x.numel():
+        launch("bincount", x.device, (int64, int64 if w is None else w.dtype), x._native(),
+               None if w is None else w._native(), out._native())
+    return out
+
+
+@tensor_method()
+def histc(self: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
+    """Histogram of ``bins`` equal bins over ``[min, max]`` (the data range when both are 0).
+
+    Example:
+        >>> gt.tensor([0.0, 0.6, 1.0, 2.0]).histc(2, 0, 1).tolist()
+        [1.0, 2.0]
+    """
+    from .creation import zeros
+
+    check(self.dtype.is_floating_point, "histc", lambda: "expected a floating tensor, got "
+          f"{self.dtype.name}", TypeError)
+    check(isinstance(bins, int) and bins > 0, "histc", lambda: f"bins must be > 0, got {bins}",
+          ValueError)
+    x = self.reshape(-1).contiguous()  # type: ignore[attr-defined]
+    if x.dtype.name == "float16":
+        x = x.to("float32")  # type: ignore[attr-defined]
+    lo, hi = float(min), float(max)
+    if lo == hi and x.numel():
+        lo, hi = (float(v) for v in launch("value_range", x.device, (x.dtype,), x._native()))
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    check(lo < hi, "histc", lambda: f"max must be larger than min, got min={lo}, max={hi}",
+          ValueError)
+    out = zeros(bins, dtype=x.dtype, device=self.device)
+    launch("histc", self.device, (x.dtype,), x._native(), out._native(), lo, hi)
+    return out if out.dtype is self.dtype else out.to(self.dtype)  # type: ignore
