@@ -53,6 +53,9 @@ from .ops.creation import (  # noqa: E402
 )
 from .ops.interop import from_dlpack  # noqa: E402
 from .ops.random import rand, rand_like, randint, randn, randn_like  # noqa: E402
+from .ops.random_extra import dropout_mask, randperm  # noqa: E402
+from .ops.shape_ops import cat, meshgrid, one_hot, pad, stack  # noqa: E402
+from .ops.sorting import bincount, searchsorted  # noqa: E402
 from .shape_rules import broadcast_shapes  # noqa: E402
 
 bool = bool_  # noqa: A001 - gt.bool as in PyTorch
@@ -73,4 +76,6 @@ __all__ = [
     "ones", "ones_like", "promote_types", "rand", "rand_like", "randint", "randn", "randn_like",
     "result_type", "set_default_dtype", "set_printoptions", "tensor", "transfer_count",
     "uint8", "zeros", "zeros_like",
+    "bincount", "cat", "dropout_mask", "meshgrid", "one_hot", "pad", "randperm",
+    "searchsorted", "stack",
 ]
