@@ -360,12 +360,11 @@ def diag(self: Tensor, diagonal: int = 0) -> Tensor:
     check(self.ndim in (1, 2), "diag", lambda: f"expected a 1-D or 2-D tensor, got {self.ndim}-D",
           ShapeError)
     if self.ndim == 2:
-        return diagonal(self, diagonal).clone()  # type: ignore[attr-defined]
+        return diagonal_of(self, diagonal).clone()  # type: ignore[attr-defined]
     n = self.shape[0] + abs(diagonal)
     out = zeros((n, n), dtype=self.dtype, device=self.device)
     if self.numel():
-        diagonal_view = diagonal_of(out, diagonal)
-        diagonal_view.copy_(self)  # type: ignore[attr-defined]
+        diagonal_of(out, diagonal).copy_(self)  # type: ignore[attr-defined]
     return out
 
 
