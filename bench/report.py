@@ -109,6 +109,10 @@ def _notes(results: list[CaseResult]) -> list[str]:
             if res.status != "ok" and not res.status.startswith("unsupported"):
                 last = res.status.strip().splitlines()[-1]
                 notes.append(f"{r.name} [{name}]: {_clip(last)}")
+            imported = res.extra.get("import_s_median")
+            if imported is not None and res.median_s:
+                notes.append(f"{r.name} [{name}]: import {format_time(imported)} of "
+                             f"{format_time(res.median_s)}")
             stats = res.extra.get("allocator_stats")
             if stats:
                 shown = ", ".join(f"{k}={v:g}" for k, v in list(stats.items())[:8])

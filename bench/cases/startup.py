@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -26,53 +27,52 @@ from ..sessions import child_env
 CACHE_VARIABLE = {"gtensor": "NUMBA_CACHE_DIR", "cupy": "CUPY_CACHE_DIR"}
 
 _PROGRAMS = {
-    "gtensor": """
-import gtensor as gt
+    "gtensor": ("import gtensor as gt", """
 x = gt.randn({n}, {n}, device="{device}")
 result = x.T.contiguous().cpu().numpy()
-""",
-    "numpy": """
-import numpy as np
+"""),
+    "numpy": ("import numpy as np", """
 x = np.random.default_rng(0).standard_normal(({n}, {n}), dtype=np.float32)
 result = np.ascontiguousarray(x.T)
-""",
-    "torch": """
-import torch
+"""),
+    "torch": ("import torch", """
 x = torch.randn({n}, {n}, device="{device}")
 result = x.T.contiguous().cpu().numpy()
-""",
-    "cupy": """
-import cupy as cp
+"""),
+    "cupy": ("import cupy as cp", """
 x = cp.random.standard_normal(({n}, {n}), dtype=cp.float32)
 result = cp.asnumpy(cp.ascontiguousarray(x.T))
-""",
+"""),
 }
 
 _CLOCK = """
 import json, time
 start = time.perf_counter()
-{program}
-print(json.dumps({{"total_s": time.perf_counter() - start}}))
+{imports}
+imported = time.perf_counter()
+{body}
+end = time.perf_counter()
+print(json.dumps({{"total_s": end - start, "import_s": imported - start}}))
 """
 
 
 def program(lib: Library, n: int) -> str:
-    """Return the timed child program of ``lib``; it prints ``{"total_s": ...}``.
+    """Return the timed child program of ``lib``; it prints ``{"total_s", "import_s"}``.
 
     Example:
         >>> "ascontiguousarray" in program(Library("numpy", "cpu"), 8)
         True
     """
-    body = _PROGRAMS[lib.name].format(n=n, device=lib.device)
-    return _CLOCK.format(program=body)
+    imports, body = _PROGRAMS[lib.name]
+    return _CLOCK.format(imports=imports, body=body.format(n=n, device=lib.device))
 
 
-def _run_child(code: str, env: dict[str, str]) -> float:
+def _run_child(code: str, env: dict[str, str]) -> dict[str, float]:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=env, timeout=600)
     if done.returncode != 0:
         raise RuntimeError(f"[startup] child failed: {done.stderr.strip()[-800:]}")
-    return float(json.loads(done.stdout.strip().splitlines()[-1])["total_s"])
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
 class _FirstResult:
@@ -85,6 +85,7 @@ class _FirstResult:
         self.root = tempfile.mkdtemp(prefix="gtensor-bench-cache-")
         weakref.finalize(self, shutil.rmtree, self.root, True)
         self.count = 0
+        self.import_s: list[float] = []
         if warm:
             _run_child(self.code, self._env("warm"))
 
@@ -95,11 +96,14 @@ class _FirstResult:
     def __call__(self) -> float:
         self.count += 1
         label = "warm" if self.warm else f"empty-{self.count}"
-        return _run_child(self.code, self._env(label))
+        timed = _run_child(self.code, self._env(label))
+        self.import_s.append(timed["import_s"])
+        return timed["total_s"]
 
     def extra(self) -> dict[str, Any]:
         shutil.rmtree(self.root, ignore_errors=True)
-        return {"cache_variable": self.variable, "samples": self.count}
+        return {"cache_variable": self.variable, "samples": self.count,
+                "import_s_median": statistics.median(self.import_s) if self.import_s else None}
 
 
 def _workload(lib: Library, n: int, warm: bool) -> Workload:
