@@ -1,0 +1,491 @@
+"""Module: the base class of layers and models (parameters, buffers, submodules, hooks).
+
+Attributes assigned on a module are sorted as they are set: a
+:class:`~gtensor.nn.Parameter` is registered as a parameter, a ``Module`` as a
+child, and a tensor given to :meth:`Module.register_buffer` as a buffer.
+:meth:`Module.to` moves and casts parameters and buffers in place (see
+:func:`~gtensor.nn.parameter.replace_data_`): the Parameter objects an
+optimizer holds stay valid.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
+
+from ...autograd.grad_mode import no_grad
+from ...autograd.hooks import RemovableHandle
+from ...device import device, resolve
+from ...dtypes import as_dtype, dtype, float16, float32, float64
+from ...tensor import Tensor
+from ..parameter import Parameter, replace_data_, zero_grads
+
+
+class IncompatibleKeys(NamedTuple):
+    """What :meth:`Module.load_state_dict` did not match (empty lists when all matched)."""
+
+    missing_keys: list[str]
+    unexpected_keys: list[str]
+
+
+def _parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[device | None,
+                                                                        dtype | None]:
+    dev: Any = kwargs.pop("device", None)
+    dt: Any = kwargs.pop("dtype", None)
+    kwargs.pop("non_blocking", None)
+    if kwargs:
+        raise TypeError(f"[Module.to] unexpected keyword arguments {sorted(kwargs)}")
+    for a in args:
+        if isinstance(a, Tensor):
+            dev, dt = a.device, a.dtype
+        elif isinstance(a, dtype):
+            dt = a
+        elif isinstance(a, (device, int)):
+            dev = a
+        elif isinstance(a, str):
+            try:
+                dev = resolve(a)
+            except (ValueError, TypeError):
+                dt = as_dtype(a)
+        else:
+            dt = as_dtype(a)
+    dev = None if dev is None else resolve(dev)
+    dt = None if dt is None else as_dtype(dt)
+    if dt is not None and not dt.is_floating_point:
+        raise TypeError(f"[Module.to] only floating point dtypes are accepted, got {dt.name}")
+    return dev, dt
+
+
+class Module:
+    """Base class of every layer: subclass it, create children in ``__init__``, define ``forward``.
+
+    Example:
+        >>> import gtensor as gt
+        >>> class Net(gt.nn.Module):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.fc = gt.nn.Linear(4, 2)
+        ...     def forward(self, x):
+        ...         return self.fc(x)
+        >>> [name for name, _ in Net().named_parameters()]
+        ['fc.weight', 'fc.bias']
+    """
+
+    training: bool
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", OrderedDict())
+        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_non_persistent", set())
+        object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_forward_hooks", [])
+        object.__setattr__(self, "_forward_pre_hooks", [])
+
+    # -- calling -------------------------------------------------------------------------
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """Compute the module's output; every subclass defines it."""
+        raise TypeError(f"[Module] {type(self).__name__} does not define forward()")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        for hook in list(self._forward_pre_hooks):
+            result = hook(self, args)
+            if result is not None:
+                args = result if isinstance(result, tuple) else (result,)
+        out = self.forward(*args, **kwargs)
+        for hook in list(self._forward_hooks):
+            result = hook(self, args, out)
+            if result is not None:
+                out = result
+        return out
+
+    def register_forward_hook(self, hook: Callable[[Module, tuple, Any], Any]) -> RemovableHandle:
+        """Call ``hook(module, inputs, output)`` after each forward; a non-None result replaces
+        the output.
+
+        Returns:
+            A handle whose ``remove()`` unregisters the hook.
+
+        Example:
+            >>> h = model.register_forward_hook(lambda m, i, o: print(o.shape))  # doctest: +SKIP
+        """
+        self._forward_hooks.append(hook)
+        return RemovableHandle(self._forward_hooks, hook)
+
+    def register_forward_pre_hook(self, hook: Callable[[Module, tuple], Any]) -> RemovableHandle:
+        """Call ``hook(module, inputs)`` before each forward; a non-None result replaces the
+        inputs.
+
+        Returns:
+            A handle whose ``remove()`` unregisters the hook.
+        """
+        self._forward_pre_hooks.append(hook)
+        return RemovableHandle(self._forward_pre_hooks, hook)
+
+    # -- registration --------------------------------------------------------------------
+    def __setattr__(self, name: str, value: Any) -> None:
+        params = self.__dict__.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("[Module] call super().__init__() before assigning "
+                                     "parameters")
+            self._discard(name)
+            params[name] = value
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"[Module] cannot assign {type(value).__name__} as parameter "
+                                f"'{name}' (a Parameter or None is required)")
+            params[name] = None
+        elif isinstance(value, Module):
+            if params is None:
+                raise AttributeError("[Module] call super().__init__() before assigning "
+                                     "submodules")
+            self._discard(name)
+            self._modules[name] = value
+        elif params is not None and name in self._modules:
+            if value is not None:
+                raise TypeError(f"[Module] cannot assign {type(value).__name__} as child "
+                                f"module '{name}' (a Module or None is required)")
+            self._modules[name] = None
+        elif params is not None and name in self._buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"[Module] cannot assign {type(value).__name__} as buffer "
+                                f"'{name}' (a Tensor or None is required)")
+            self._buffers[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def _discard(self, name: str) -> None:
+        self.__dict__.pop(name, None)
+        for table in (self._parameters, self._buffers, self._modules):
+            table.pop(name, None)
+        self._non_persistent.discard(name)
+
+    def __getattr__(self, name: str) -> Any:
+        d = self.__dict__
+        for table in ("_parameters", "_buffers", "_modules"):
+            if table in d and name in d[table]:
+                return d[table][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        for table in (self._parameters, self._buffers, self._modules):
+            if name in table:
+                del table[name]
+                self._non_persistent.discard(name)
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(self._parameters) | set(self._buffers)
+                      | set(self._modules))
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Register ``param`` (or a None placeholder) under ``name``."""
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"[register_parameter] '{name}' must be a Parameter or None, got "
+                            f"{type(param).__name__}")
+        self._check_name(name, "register_parameter")
+        self._discard(name)
+        self._parameters[name] = param
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Register a tensor that is state but not a parameter (e.g. running statistics).
+
+        Args:
+            name: attribute name.
+            tensor: the buffer (or None).
+            persistent: whether :meth:`state_dict` includes it.
+
+        Example:
+            >>> self.register_buffer("running_mean", gt.zeros(8))  # doctest: +SKIP
+        """
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"[register_buffer] '{name}' must be a Tensor or None, got "
+                            f"{type(tensor).__name__}")
+        self._check_name(name, "register_buffer")
+        self._discard(name)
+        self._buffers[name] = tensor
+        if not persistent:
+            self._non_persistent.add(name)
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        """Register ``module`` as a child called ``name``."""
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"[add_module] {type(module).__name__} is not a Module")
+        self._check_name(name, "add_module")
+        self._discard(name)
+        self._modules[name] = module
+
+    register_module = add_module
+
+    @staticmethod
+    def _check_name(name: str, op: str) -> None:
+        if not isinstance(name, str) or not name or "." in name:
+            raise KeyError(f"[{op}] invalid name {name!r}: a non-empty string without '.'")
+
+    # -- traversal -----------------------------------------------------------------------
+    def named_modules(self, memo: set[int] | None = None,
+                      prefix: str = "") -> Iterator[tuple[str, Module]]:
+        """Yield ``(qualified name, module)`` for this module and all below it, once each."""
+        memo = set() if memo is None else memo
+        if id(self) in memo:
+            return
+        memo.add(id(self))
+        yield prefix, self
+        for name, child in self._modules.items():
+            if child is not None:
+                yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name)
+
+    def modules(self) -> Iterator[Module]:
+        """Yield this module and every module below it."""
+        for _, m in self.named_modules():
+            yield m
+
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        """Yield ``(name, child)`` for the direct children."""
+        seen: set[int] = set()
+        for name, child in self._modules.items():
+            if child is not None and id(child) not in seen:
+                seen.add(id(child))
+                yield name, child
+
+    def children(self) -> Iterator[Module]:
+        """Yield the direct children."""
+        for _, child in self.named_children():
+            yield child
+
+    def _named_members(self, table: str, prefix: str,
+                       recurse: bool) -> Iterator[tuple[str, Tensor]]:
+        seen: set[int] = set()
+        mods = self.named_modules(prefix=prefix) if recurse else iter([(prefix, self)])
+        for mod_prefix, mod in mods:
+            for name, value in getattr(mod, table).items():
+                if value is None or id(value) in seen:
+                    continue
+                seen.add(id(value))
+                yield (f"{mod_prefix}.{name}" if mod_prefix else name), value
+
+    def named_parameters(self, prefix: str = "",
+                         recurse: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """Yield ``(qualified name, parameter)``, each shared parameter once.
+
+        Example:
+            >>> [n for n, _ in gt.nn.Linear(2, 3).named_parameters()]  # doctest: +SKIP
+            ['weight', 'bias']
+        """
+        yield from self._named_members("_parameters", prefix, recurse)  # type: ignore[misc]
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        """Yield the parameters (what an optimizer takes)."""
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_buffers(self, prefix: str = "",
+                      recurse: bool = True) -> Iterator[tuple[str, Tensor]]:
+        """Yield ``(qualified name, buffer)``."""
+        yield from self._named_members("_buffers", prefix, recurse)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        """Yield the buffers."""
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
+
+    def get_submodule(self, target: str) -> Module:
+        """Return the module at dotted path ``target`` (``""`` is this module)."""
+        mod: Module = self
+        for part in target.split(".") if target else []:
+            child = mod._modules.get(part)
+            if child is None:
+                raise AttributeError(f"[get_submodule] {type(mod).__name__} has no submodule "
+                                     f"'{part}' (in '{target}')")
+            mod = child
+        return mod
+
+    def apply(self, fn: Callable[[Module], Any]) -> Module:
+        """Call ``fn`` on every submodule (children first) and then on this module.
+
+        Example:
+            >>> model.apply(init_weights)  # doctest: +SKIP
+        """
+        for child in self.children():
+            child.apply(fn)
+        fn(self)
+        return self
+
+    # -- modes ---------------------------------------------------------------------------
+    def train(self, mode: bool = True) -> Module:
+        """Set training mode (dropout active, batch norm uses batch statistics) recursively."""
+        if not isinstance(mode, bool):
+            raise TypeError("[train] mode must be a bool")
+        for m in self.modules():
+            object.__setattr__(m, "training", mode)
+        return self
+
+    def eval(self) -> Module:
+        """Set evaluation mode recursively (same as ``train(False)``)."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        """Set ``requires_grad`` on every parameter."""
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the parameters' gradients (to None by default, else to zeros in place)."""
+        zero_grads(self.parameters(), set_to_none)
+
+    # -- device and dtype ----------------------------------------------------------------
+    def _apply_to_tensors(self, fn: Callable[[Tensor], Tensor]) -> Module:
+        with no_grad():
+            for m in self.modules():
+                for p in m._parameters.values():
+                    if p is None:
+                        continue
+                    replace_data_(p, fn(p.detach()))  # type: ignore[attr-defined]
+                    if p.grad is not None:
+                        p.grad = fn(p.grad)
+                for b in m._buffers.values():
+                    if b is not None and b.grad_fn is None:
+                        replace_data_(b, fn(b.detach()))  # type: ignore[attr-defined]
+        return self
+
+    def to(self, *args: Any, **kwargs: Any) -> Module:
+        """Move and/or cast parameters and buffers in place; return ``self``.
+
+        Floating point tensors take the dtype; integer buffers (such as
+        ``num_batches_tracked``) keep theirs. The Parameter objects are kept
+        and their data replaced, so optimizers created before stay valid.
+
+        Args:
+            *args: a device, a floating dtype, both, or a tensor to match.
+            **kwargs: ``device=``, ``dtype=``, ``non_blocking=``.
+
+        Example:
+            >>> model.to("cuda")  # doctest: +SKIP
+            >>> model.to(gt.float64)  # doctest: +SKIP
+        """
+        dev, dt = _parse_to(args, dict(kwargs))
+
+        def move(t: Tensor) -> Tensor:
+            target = dt if dt is not None and t.dtype.is_floating_point else t.dtype
+            return t.to(device=dev or t.device, dtype=target)  # type: ignore[attr-defined]
+
+        return self._apply_to_tensors(move)
+
+    def cpu(self) -> Module:
+        """Move everything to the cpu."""
+        return self.to("cpu")
+
+    def cuda(self, device: int | str | None = None) -> Module:
+        """Move everything to a CUDA device (the current one by default)."""
+        return self.to(f"cuda:{device}" if isinstance(device, int) else (device or "cuda"))
+
+    def float(self) -> Module:
+        """Cast floating parameters and buffers to float32."""
+        return self.to(float32)
+
+    def double(self) -> Module:
+        """Cast floating parameters and buffers to float64."""
+        return self.to(float64)
+
+    def half(self) -> Module:
+        """Cast floating parameters and buffers to float16."""
+        return self.to(float16)
+
+    # -- state dict ----------------------------------------------------------------------
+    def state_dict(self, destination: dict[str, Tensor] | None = None, prefix: str = "",
+                   keep_vars: bool = False) -> OrderedDict[str, Tensor]:
+        """Return parameters and persistent buffers by qualified name.
+
+        Args:
+            destination: a mapping to fill (a new OrderedDict by default).
+            prefix: prepended to every key.
+            keep_vars: return the parameters themselves instead of detached tensors.
+
+        Example:
+            >>> list(gt.nn.Linear(2, 3).state_dict())  # doctest: +SKIP
+            ['weight', 'bias']
+        """
+        out: OrderedDict[str, Tensor] = OrderedDict() if destination is None else destination  # type: ignore[assignment]
+        for mod_prefix, mod in self.named_modules(prefix=prefix.rstrip(".")):
+            head = f"{mod_prefix}." if mod_prefix else ""
+            for name, p in mod._parameters.items():
+                if p is not None:
+                    out[head + name] = p if keep_vars else p.detach()  # type: ignore[attr-defined]
+            for name, b in mod._buffers.items():
+                if b is not None and name not in mod._non_persistent:
+                    out[head + name] = b if keep_vars else b.detach()  # type: ignore[attr-defined]
+        return out
+
+    def load_state_dict(self, state_dict: dict[str, Tensor],
+                        strict: bool = True) -> IncompatibleKeys:
+        """Copy values from ``state_dict`` into the parameters and buffers, in place.
+
+        Values are converted to each target's device and dtype. Shapes must
+        match exactly. With ``strict`` (the default), missing and unexpected
+        keys are errors too; every problem is listed in one message.
+
+        Args:
+            state_dict: name -> tensor, as returned by :meth:`state_dict`.
+            strict: require the key sets to match.
+
+        Returns:
+            The missing and unexpected keys (both empty when strict succeeds).
+
+        Raises:
+            RuntimeError: on mis-shaped keys, or missing/unexpected keys when strict.
+
+        Example:
+            >>> model.load_state_dict(gt.load("model.gt"))  # doctest: +SKIP
+        """
+        from ...ops.creation import as_tensor
+
+        own = self.state_dict(keep_vars=True)
+        missing = [k for k in own if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in own]
+        mismatched = []
+        for k, target in own.items():
+            if k not in state_dict:
+                continue
+            value = state_dict[k]
+            if not isinstance(value, Tensor):
+                value = as_tensor(value)
+            if tuple(value.shape) != tuple(target.shape):
+                mismatched.append(f"size mismatch for {k}: copying a param with shape "
+                                  f"{tuple(value.shape)}, the shape in the current model is "
+                                  f"{tuple(target.shape)}")
+        problems = list(mismatched)
+        if strict and unexpected:
+            problems.insert(0, "Unexpected key(s) in state_dict: "
+                            + ", ".join(f'"{k}"' for k in unexpected) + ".")
+        if strict and missing:
+            problems.insert(0, "Missing key(s) in state_dict: "
+                            + ", ".join(f'"{k}"' for k in missing) + ".")
+        if problems:
+            raise RuntimeError(f"[load_state_dict] Error(s) in loading state_dict for "
+                               f"{type(self).__name__}:\n\t" + "\n\t".join(problems))
+        with no_grad():
+            for k, target in own.items():
+                if k in state_dict:
+                    value = state_dict[k]
+                    target.copy_(value if isinstance(value, Tensor)  # type: ignore[attr-defined]
+                                 else as_tensor(value))
+        return IncompatibleKeys(missing, unexpected)
+
+    # -- repr ----------------------------------------------------------------------------
+    def extra_repr(self) -> str:
+        """The text inside this module's parentheses in its repr (override in layers)."""
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        if not self._modules:
+            return f"{type(self).__name__}({extra})"
+        lines = [line for line in extra.split("\n") if line]
+        for name, child in self._modules.items():
+            body = repr(child).replace("\n", "\n  ")
+            lines.append(f"({name}): {body}")
+        return type(self).__name__ + "(\n  " + "\n  ".join(lines) + "\n)"
