@@ -1,0 +1,245 @@
+"""Loss functions, composed of gtensor ops (so their gradients come from autograd).
+
+Every loss takes ``reduction`` in ``"none"``, ``"mean"``, ``"sum"`` (and
+``"batchmean"`` for :func:`kl_div`).
+"""
+
+from __future__ import annotations
+
+from ...errors import ShapeError, check
+from ...tensor import Tensor
+from .activation import log_softmax
+
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def _reduce(loss: Tensor, reduction: str, op: str) -> Tensor:
+    check(reduction in _REDUCTIONS, op, lambda: f"reduction must be one of {_REDUCTIONS}, got "
+          f"{reduction!r}", ValueError)
+    if reduction == "mean":
+        return loss.mean()  # type: ignore[attr-defined]
+    if reduction == "sum":
+        return loss.sum()  # type: ignore[attr-defined]
+    return loss
+
+
+def _check_same_shape(input: Tensor, target: Tensor, op: str) -> None:
+    check(tuple(input.shape) == tuple(target.shape), op, lambda: f"target shape {target.shape} "
+          f"differs from input shape {input.shape}", ShapeError)
+
+
+def _classes_last(t: Tensor) -> Tensor:
+    """``(N, C, d1, ...)`` -> ``(N * d1 * ..., C)``; ``(C,)`` -> ``(1, C)``."""
+    if t.ndim == 1:
+        return t.reshape(1, -1)  # type: ignore[attr-defined]
+    if t.ndim > 2:
+        t = t.permute(0, *range(2, t.ndim), 1)  # type: ignore[attr-defined]
+    return t.reshape(-1, t.shape[-1])  # type: ignore[attr-defined]
+
+
+def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int,
+               label_smoothing: float, reduction: str, op: str) -> Tensor:
+    """NLL (with optional smoothing) of class-index targets over log-probabilities."""
+    from ...ops.elementwise import where
+
+    check(not target.dtype.is_floating_point, op, lambda: "class-index targets must be an "
+          f"integer tensor, got {target.dtype.name}", TypeError)
+    n_classes = logp.shape[1] if logp.ndim > 1 else logp.shape[0]
+    expect = (logp.shape[0], *logp.shape[2:]) if logp.ndim > 1 else ()
+    check(tuple(target.shape) == expect, op, lambda: f"expected target of shape {expect} for "
+          f"input of shape {logp.shape}, got {target.shape}", ShapeError)
+    lp = _classes_last(logp)
+    t = target.reshape(-1)  # type: ignore[attr-defined]
+    valid = t != ignore_index
+    safe = where(valid, t, 0)
+    picked = lp.gather(1, safe.unsqueeze(1)).squeeze(1)  # type: ignore[attr-defined]
+    mask = valid.to(lp.dtype)  # type: ignore[attr-defined]
+    w = mask if weight is None else weight.index_select(0, safe) * mask  # type: ignore[attr-defined]
+    loss = -(picked * w)
+    if label_smoothing:
+        total = lp.sum(1) if weight is None else (lp * weight).sum(1)  # type: ignore[attr-defined]
+        smooth = -(total * mask)
+        loss = loss * (1 - label_smoothing) + smooth * (label_smoothing / n_classes)
+    check(reduction in _REDUCTIONS, op, lambda: f"reduction must be one of {_REDUCTIONS}, got "
+          f"{reduction!r}", ValueError)
+    if reduction == "mean":
+        return loss.sum() / w.sum()  # type: ignore[attr-defined]
+    if reduction == "sum":
+        return loss.sum()  # type: ignore[attr-defined]
+    return loss.reshape(target.shape)  # type: ignore[attr-defined]
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+             ignore_index: int = -100, reduction: str = "mean") -> Tensor:
+    """Negative log likelihood of class indices given log-probabilities.
+
+    Args:
+        input: log-probabilities ``(N, C)``, ``(N, C, d1, ...)`` or ``(C,)``.
+        target: class indices ``(N,)``, ``(N, d1, ...)`` or ``()``.
+        weight: per-class weights ``(C,)``.
+        ignore_index: target value that contributes nothing (nor to the mean's divisor).
+        reduction: "none", "mean" (weighted mean) or "sum".
+
+    Returns:
+        The loss.
+
+    Example:
+        >>> F.nll_loss(F.log_softmax(logits, 1), labels)  # doctest: +SKIP
+    """
+    return _index_nll(input, target, weight, ignore_index, 0.0, reduction, "nll_loss")
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                  ignore_index: int = -100, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    """Cross entropy between logits and class indices or class probabilities.
+
+    With class indices and ``label_smoothing = e``, each target becomes the
+    mixture ``(1 - e) * one_hot + e / C``; with ``weight``, the "mean"
+    reduction divides by the summed weights of the (non-ignored) targets, as
+    in PyTorch. With probability targets (same shape as ``input``), "mean"
+    divides by the number of samples.
+
+    Args:
+        input: logits ``(N, C)``, ``(N, C, d1, ...)`` or ``(C,)``.
+        target: class indices (integer, the input's shape without C) or
+            probabilities (floating, the input's shape).
+        weight: per-class weights ``(C,)``.
+        ignore_index: class-index target that contributes nothing.
+        reduction: "none", "mean" or "sum".
+        label_smoothing: in ``[0, 1]``.
+
+    Returns:
+        The loss.
+
+    Example:
+        >>> loss = F.cross_entropy(model(x), y, label_smoothing=0.1)  # doctest: +SKIP
+    """
+    check(0.0 <= label_smoothing <= 1.0, "cross_entropy", lambda: "label_smoothing must be in "
+          f"[0, 1], got {label_smoothing}", ValueError)
+    logp = log_softmax(input, 1 if input.ndim > 1 else 0)
+    if not target.dtype.is_floating_point:
+        return _index_nll(logp, target, weight, ignore_index, label_smoothing, reduction,
+                          "cross_entropy")
+    _check_same_shape(input, target, "cross_entropy")
+    n_classes = input.shape[1] if input.ndim > 1 else input.shape[0]
+    if label_smoothing:
+        target = target * (1 - label_smoothing) + label_smoothing / n_classes
+    lp = logp
+    if weight is not None:
+        shape = [1] * input.ndim
+        shape[1 if input.ndim > 1 else 0] = n_classes
+        lp = lp * weight.reshape(shape)  # type: ignore[attr-defined]
+    loss = -(lp * target).sum(1 if input.ndim > 1 else 0)  # type: ignore[attr-defined]
+    return _reduce(loss, reduction, "cross_entropy")
+
+
+def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+    """Squared error ``(input - target) ** 2``.
+
+    Example:
+        >>> F.mse_loss(pred, y)  # doctest: +SKIP
+    """
+    _check_same_shape(input, target, "mse_loss")
+    d = input - target
+    return _reduce(d * d, reduction, "mse_loss")
+
+
+def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+    """Absolute error ``|input - target|``.
+
+    Example:
+        >>> F.l1_loss(pred, y)  # doctest: +SKIP
+    """
+    _check_same_shape(input, target, "l1_loss")
+    return _reduce((input - target).abs(), reduction, "l1_loss")  # type: ignore[attr-defined]
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",
+                   beta: float = 1.0) -> Tensor:
+    """Huber-like loss: ``0.5 * d**2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 * beta``.
+
+    Here ``d = input - target``; ``beta = 0`` gives the L1 loss.
+
+    Example:
+        >>> F.smooth_l1_loss(pred, y, beta=0.5)  # doctest: +SKIP
+    """
+    from ...ops.elementwise import where
+
+    _check_same_shape(input, target, "smooth_l1_loss")
+    check(beta >= 0, "smooth_l1_loss", lambda: f"beta must be >= 0, got {beta}", ValueError)
+    a = (input - target).abs()  # type: ignore[attr-defined]
+    if beta == 0:
+        return _reduce(a, reduction, "smooth_l1_loss")
+    loss = where(a < beta, a * a * (0.5 / beta), a - 0.5 * beta)
+    return _reduce(loss, reduction, "smooth_l1_loss")
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                         reduction: str = "mean") -> Tensor:
+    """``-(t * log(x) + (1 - t) * log(1 - x))`` for probabilities ``x``; logs clamped at -100.
+
+    Example:
+        >>> F.binary_cross_entropy(gt.sigmoid(logits), y)  # doctest: +SKIP
+    """
+    _check_same_shape(input, target, "binary_cross_entropy")
+    log_x = input.log().clamp(min=-100)  # type: ignore[attr-defined]
+    log_1mx = (1 - input).log().clamp(min=-100)  # type: ignore[attr-defined]
+    loss = -(target * log_x + (1 - target) * log_1mx)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction, "binary_cross_entropy")
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
+                                     weight: Tensor | None = None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    """Binary cross entropy of ``sigmoid(input)``, computed stably from the logits.
+
+    ``loss = (1 - t) * x + (1 + (pos_weight - 1) * t) * (log1p(exp(-|x|)) + max(-x, 0))``.
+
+    Args:
+        input: logits.
+        target: targets in ``[0, 1]``, same shape.
+        weight: rescales each element's loss (broadcast).
+        reduction: "none", "mean" or "sum".
+        pos_weight: weight of the positive term, per class (broadcast over the last dim).
+
+    Example:
+        >>> F.binary_cross_entropy_with_logits(logits, y)  # doctest: +SKIP
+    """
+    _check_same_shape(input, target, "binary_cross_entropy_with_logits")
+    softplus_neg = (-input.abs()).exp().log1p() + (-input).relu()  # type: ignore[attr-defined]
+    if pos_weight is None:
+        loss = (1 - target) * input + softplus_neg
+    else:
+        loss = (1 - target) * input + (1 + (pos_weight - 1) * target) * softplus_neg
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction, "binary_cross_entropy_with_logits")
+
+
+def kl_div(input: Tensor, target: Tensor, reduction: str = "mean",
+           log_target: bool = False) -> Tensor:
+    """Kullback-Leibler divergence ``target * (log(target) - input)`` with ``input`` log-probs.
+
+    Elements where ``target`` is 0 contribute 0. ``reduction="batchmean"``
+    divides the sum by the batch size (the mathematically correct KL);
+    ``"mean"`` divides by the number of elements, as in PyTorch.
+
+    Example:
+        >>> F.kl_div(F.log_softmax(student, 1), F.softmax(teacher, 1),
+        ...          reduction="batchmean")  # doctest: +SKIP
+    """
+    from ...ops.elementwise import where
+
+    _check_same_shape(input, target, "kl_div")
+    if log_target:
+        loss = target.exp() * (target - input)  # type: ignore[attr-defined]
+    else:
+        positive = target > 0
+        safe = where(positive, target, 1.0)
+        loss = where(positive, target * (safe.log() - input), 0.0)  # type: ignore[attr-defined]
+    if reduction == "batchmean":
+        return loss.sum() / (input.shape[0] if input.ndim else 1)  # type: ignore[attr-defined]
+    return _reduce(loss, reduction, "kl_div")

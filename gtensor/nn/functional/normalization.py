@@ -1,0 +1,131 @@
+"""Normalization: batch_norm, layer_norm and group_norm.
+
+All three normalize with the biased variance ``mean((x - mean)**2)`` and
+``1 / sqrt(var + eps)``, then apply an optional per-feature scale and shift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...autograd.grad_mode import no_grad
+from ...errors import ShapeError, check
+from ...tensor import Tensor
+
+
+def _normalize(x: Tensor, dims: tuple[int, ...], eps: float) -> tuple[Tensor, Tensor, Tensor]:
+    mean = x.mean(dims, keepdim=True)  # type: ignore[attr-defined]
+    centered = x - mean
+    var = (centered * centered).mean(dims, keepdim=True)  # type: ignore[attr-defined]
+    return centered * (var + eps).rsqrt(), mean, var  # type: ignore[attr-defined]
+
+
+def _channel_shape(x: Tensor) -> tuple[int, ...]:
+    return (1, x.shape[1]) + (1,) * (x.ndim - 2)
+
+
+def layer_norm(input: Tensor, normalized_shape: int | Sequence[int],
+               weight: Tensor | None = None, bias: Tensor | None = None,
+               eps: float = 1e-5) -> Tensor:
+    """Normalize over the trailing ``normalized_shape`` dimensions.
+
+    Args:
+        input: ``(*, *normalized_shape)``.
+        normalized_shape: the trailing shape to normalize over.
+        weight: scale of shape ``normalized_shape`` (or None).
+        bias: shift of shape ``normalized_shape`` (or None).
+        eps: added to the variance.
+
+    Example:
+        >>> F.layer_norm(x, (x.shape[-1],))  # doctest: +SKIP
+    """
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    k = len(shape)
+    check(k >= 1 and tuple(input.shape[input.ndim - k:]) == shape, "layer_norm",
+          lambda: f"input of shape {input.shape} does not end with normalized_shape {shape}",
+          ShapeError)
+    y, _, _ = _normalize(input, tuple(range(input.ndim - k, input.ndim)), eps)
+    if weight is not None:
+        y = y * weight
+    if bias is not None:
+        y = y + bias
+    return y
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    """Normalize each sample over groups of ``C / num_groups`` channels (and all positions).
+
+    Args:
+        input: ``(N, C, *)``.
+        num_groups: number of groups; divides ``C``.
+        weight: per-channel scale ``(C,)`` (or None).
+        bias: per-channel shift ``(C,)`` (or None).
+        eps: added to the variance.
+
+    Example:
+        >>> F.group_norm(gt.randn(2, 6, 4, 4), 3)  # doctest: +SKIP
+    """
+    check(input.ndim >= 2, "group_norm", lambda: f"expected input with at least 2 dims, got "
+          f"shape {input.shape}", ShapeError)
+    n, c = input.shape[:2]
+    check(num_groups > 0 and c % num_groups == 0, "group_norm", lambda: f"{c} channels are "
+          f"not divisible into {num_groups} groups", ShapeError)
+    grouped = input.reshape(n, num_groups, -1)  # type: ignore[attr-defined]
+    y = _normalize(grouped, (2,), eps)[0].reshape(input.shape)  # type: ignore[attr-defined]
+    if weight is not None:
+        y = y * weight.reshape(_channel_shape(input))  # type: ignore[attr-defined]
+    if bias is not None:
+        y = y + bias.reshape(_channel_shape(input))  # type: ignore[attr-defined]
+    return y
+
+
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+               weight: Tensor | None = None, bias: Tensor | None = None,
+               training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalize each channel over the batch (and spatial) dimensions.
+
+    In training, the batch statistics normalize and the running ones are
+    updated in place: ``running = (1 - momentum) * running + momentum *
+    batch`` (the running variance takes the unbiased batch variance). In
+    evaluation, the running statistics normalize.
+
+    Args:
+        input: ``(N, C)`` or ``(N, C, *)``.
+        running_mean: ``(C,)`` buffer (or None to not track).
+        running_var: ``(C,)`` buffer (or None to not track).
+        weight: per-channel scale ``(C,)`` (or None).
+        bias: per-channel shift ``(C,)`` (or None).
+        training: use batch statistics and update the running ones.
+        momentum: weight of the batch statistics in the running update.
+        eps: added to the variance.
+
+    Example:
+        >>> F.batch_norm(x, rm, rv, training=True)  # doctest: +SKIP
+    """
+    check(input.ndim >= 2, "batch_norm", lambda: f"expected input with at least 2 dims, got "
+          f"shape {input.shape}", ShapeError)
+    dims = (0, *range(2, input.ndim))
+    shape = _channel_shape(input)
+    if training:
+        count = input.numel() // input.shape[1]
+        check(count > 1, "batch_norm", lambda: "expected more than 1 value per channel when "
+              f"training, got input of shape {input.shape}", ValueError)
+        y, mean, var = _normalize(input, dims, eps)
+        if running_mean is not None and running_var is not None:
+            with no_grad():
+                running_mean.mul_(1 - momentum).add_(  # type: ignore[attr-defined]
+                    mean.detach().reshape(-1) * momentum)  # type: ignore[attr-defined]
+                running_var.mul_(1 - momentum).add_(  # type: ignore[attr-defined]
+                    var.detach().reshape(-1) * (momentum * count / (count - 1)))  # type: ignore[attr-defined]
+    else:
+        check(running_mean is not None and running_var is not None, "batch_norm",
+              "running_mean and running_var are required in evaluation mode", ValueError)
+        mean = running_mean.reshape(shape)  # type: ignore[union-attr]
+        inv = (running_var.reshape(shape) + eps).rsqrt()  # type: ignore[union-attr]
+        y = (input - mean) * inv
+    if weight is not None:
+        y = y * weight.reshape(shape)  # type: ignore[attr-defined]
+    if bias is not None:
+        y = y + bias.reshape(shape)  # type: ignore[attr-defined]
+    return y

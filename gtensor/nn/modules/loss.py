@@ -1,0 +1,116 @@
+"""Loss modules wrapping :mod:`gtensor.nn.functional`'s losses."""
+
+from __future__ import annotations
+
+from ...tensor import Tensor
+from .. import functional as F
+from .module import Module
+
+
+class _Loss(Module):
+    def __init__(self, reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction
+
+    def extra_repr(self) -> str:
+        return f"reduction={self.reduction!r}" if self.reduction != "mean" else ""
+
+
+class _WeightedLoss(_Loss):
+    def __init__(self, weight: Tensor | None = None, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.register_buffer("weight", weight)
+
+
+class CrossEntropyLoss(_WeightedLoss):
+    """:func:`~gtensor.nn.functional.cross_entropy` as a module.
+
+    Example:
+        >>> gt.nn.CrossEntropyLoss(label_smoothing=0.1)(logits, labels)  # doctest: +SKIP
+    """
+
+    def __init__(self, weight: Tensor | None = None, ignore_index: int = -100,
+                 reduction: str = "mean", label_smoothing: float = 0.0) -> None:
+        super().__init__(weight, reduction)
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        """The loss of logits ``input`` against ``target``."""
+        return F.cross_entropy(input, target, self.weight, self.ignore_index, self.reduction,
+                               self.label_smoothing)
+
+
+class NLLLoss(_WeightedLoss):
+    """:func:`~gtensor.nn.functional.nll_loss` as a module."""
+
+    def __init__(self, weight: Tensor | None = None, ignore_index: int = -100,
+                 reduction: str = "mean") -> None:
+        super().__init__(weight, reduction)
+        self.ignore_index = ignore_index
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        """The loss of log-probabilities ``input`` against ``target``."""
+        return F.nll_loss(input, target, self.weight, self.ignore_index, self.reduction)
+
+
+class MSELoss(_Loss):
+    """:func:`~gtensor.nn.functional.mse_loss` as a module."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        """The mean (or summed) squared error."""
+        return F.mse_loss(input, target, self.reduction)
+
+
+class L1Loss(_Loss):
+    """:func:`~gtensor.nn.functional.l1_loss` as a module."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        """The mean (or summed) absolute error."""
+        return F.l1_loss(input, target, self.reduction)
+
+
+class SmoothL1Loss(_Loss):
+    """:func:`~gtensor.nn.functional.smooth_l1_loss` as a module."""
+
+    def __init__(self, reduction: str = "mean", beta: float = 1.0) -> None:
+        super().__init__(reduction)
+        self.beta = beta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        """The smooth L1 loss."""
+        return F.smooth_l1_loss(input, target, self.reduction, self.beta)
+
+
+class BCELoss(_WeightedLoss):
+    """:func:`~gtensor.nn.functional.binary_cross_entropy` as a module."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        """The loss of probabilities ``input`` against ``target``."""
+        return F.binary_cross_entropy(input, target, self.weight, self.reduction)
+
+
+class BCEWithLogitsLoss(_WeightedLoss):
+    """:func:`~gtensor.nn.functional.binary_cross_entropy_with_logits` as a module."""
+
+    def __init__(self, weight: Tensor | None = None, reduction: str = "mean",
+                 pos_weight: Tensor | None = None) -> None:
+        super().__init__(weight, reduction)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        """The loss of logits ``input`` against ``target``."""
+        return F.binary_cross_entropy_with_logits(input, target, self.weight, self.reduction,
+                                                  self.pos_weight)
+
+
+class KLDivLoss(_Loss):
+    """:func:`~gtensor.nn.functional.kl_div` as a module."""
+
+    def __init__(self, reduction: str = "mean", log_target: bool = False) -> None:
+        super().__init__(reduction)
+        self.log_target = log_target
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        """The divergence of log-probabilities ``input`` from ``target``."""
+        return F.kl_div(input, target, self.reduction, self.log_target)

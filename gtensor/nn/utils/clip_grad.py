@@ -1,0 +1,73 @@
+"""Gradient clipping, computed on the gradients' device (no host round trip)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from ...autograd.grad_mode import no_grad
+from ...tensor import Tensor
+
+
+def _grads(parameters: Tensor | Iterable[Tensor]) -> list[Tensor]:
+    params = [parameters] if isinstance(parameters, Tensor) else list(parameters)
+    return [p.grad for p in params if p.grad is not None]
+
+
+def _norm(g: Tensor, norm_type: float) -> Tensor:
+    a = g.abs()  # type: ignore[attr-defined]
+    if math.isinf(norm_type):
+        return a.amax()  # type: ignore[attr-defined]
+    return (a**norm_type).sum() ** (1.0 / norm_type)  # type: ignore[attr-defined]
+
+
+def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float,
+                    norm_type: float = 2.0, error_if_nonfinite: bool = False) -> Tensor:
+    """Scale gradients in place so that their joint ``norm_type``-norm is at most ``max_norm``.
+
+    The norm is that of all gradients concatenated; the scale factor
+    ``min(1, max_norm / (norm + 1e-6))`` is computed and applied on the device.
+
+    Args:
+        parameters: tensors (or one tensor) whose ``.grad`` is clipped.
+        max_norm: the largest allowed norm.
+        norm_type: the p of the p-norm (``float("inf")`` for the max norm).
+        error_if_nonfinite: raise when the norm is nan or inf (reads it on the host).
+
+    Returns:
+        The total norm before clipping (a 0-d tensor on the gradients' device).
+
+    Example:
+        >>> loss.backward()  # doctest: +SKIP
+        >>> gt.nn.utils.clip_grad_norm_(model.parameters(), 1.0)  # doctest: +SKIP
+    """
+    from ...ops.creation import zeros
+    from ...ops.shape_ops import stack
+
+    grads = _grads(parameters)
+    norm_type = float(norm_type)
+    if not grads:
+        return zeros(())
+    dev = grads[0].device
+    with no_grad():
+        norms = stack([_norm(g, norm_type).to(dev) for g in grads])  # type: ignore[attr-defined]
+        total = _norm(norms, norm_type)
+        if error_if_nonfinite and not math.isfinite(total.item()):
+            raise RuntimeError(f"[clip_grad_norm_] the total norm of order {norm_type} of the "
+                               "gradients is non-finite, so it cannot be clipped")
+        scale = (max_norm / (total + 1e-6)).clamp(max=1.0)  # type: ignore[attr-defined]
+        for g in grads:
+            g.mul_(scale.to(g.device, g.dtype))  # type: ignore[attr-defined]
+    return total
+
+
+def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float) -> None:
+    """Clamp every gradient element to ``[-clip_value, clip_value]`` in place.
+
+    Example:
+        >>> gt.nn.utils.clip_grad_value_(model.parameters(), 0.5)  # doctest: +SKIP
+    """
+    clip_value = float(clip_value)
+    with no_grad():
+        for g in _grads(parameters):
+            g.clamp_(-clip_value, clip_value)  # type: ignore[attr-defined]
