@@ -1,0 +1,102 @@
+"""Adam and AdamW."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..ops.creation import zeros_like
+from .optimizer import Optimizer, ParamsT
+
+
+def _check(name: str, lr: float, betas: tuple[float, float], eps: float,
+           weight_decay: float) -> None:
+    if lr < 0.0:
+        raise ValueError(f"[{name}] invalid learning rate {lr}")
+    if eps < 0.0:
+        raise ValueError(f"[{name}] invalid epsilon {eps}")
+    for i, b in enumerate(betas):
+        if not 0.0 <= b < 1.0:
+            raise ValueError(f"[{name}] invalid beta parameter at index {i}: {b}")
+    if weight_decay < 0.0:
+        raise ValueError(f"[{name}] invalid weight_decay {weight_decay}")
+
+
+class Adam(Optimizer):
+    """Adam (Kingma and Ba), with optional L2 weight decay and AMSGrad, as in PyTorch.
+
+    For each parameter, at step ``t`` (from 1) with gradient ``g``::
+
+        g = g + weight_decay * p            (Adam; AdamW decays p instead)
+        m = beta1 * m + (1 - beta1) * g
+        v = beta2 * v + (1 - beta2) * g * g
+        v_hat = max(v_hat, v) if amsgrad else v
+        p = p - lr / (1 - beta1**t) * m / (sqrt(v_hat) / sqrt(1 - beta2**t) + eps)
+
+    Args:
+        params: parameters or parameter groups.
+        lr: learning rate.
+        betas: decay rates of the first and second moment estimates.
+        eps: added to the denominator.
+        weight_decay: L2 penalty (added to the gradient).
+        amsgrad: use the running maximum of the second moment.
+        maximize: maximize the objective instead of minimizing.
+
+    Example:
+        >>> opt = gt.optim.Adam(model.parameters(), lr=1e-3)  # doctest: +SKIP
+    """
+
+    _decoupled = False
+
+    def __init__(self, params: ParamsT, lr: float = 1e-3, betas: tuple[float, float] = (0.9,
+                 0.999), eps: float = 1e-8, weight_decay: float = 0.0, amsgrad: bool = False,
+                 *, maximize: bool = False) -> None:
+        _check(type(self).__name__, lr, betas, eps, weight_decay)
+        super().__init__(params, {"lr": lr, "betas": tuple(betas), "eps": eps,
+                                  "weight_decay": weight_decay, "amsgrad": amsgrad,
+                                  "maximize": maximize})
+
+    def _update_group(self, group: dict[str, Any]) -> None:
+        from ..ops.elementwise import maximum
+
+        lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group[
+            "weight_decay"]
+        for p, g, st in self._with_grads(group):
+            if not st:
+                st["step"] = 0
+                st["exp_avg"] = zeros_like(p)
+                st["exp_avg_sq"] = zeros_like(p)
+                if group["amsgrad"]:
+                    st["max_exp_avg_sq"] = zeros_like(p)
+            st["step"] += 1
+            t = st["step"]
+            if wd and self._decoupled:
+                p.mul_(1 - lr * wd)
+            elif wd:
+                g = g.add(p, alpha=wd)
+            m, v = st["exp_avg"], st["exp_avg_sq"]
+            m.mul_(beta1).add_(g, alpha=1 - beta1)
+            v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+            if group["amsgrad"]:
+                v = st["max_exp_avg_sq"].copy_(maximum(st["max_exp_avg_sq"], v))
+            denom = v.sqrt().div_(math.sqrt(1 - beta2**t)).add_(eps)
+            p.addcdiv_(m, denom, value=-lr / (1 - beta1**t))
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (Loshchilov and Hutter), as in PyTorch.
+
+    Same update as :class:`Adam`, except that weight decay multiplies the
+    parameter by ``1 - lr * weight_decay`` before the step instead of
+    entering the gradient.
+
+    Example:
+        >>> opt = gt.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01)  # doctest: +SKIP
+    """
+
+    _decoupled = True
+
+    def __init__(self, params: ParamsT, lr: float = 1e-3, betas: tuple[float, float] = (0.9,
+                 0.999), eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False,
+                 *, maximize: bool = False) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)

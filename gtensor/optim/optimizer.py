@@ -1,0 +1,194 @@
+"""Optimizer base class: parameter groups, per-parameter state, state dicts.
+
+Updates run as gtensor ops under :func:`gtensor.no_grad` on each parameter's
+own device: no value crosses to the host during ``step()``. Per-parameter
+step counters are Python ints (they never live on the device).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from ..autograd.grad_mode import enable_grad, no_grad
+from ..nn.parameter import zero_grads
+from ..tensor import Tensor
+
+ParamsT = Iterable[Tensor] | Iterable[dict[str, Any]]
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "<required parameter>"
+
+
+required: Any = _Required()
+
+
+class Optimizer:
+    """Base class: holds ``param_groups`` (dicts with ``"params"`` and options) and ``state``.
+
+    Subclasses implement :meth:`step` group by group.
+
+    Args:
+        params: tensors, or dicts ``{"params": [...], **options}`` (one group each).
+        defaults: default options for groups that do not set them.
+
+    Example:
+        >>> opt = gt.optim.SGD([{"params": model.fc1.parameters()},
+        ...                     {"params": model.fc2.parameters(), "lr": 1e-3}],
+        ...                    lr=1e-2)  # doctest: +SKIP
+    """
+
+    def __init__(self, params: ParamsT, defaults: dict[str, Any]) -> None:
+        self.defaults = dict(defaults)
+        self.state: dict[Tensor, dict[str, Any]] = {}
+        self.param_groups: list[dict[str, Any]] = []
+        if isinstance(params, Tensor):
+            raise TypeError(f"[{type(self).__name__}] params must be an iterable of tensors or "
+                            "dicts, got a Tensor")
+        groups = list(params)
+        if not groups:
+            raise ValueError(f"[{type(self).__name__}] got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for g in groups:
+            self.add_param_group(g)  # type: ignore[arg-type]
+
+    def add_param_group(self, group: dict[str, Any]) -> None:
+        """Add a group of parameters with its own options (missing ones from the defaults).
+
+        Example:
+            >>> opt.add_param_group({"params": head.parameters(), "lr": 0.1})  # doctest: +SKIP
+        """
+        name = type(self).__name__
+        if not isinstance(group, dict):
+            raise TypeError(f"[{name}] a param group must be a dict, got {type(group).__name__}")
+        params = group["params"]
+        params = [params] if isinstance(params, Tensor) else list(params)
+        for p in params:
+            if not isinstance(p, Tensor):
+                raise TypeError(f"[{name}] can only optimize Tensors, got {type(p).__name__}")
+            if not p.is_leaf:
+                raise ValueError(f"[{name}] can't optimize a non-leaf Tensor")
+        seen = {id(p) for g in self.param_groups for p in g["params"]}
+        if len({id(p) for p in params}) != len(params) or any(id(p) in seen for p in params):
+            raise ValueError(f"[{name}] some parameters appear in more than one parameter group "
+                             "(or twice in one)")
+        full = {"params": params}
+        for key, default in self.defaults.items():
+            value = group.get(key, default)
+            if value is required:
+                raise ValueError(f"[{name}] parameter group didn't specify a value of required "
+                                 f"optimization parameter {key}")
+            full[key] = value
+        for key, value in group.items():
+            full.setdefault(key, value)
+        self.param_groups.append(full)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients of all optimized parameters (to None by default)."""
+        zero_grads((p for g in self.param_groups for p in g["params"]), set_to_none)
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """Update every parameter that has a gradient; return ``closure()`` when given.
+
+        Example:
+            >>> loss.backward(); opt.step()  # doctest: +SKIP
+        """
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                self._update_group(group)
+        return loss
+
+    def _update_group(self, group: dict[str, Any]) -> None:
+        raise TypeError(f"[{type(self).__name__}] an Optimizer subclass must define "
+                        "_update_group")
+
+    def _with_grads(self, group: dict[str, Any]) -> Iterator[tuple[Tensor, Tensor,
+                                                                   dict[str, Any]]]:
+        """Yield ``(param, gradient, state)`` for the group's parameters that have a gradient.
+
+        The gradient is negated when the group maximizes; ``state`` is created empty.
+        """
+        for p in group["params"]:
+            if p.grad is None:
+                continue
+            st = self.state.get(p)
+            if st is None:
+                st = self.state[p] = {}
+            yield p, (-p.grad if group.get("maximize") else p.grad), st
+
+    # -- state dicts ---------------------------------------------------------------------
+    def state_dict(self) -> dict[str, Any]:
+        """Return ``{"state": {index: {...}}, "param_groups": [{..., "params": [index]}]}``.
+
+        Parameters are numbered in group order; tensors in the state are the
+        live ones (save the dict with :func:`gtensor.save` to copy them).
+
+        Example:
+            >>> gt.save(opt.state_dict(), "opt.gt")  # doctest: +SKIP
+        """
+        index: dict[int, int] = {}
+        groups = []
+        for g in self.param_groups:
+            ids = []
+            for p in g["params"]:
+                index.setdefault(id(p), len(index))
+                ids.append(index[id(p)])
+            groups.append({**{k: v for k, v in g.items() if k != "params"}, "params": ids})
+        state = {index[id(p)]: dict(s) for p, s in self.state.items() if id(p) in index}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Restore options and state saved by :meth:`state_dict` (for the same parameters).
+
+        State tensors are moved to each parameter's device, and floating ones
+        cast to its dtype.
+
+        Raises:
+            ValueError: the group count or a group's size differs.
+        """
+        name = type(self).__name__
+        groups = state_dict.get("param_groups")
+        if not isinstance(groups, list) or "state" not in state_dict:
+            raise ValueError(f"[{name}.load_state_dict] expected a dict with 'state' and "
+                             "'param_groups'")
+        if len(groups) != len(self.param_groups):
+            raise ValueError(f"[{name}.load_state_dict] loaded state dict has "
+                             f"{len(groups)} parameter groups, the optimizer has "
+                             f"{len(self.param_groups)}")
+        for i, (saved, own) in enumerate(zip(groups, self.param_groups, strict=True)):
+            if len(saved["params"]) != len(own["params"]):
+                raise ValueError(f"[{name}.load_state_dict] parameter group {i} has "
+                                 f"{len(saved['params'])} parameters in the loaded state dict "
+                                 f"and {len(own['params'])} in the optimizer")
+        by_index: dict[int, Tensor] = {}
+        for saved, own in zip(groups, self.param_groups, strict=True):
+            for idx, p in zip(saved["params"], own["params"], strict=True):
+                by_index[int(idx)] = p
+            own.update({k: v for k, v in saved.items() if k != "params"})
+        self.state = {}
+        for idx, st in state_dict["state"].items():
+            p = by_index.get(int(idx))
+            if p is None:
+                continue
+            self.state[p] = {k: _cast_like(v, p) for k, v in st.items()}
+
+    def __repr__(self) -> str:
+        lines = [f"{type(self).__name__} ("]
+        for i, g in enumerate(self.param_groups):
+            lines.append(f"Parameter Group {i}")
+            lines += [f"    {k}: {v}" for k, v in sorted(g.items()) if k != "params"]
+        return "\n".join(lines) + "\n)"
+
+
+def _cast_like(value: Any, p: Tensor) -> Any:
+    if not isinstance(value, Tensor):
+        return value
+    dt = p.dtype if value.dtype.is_floating_point else value.dtype
+    return value.detach().to(device=p.device, dtype=dt, copy=True)  # type: ignore[attr-defined]
