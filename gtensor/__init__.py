@@ -79,3 +79,8 @@ __all__ = [
     "bincount", "cat", "dropout_mask", "meshgrid", "one_hot", "pad", "randperm",
     "searchsorted", "stack",
 ]
+
+from . import nn, optim, utils  # noqa: E402
+from .serialization import load, save  # noqa: E402
+
+__all__ += ["nn", "optim", "utils", "save", "load"]
