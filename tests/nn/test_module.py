@@ -1,0 +1,176 @@
+"""Module: registration, traversal, modes, hooks, state dicts, in-place moves, repr."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gtensor as gt
+from gtensor.nn import Module, ModuleDict, ModuleList, Parameter, Sequential
+
+
+class Leaf(Module):
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.w = Parameter(gt.randn(n, 2))
+        self.register_buffer("stat", gt.randn(n))
+        self.register_buffer("scratch", gt.zeros(n), persistent=False)
+        self.register_buffer("count", gt.zeros((), dtype=gt.int64))
+
+    def forward(self, x: gt.Tensor) -> gt.Tensor:
+        return x
+
+    def extra_repr(self) -> str:
+        return f"n={self.w.shape[0]}"
+
+
+def make(n_last: int = 4) -> Sequential:
+    return Sequential(Leaf(3), ModuleList([Leaf(2), Leaf(n_last)]),
+                      ModuleDict({"head": Leaf(1)}))
+
+
+def test_registration_and_names() -> None:
+    m = make()
+    assert [n for n, _ in m.named_parameters()] == ["0.w", "1.0.w", "1.1.w", "2.head.w"]
+    assert [n for n, _ in m.named_buffers()][:3] == ["0.stat", "0.scratch", "0.count"]
+    assert list(m.state_dict())[:3] == ["0.w", "0.stat", "0.count"]
+    assert len(list(m.modules())) == 7
+    assert [n for n, _ in m.named_children()] == ["0", "1", "2"]
+    assert m.get_submodule("1.1") is m[1][1]
+
+
+def test_shared_parameter_listed_once() -> None:
+    a = Leaf(2)
+    m = Sequential(a, a)
+    assert len(list(m.parameters())) == 1
+
+
+def test_setattr_rules() -> None:
+    m = Leaf(2)
+    with pytest.raises(TypeError, match="parameter 'w'"):
+        m.w = gt.zeros(2, 2)
+    m.w = None
+    assert "w" not in dict(m.named_parameters())
+    with pytest.raises(TypeError, match="buffer 'stat'"):
+        m.stat = 3
+    del m.stat
+    assert "stat" not in m.state_dict()
+    with pytest.raises(AttributeError, match="nothing"):
+        _ = m.nothing
+
+
+def test_train_eval_apply_and_requires_grad() -> None:
+    m = make()
+    m.eval()
+    assert not any(x.training for x in m.modules())
+    m.train()
+    assert all(x.training for x in m.modules())
+    seen: list[str] = []
+    m.apply(lambda mod: seen.append(type(mod).__name__))
+    assert seen[-1] == "Sequential" and seen.count("Leaf") == 4
+    m.requires_grad_(False)
+    assert not any(p.requires_grad for p in m.parameters())
+
+
+def test_forward_hooks_replace_and_remove() -> None:
+    m = Leaf(2)
+    x = gt.ones(3)
+    pre = m.register_forward_pre_hook(lambda mod, args: (args[0] * 0 if False else gt.zeros(3),))
+    post = m.register_forward_hook(lambda mod, args, out: gt.full((3,), 7.0))
+    assert m(x).tolist() == [7.0, 7.0, 7.0]
+    post.remove()
+    assert m(x).tolist() == [0.0, 0.0, 0.0]
+    pre.remove()
+    assert m(x) is x
+
+
+def test_state_dict_round_trip() -> None:
+    gt.manual_seed(0)
+    a, b = make(), make()
+    b.load_state_dict(a.state_dict())
+    for (n, pa), (_, pb) in zip(a.state_dict().items(), b.state_dict().items(), strict=True):
+        np.testing.assert_array_equal(pa.numpy(), pb.numpy(), err_msg=n)
+    assert "0.scratch" not in a.state_dict()
+
+
+def test_load_mismatched_model_names_keys() -> None:
+    sd = make().state_dict()
+    sd["extra.w"] = gt.zeros(1)
+    del sd["0.w"]
+    target = make(n_last=5)
+    with pytest.raises(RuntimeError) as err:
+        target.load_state_dict(sd)
+    msg = str(err.value)
+    assert 'Missing key(s) in state_dict: "0.w"' in msg
+    assert 'Unexpected key(s) in state_dict: "extra.w"' in msg
+    assert "size mismatch for 1.1.w" in msg and "(4, 2)" in msg and "(5, 2)" in msg
+
+
+def test_load_non_strict_reports_keys() -> None:
+    sd = make().state_dict()
+    sd["extra"] = gt.zeros(1)
+    del sd["0.stat"]
+    result = make().load_state_dict(sd, strict=False)
+    assert result.missing_keys == ["0.stat"] and result.unexpected_keys == ["extra"]
+
+
+def test_to_dtype_keeps_parameter_objects() -> None:
+    m = make()
+    params = list(m.parameters())
+    before = [p.detach().numpy().copy() for p in params]
+    m[0].w.grad = gt.ones(3, 2)
+    m.to(gt.float64)
+    assert [id(p) for p in m.parameters()] == [id(p) for p in params]
+    assert all(p.dtype == gt.float64 and p.requires_grad for p in params)
+    assert m[0].w.grad.dtype == gt.float64
+    assert m[0].count.dtype == gt.int64 and m[0].stat.dtype == gt.float64
+    for p, old in zip(params, before, strict=True):
+        np.testing.assert_allclose(p.detach().numpy(), old, rtol=1e-7)
+    with pytest.raises(TypeError, match="floating"):
+        m.to(gt.int32)
+
+
+def test_to_device_in_place(device: str) -> None:
+    m = Leaf(2)
+    w = m.w
+    values = w.detach().numpy().copy()
+    m.to(device)
+    assert m.w is w and w.device.type == device and m.stat.device.type == device
+    np.testing.assert_array_equal(w.detach().cpu().numpy(), values)
+    m.cpu()
+    assert w.device.type == "cpu"
+
+
+def test_zero_grad() -> None:
+    m = Leaf(2)
+    m.w.grad = gt.ones(2, 2)
+    m.zero_grad(set_to_none=False)
+    assert m.w.grad.tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    m.zero_grad()
+    assert m.w.grad is None
+
+
+def test_repr_tree() -> None:
+    text = repr(make())
+    assert text.startswith("Sequential(\n  (0): Leaf(n=3)\n  (1): ModuleList(\n    (0): Leaf(n=2)")
+    assert "(head): Leaf(n=1)" in text
+    assert repr(Parameter(gt.ones(1))).startswith("Parameter containing:\n")
+
+
+def test_containers() -> None:
+    ml = ModuleList([Leaf(1)])
+    ml.append(Leaf(2)).extend([Leaf(3)])
+    assert len(ml) == 3 and ml[-1].w.shape == (3, 2) and len(ml[1:]) == 2
+    with pytest.raises(IndexError):
+        ml[3]
+    md = ModuleDict([("a", Leaf(1))])
+    md["b"] = Leaf(2)
+    assert list(md) == ["a", "b"] and "b" in md
+    del md["a"]
+    assert list(md.keys()) == ["b"]
+    seq = Sequential(Leaf(1), Leaf(2))
+    assert len(seq[1:]) == 1 and isinstance(seq[-1], Leaf)
+    with pytest.raises(TypeError, match="container"):
+        ml(gt.ones(1))
+    with pytest.raises(TypeError, match="forward"):
+        Module()(1)
