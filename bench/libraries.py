@@ -10,6 +10,7 @@ reported by :func:`probe` with the reason and is never replaced by anything.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import importlib.util
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +42,13 @@ class Availability:
                 "where": self.where}
 
 
+def _distribution_version(name: str) -> str:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def probe(name: str, device: str) -> Availability:
     """Check whether library ``name`` can run cases on ``device`` (``cpu`` or ``cuda``).
 
@@ -57,7 +65,7 @@ def probe(name: str, device: str) -> Availability:
         mod = importlib.import_module(name)
     except Exception as exc:  # a broken install is reported, not raised
         return Availability(name, False, reason=f"import failed: {exc}")
-    version = str(getattr(mod, "__version__", "unknown"))
+    version = str(getattr(mod, "__version__", None) or _distribution_version(name))
     if name == "numpy":
         return Availability(name, True, version, where="host")
     if device == "cpu":
