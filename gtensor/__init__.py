@@ -7,7 +7,7 @@ Example:
     (2, 3)
 """
 
-from . import autograd, cuda, memory
+from . import autograd, cuda, func, memory
 from ._load_ops import load_ops
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .device import device
@@ -66,7 +66,7 @@ long = int64
 int = int32  # noqa: A001
 
 __all__ = [
-    "autograd", "enable_grad", "inference_mode", "is_grad_enabled", "no_grad",
+    "autograd", "func", "enable_grad", "inference_mode", "is_grad_enabled", "no_grad",
     "set_grad_enabled", "DTypeError", "DeviceMismatchError", "GTensorError", "Generator",
     "OutOfMemoryError",
     "ShapeError", "Tensor", "arange", "as_tensor", "bool_", "broadcast_shapes", "cuda",

@@ -18,10 +18,12 @@ from .grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .node import Node
 
 __all__ = [
-    "Function", "FunctionCtx", "Node", "backward", "detect_anomaly", "enable_grad", "grad",
+    "Function", "FunctionCtx", "GradcheckError", "gradcheck", "gradgradcheck",
+    "Node", "backward", "detect_anomaly", "enable_grad", "grad",
     "inference_mode", "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled",
     "no_grad", "once_differentiable", "set_grad_enabled",
 ]

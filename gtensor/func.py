@@ -1,0 +1,208 @@
+"""Functional transforms over the autograd engine: ``grad``, ``vjp``, ``jvp``, ``jacobian``...
+
+They nest: an inner transform records its backward pass whenever its inputs
+already carry an outer transform's graph, so ``grad(grad(f))`` works.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .autograd.engine import grad as _grad
+from .autograd.grad_mode import enable_grad
+from .tensor import Tensor
+
+Argnums = int | Sequence[int]
+
+
+def _prepare(args: tuple[Any, ...], argnums: Argnums, op: str) -> tuple[list[Any], list[int]]:
+    nums = [argnums] if isinstance(argnums, int) else list(argnums)
+    args = list(args)
+    for n in nums:
+        if not -len(args) <= n < len(args):
+            raise ValueError(f"[{op}] argnums {n} is out of range for {len(args)} arguments")
+        x = args[n]
+        if not isinstance(x, Tensor):
+            raise TypeError(f"[{op}] argument {n} must be a Tensor, got {type(x).__name__}")
+        if not x.dtype.is_floating_point:
+            raise TypeError(f"[{op}] argument {n} must be floating point, got {x.dtype.name}")
+        # a connected alias when an outer transform is tracking x, else a fresh leaf
+        args[n] = x.view(x.shape) if x.requires_grad else x.detach().requires_grad_()  # type: ignore[attr-defined]
+    return args, nums
+
+
+def _nested(xs: Sequence[Tensor]) -> bool:
+    return any(x.grad_fn is not None for x in xs)
+
+
+def value_and_grad(f: Callable[..., Any], argnums: Argnums = 0,
+                   has_aux: bool = False) -> Callable[..., Any]:
+    """Return a function computing ``f``'s value and its gradient w.r.t. ``argnums``.
+
+    Args:
+        f: returns a scalar tensor (or ``(scalar, aux)`` with ``has_aux``).
+        argnums: which positional argument(s) to differentiate.
+        has_aux: ``f`` returns an extra value passed through untouched.
+
+    Returns:
+        A function returning ``(value, grads)`` or ``((value, aux), grads)``.
+
+    Example:
+        >>> v, g = value_and_grad(lambda x: (x * x).sum())(gt.ones(3))  # doctest: +SKIP
+    """
+
+    def wrapped(*args: Any) -> Any:
+        with enable_grad():
+            prepared, nums = _prepare(args, argnums, "grad")
+            result = f(*prepared)
+            value, aux = result if has_aux else (result, None)
+            if not isinstance(value, Tensor) or value.numel() != 1:
+                raise RuntimeError("[grad] f must return a scalar tensor (one element), got "
+                                   f"{getattr(value, 'shape', type(value).__name__)}")
+            xs = [prepared[n] for n in nums]
+            grads = _grad(value, xs, create_graph=_nested(xs), allow_unused=True)
+        grads = tuple(g if g is not None else _zeros(x) for g, x in zip(grads, xs, strict=True))
+        out = grads[0] if isinstance(argnums, int) else grads
+        value = value if value.grad_fn is None or _nested(xs) else value.detach()  # type: ignore[attr-defined]
+        return ((value, aux), out) if has_aux else (value, out)
+
+    return wrapped
+
+
+def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False) -> Callable[..., Any]:
+    """Return a function computing the gradient of scalar-valued ``f``.
+
+    Example:
+        >>> grad(lambda x: (x ** 3).sum())(gt.tensor([2.0]))  # doctest: +SKIP
+        tensor([12.])
+    """
+    vg = value_and_grad(f, argnums, has_aux)
+
+    def wrapped(*args: Any) -> Any:
+        value, g = vg(*args)
+        return (g, value[1]) if has_aux else g
+
+    return wrapped
+
+
+def _zeros(x: Tensor) -> Tensor:
+    from .ops.creation import zeros_like
+
+    return zeros_like(x)
+
+
+def vjp(f: Callable[..., Any], *primals: Tensor, has_aux: bool = False) -> Any:
+    """Return ``f(*primals)`` and a function mapping output cotangents to input cotangents.
+
+    Example:
+        >>> out, pullback = vjp(lambda x: x * 2, gt.ones(3))  # doctest: +SKIP
+        >>> pullback(gt.ones(3))  # doctest: +SKIP
+        (tensor([2., 2., 2.]),)
+    """
+    with enable_grad():
+        prepared, nums = _prepare(primals, list(range(len(primals))), "vjp")
+        result = f(*prepared)
+    out, aux = result if has_aux else (result, None)
+    outs = [out] if isinstance(out, Tensor) else list(out)
+    xs = [prepared[n] for n in nums]
+
+    def pullback(*cotangents: Tensor) -> tuple[Tensor, ...]:
+        cots = list(cotangents)
+        if len(cots) != len(outs):
+            raise ValueError(f"[vjp] expected {len(outs)} cotangents, got {len(cots)}")
+        with enable_grad():
+            got = _grad(outs, xs, cots, retain_graph=True,
+                        create_graph=_nested(xs) or any(c.requires_grad for c in cots),
+                        allow_unused=True)
+        return tuple(g if g is not None else _zeros(x) for g, x in zip(got, xs, strict=True))
+
+    shown = out if _nested(xs) else _detached(out)
+    return (shown, pullback, aux) if has_aux else (shown, pullback)
+
+
+def _detached(out: Any) -> Any:
+    if isinstance(out, Tensor):
+        return out.detach()  # type: ignore[attr-defined]
+    return type(out)(o.detach() for o in out)
+
+
+def jvp(f: Callable[..., Any], primals: Sequence[Tensor],
+        tangents: Sequence[Tensor]) -> tuple[Any, Any]:
+    """Return ``f(*primals)`` and the forward derivative along ``tangents``.
+
+    Computed as two reverse passes (the VJP of the VJP is linear in the cotangent).
+
+    Example:
+        >>> out, t = jvp(lambda x: x * 3, (gt.ones(2),), (gt.ones(2),))  # doctest: +SKIP
+    """
+    from .ops.creation import zeros_like
+
+    if len(primals) != len(tangents):
+        raise ValueError(f"[jvp] {len(primals)} primals but {len(tangents)} tangents")
+    for p, t in zip(primals, tangents, strict=True):
+        if p.shape != t.shape:
+            raise ValueError(f"[jvp] tangent shape {t.shape} does not match primal shape "
+                             f"{p.shape}")
+    with enable_grad():
+        prepared, nums = _prepare(tuple(primals), list(range(len(primals))), "jvp")
+        out = f(*prepared)
+        outs = [out] if isinstance(out, Tensor) else list(out)
+        dummies = [zeros_like(o).requires_grad_() for o in outs]
+        xs = [prepared[n] for n in nums]
+        vjps = _grad(outs, xs, dummies, create_graph=True, allow_unused=True)
+        pairs = [(g, t) for g, t in zip(vjps, tangents, strict=True) if g is not None]
+        if pairs:
+            got = _grad([g for g, _ in pairs], dummies, [t for _, t in pairs],
+                        create_graph=_nested(xs), allow_unused=True)
+        else:
+            got = (None,) * len(dummies)
+    tangent_out = [g if g is not None else zeros_like(o) for g, o in zip(got, outs, strict=True)]
+    if not _nested(xs):
+        tangent_out = [t.detach() for t in tangent_out]  # type: ignore[attr-defined]
+        out = _detached(out)
+    return out, tangent_out[0] if isinstance(out, Tensor) else tuple(tangent_out)
+
+
+def jacobian(f: Callable[..., Any], argnums: Argnums = 0) -> Callable[..., Any]:
+    """Return a function computing the Jacobian of ``f`` (shape ``out.shape + x.shape``).
+
+    Example:
+        >>> jacobian(lambda x: x * x)(gt.tensor([1.0, 2.0]))  # doctest: +SKIP
+        tensor([[2., 0.],
+                [0., 4.]])
+    """
+    from .ops.creation import zeros
+
+    def wrapped(*args: Any) -> Any:
+        with enable_grad():
+            prepared, nums = _prepare(args, argnums, "jacobian")
+            out = f(*prepared)
+            if not isinstance(out, Tensor):
+                raise TypeError("[jacobian] f must return a single tensor")
+            xs = [prepared[n] for n in nums]
+            nested = _nested(xs)
+            flat_out = out.reshape(-1)  # type: ignore[attr-defined]
+            jacs = tuple(zeros((out.numel(),) + x.shape, dtype=x.dtype, device=x.device)
+                         for x in xs)
+            for i in range(out.numel()):
+                got = _grad(flat_out[i], xs, retain_graph=True, create_graph=nested,
+                            allow_unused=True)
+                for jac, g in zip(jacs, got, strict=True):
+                    if g is not None:
+                        jac[i] = g
+        jacs = tuple(j.reshape(out.shape + x.shape) for j, x in zip(jacs, xs, strict=True))  # type: ignore[attr-defined]
+        return jacs[0] if isinstance(argnums, int) else jacs
+
+    return wrapped
+
+
+def hessian(f: Callable[..., Any], argnums: Argnums = 0) -> Callable[..., Any]:
+    """Return a function computing the Hessian of scalar-valued ``f``.
+
+    Example:
+        >>> hessian(lambda x: (x ** 3).sum())(gt.tensor([1.0, 2.0]))  # doctest: +SKIP
+        tensor([[ 6.,  0.],
+                [ 0., 12.]])
+    """
+    return jacobian(grad(f, argnums), argnums)
