@@ -34,6 +34,7 @@ from .api import (
     record_stream,
     reset_accumulated_memory_stats,
     reset_peak_memory_stats,
+    set_allocator_settings,
     set_per_process_memory_fraction,
 )
 from .block import Block
@@ -64,5 +65,6 @@ __all__ = [
     "record_stream",
     "reset_accumulated_memory_stats",
     "reset_peak_memory_stats",
+    "set_allocator_settings",
     "set_per_process_memory_fraction",
 ]

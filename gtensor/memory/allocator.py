@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import operator
 import threading
+from threading import get_ident
 from typing import Any, Protocol
 
 from ..errors import OutOfMemoryError
@@ -98,16 +99,10 @@ class CachingAllocator:
         Raises:
             OutOfMemoryError: when the device stays full after the cache is flushed.
         """
-        try:
-            nbytes = operator.index(nbytes)
-        except TypeError:
-            raise TypeError(
-                f"[allocate] nbytes must be an int, got {type(nbytes).__name__}"
-            ) from None
-        if nbytes < 0:
-            raise ValueError(f"[allocate] nbytes must be >= 0, got {nbytes}")
+        if type(nbytes) is not int or nbytes < 0:
+            nbytes = _checked_nbytes(nbytes)
         with self._lock:
-            self._holder = threading.get_ident()
+            self._holder = get_ident()
             try:
                 return self._allocate(nbytes, stream)
             finally:
@@ -124,13 +119,15 @@ class CachingAllocator:
             raise TypeError(f"[free] expected a Block, got {type(block).__name__}")
         if not block.allocated:
             raise ValueError(f"[free] {block!r} is not allocated (freed twice?)")
-        if block.device != self.device:
-            raise ValueError(f"[free] {block!r} belongs to {block.device}, not {self.device}")
-        if self._holder == threading.get_ident():
+        segment = block.segment
+        if self._segments.get(segment.ptr) is not segment:
+            raise ValueError(f"[free] {block!r} does not belong to this allocator ({self.device})")
+        me = get_ident()
+        if self._holder == me:
             self._deferred.append(block)
             return
         with self._lock:
-            self._holder = threading.get_ident()
+            self._holder = me
             try:
                 self._free(block)
             finally:
@@ -158,9 +155,24 @@ class CachingAllocator:
     def empty_cache(self) -> None:
         """Wait for pending stream work, then return every wholly free segment to the device."""
         with self._lock:
-            self._holder = threading.get_ident()
+            self._holder = get_ident()
             try:
                 self._release_cached()
+            finally:
+                self._leave()
+
+    def set_config(self, config: AllocatorConfig) -> None:
+        """Switch to new settings: the cache is emptied first and oversize counts redone.
+
+        Blocks still allocated keep their sizes; ones made under caching and
+        freed after ``caching:0`` go back to the device once their segment is free.
+        """
+        with self._lock:
+            self._holder = get_ident()
+            try:
+                self._release_cached()
+                self.config = config
+                self._recount_oversize()
             finally:
                 self._leave()
 
@@ -249,7 +261,9 @@ class CachingAllocator:
             chunk = self._new_segment(nbytes, size, segment_size(size), stream, small)
         return self._hand_out(chunk, size, nbytes)
 
-    def _new_segment(self, nbytes: int, size: int, alloc_size: int, stream: int, small: bool):
+    def _new_segment(
+        self, nbytes: int, size: int, alloc_size: int, stream: int, small: bool
+    ) -> Block:
         if self.config.garbage_collection_threshold:
             self._collect_garbage()
         segment = self._reserve(alloc_size, stream, small)
@@ -314,7 +328,8 @@ class CachingAllocator:
         stats.active_bytes.increase(small, size)
         if size >= self.config.max_split_size:
             stats.oversize_allocations.increase(1)
-        self._record("alloc", block.ptr, size, block.stream)
+        if self.history is not None:
+            self._record("alloc", block.ptr, size, block.stream)
         return block
 
     # ----------------------------------------------------------------- free
@@ -328,7 +343,8 @@ class CachingAllocator:
         stats.requested_bytes.decrease(small, block.requested)
         if block.size >= self.config.max_split_size:
             stats.oversize_allocations.decrease(1)
-        self._record("free_requested", block.ptr, block.size, block.stream)
+        if self.history is not None:
+            self._record("free_requested", block.ptr, block.size, block.stream)
         if block.stream_uses:
             events = [stream.record_event() for stream in block.stream_uses.values()]
             block.stream_uses = None
@@ -343,7 +359,8 @@ class CachingAllocator:
         stats = self.stats
         stats.active.decrease(small, 1)
         stats.active_bytes.decrease(small, block.size)
-        self._record("free_completed", block.ptr, block.size, block.stream)
+        if self.history is not None:
+            self._record("free_completed", block.ptr, block.size, block.stream)
         merged = block
         for neighbour in (block.prev, block.next):
             if neighbour is not None and neighbour.in_pool:
@@ -358,7 +375,7 @@ class CachingAllocator:
         merged.requested = 0
         self._tick += 1
         merged.freed_tick = self._tick
-        if not self.config.caching:
+        if not self.config.caching and not merged.is_split():
             self._release_segment(merged)
             return
         if merged.is_split():
@@ -425,6 +442,24 @@ class CachingAllocator:
             self._release_segment(block)
         return True
 
+    def _recount_oversize(self) -> None:
+        limit = self.config.max_split_size
+        counts = (
+            (self.stats.oversize_segments, [s for s in self._segments.values() if s.size >= limit]),
+            (
+                self.stats.oversize_allocations,
+                [
+                    b
+                    for s in self._segments.values()
+                    for b in s.blocks()
+                    if b.allocated and b.size >= limit
+                ],
+            ),
+        )
+        for stat, items in counts:
+            stat.current = len(items)
+            stat.peak = max(stat.peak, stat.current)
+
     def _collect_garbage(self) -> None:
         """Release the longest-unused free segments while reserved memory is over the threshold."""
         target = self.config.garbage_collection_threshold * (self._limit or self.capacity())
@@ -460,6 +495,16 @@ class CachingAllocator:
             "GTENSOR_ALLOC_CONF=max_split_size_mb:<N> to avoid fragmentation; "
             "gtensor.memory.empty_cache() returns cached segments to the device."
         )
+
+
+def _checked_nbytes(nbytes: object) -> int:
+    try:
+        value = operator.index(nbytes)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"[allocate] nbytes must be an int, got {type(nbytes).__name__}") from None
+    if value < 0:
+        raise ValueError(f"[allocate] nbytes must be >= 0, got {value}")
+    return value
 
 
 def _ptr(segment: Segment) -> int:

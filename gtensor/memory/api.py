@@ -14,6 +14,7 @@ from typing import Any
 from ..device import DeviceLike, device, resolve
 from .allocator import CachingAllocator, Stream
 from .block import Block
+from .config import AllocatorConfig
 from .registry import DeviceAllocators
 from .summary import format_summary
 
@@ -214,6 +215,25 @@ def set_per_process_memory_fraction(fraction: float, device: DeviceLike | int = 
         >>> set_per_process_memory_fraction(1.0, "cpu")
     """
     allocator_for(device).set_memory_fraction(fraction)
+
+
+def set_allocator_settings(settings: str) -> AllocatorConfig:
+    """Change the allocator's settings at run time, in ``GTENSOR_ALLOC_CONF`` syntax.
+
+    Named keys change on every device (the caches are emptied first); the
+    others keep their values. Useful to compare caching on and off in one
+    process.
+
+    Returns:
+        The settings now in force.
+
+    Example:
+        >>> set_allocator_settings("caching:0").caching
+        False
+        >>> set_allocator_settings("caching:1").caching
+        True
+    """
+    return _allocators.update_config(settings)
 
 
 def mem_get_info(device: DeviceLike | int = "cpu") -> tuple[int, int]:

@@ -12,7 +12,7 @@ the allocator is used.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .policy import LARGE_BUFFER, NO_SPLIT_LIMIT, MiB
 
@@ -101,11 +101,12 @@ _OPTIONS = {
 }
 
 
-def parse_alloc_conf(text: str) -> AllocatorConfig:
+def parse_alloc_conf(text: str, base: AllocatorConfig | None = None) -> AllocatorConfig:
     """Parse a ``GTENSOR_ALLOC_CONF`` string.
 
     Args:
         text: ``key:value`` pairs separated by commas; blank means defaults.
+        base: the settings that keys not in ``text`` keep (the defaults if ``None``).
 
     Returns:
         The parsed :class:`AllocatorConfig`.
@@ -134,7 +135,7 @@ def parse_alloc_conf(text: str) -> AllocatorConfig:
             raise _error(f"option {key!r} is given twice")
         seen.add(key)
         fields.update(_OPTIONS[key](value))
-    return AllocatorConfig(**fields)  # type: ignore[arg-type]
+    return replace(base or AllocatorConfig(), **fields)  # type: ignore[arg-type]
 
 
 def parse_sim_memory(text: str | None) -> int:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from ..device import device
 from .allocator import CachingAllocator
-from .config import AllocatorConfig, read_environment
+from .config import AllocatorConfig, parse_alloc_conf, read_environment
 from .history import History
 from .raw import RawMemory
 from .raw_host import HostMemory
@@ -62,14 +62,31 @@ class DeviceAllocators:
             for allocator in self._allocators.values():
                 allocator.history = History(max_entries, stacks) if enabled else None
 
+    def update_config(self, text: str) -> AllocatorConfig:
+        """Apply ``GTENSOR_ALLOC_CONF``-style settings to every allocator, present and future.
+
+        Keys not named keep their values. Returns the new settings.
+        """
+        with self._lock:
+            config, sim_memory = self._load()
+            config = parse_alloc_conf(text, base=config)
+            self._settings = (config, sim_memory)
+            allocators = list(self._allocators.values())
+        for allocator in allocators:
+            allocator.set_config(config)
+        return config
+
+    def _load(self) -> tuple[AllocatorConfig, int]:
+        if self._settings is None:
+            self._settings = read_environment(self._environ)
+        return self._settings
+
     def _create(self, dev: device) -> CachingAllocator:
         with self._lock:
             allocator = self._allocators.get(dev)
             if allocator is not None:
                 return allocator
-            if self._settings is None:
-                self._settings = read_environment(self._environ)
-            config, sim_memory = self._settings
+            config, sim_memory = self._load()
             allocator = CachingAllocator(self._raw(dev, sim_memory), dev, config)
             if self._history is not None:
                 allocator.history = History(*self._history)

@@ -76,3 +76,35 @@ def test_environment_reaches_the_allocators(fresh_allocators):
     )
     assert mem.memory_stats("cpu")["max_split_size"] == 32 * MiB
     assert mem.mem_get_info(device("cuda", 0)) == (8 * MiB, 8 * MiB)
+
+
+def test_settings_change_at_run_time(fresh_allocators):
+    import gtensor.memory as mem
+
+    a, b = mem.allocate(512, "cpu"), mem.allocate(512, "cpu")
+    big = mem.allocate(40 * MiB, "cpu")
+    assert mem.memory_stats()["oversize_allocations.current"] == 0
+    config = mem.set_allocator_settings("max_split_size_mb:32")
+    assert config.max_split_size == 32 * MiB
+    stats = mem.memory_stats()
+    assert stats["oversize_allocations.current"] == stats["oversize_segments.current"] == 1
+    mem.free(big)
+    assert mem.memory_stats()["oversize_allocations.current"] == 0
+
+    config = mem.set_allocator_settings("caching:0")
+    assert not config.caching and config.max_split_size == 32 * MiB  # other keys kept
+    assert mem.memory_reserved() == 2 * MiB  # the big segment was released; a, b live
+    mem.free(a)
+    assert mem.memory_reserved() == 2 * MiB  # b still lives in that segment
+    mem.free(b)
+    assert mem.memory_reserved() == 0
+    c = mem.allocate(1000, "cpu")
+    assert c.size == 1000 and mem.memory_reserved() == 1000
+    mem.free(c)
+    assert mem.memory_reserved() == 0
+
+    assert mem.set_allocator_settings("caching:1").caching
+    mem.free(mem.allocate(1000, "cpu"))
+    assert mem.memory_reserved() == 2 * MiB
+    with pytest.raises(AllocatorConfigError, match="unknown option 'nope'"):
+        mem.set_allocator_settings("nope:1")

@@ -139,8 +139,7 @@ def test_bad_arguments_raise_typed_errors(alloc):
     with pytest.raises(TypeError, match=r"^\[free\] expected a Block"):
         alloc.free(object())
     other = make_allocator().allocate(16)
-    other.device = "elsewhere"
-    with pytest.raises(ValueError, match="belongs to elsewhere"):
+    with pytest.raises(ValueError, match=r"^\[free\] .* does not belong to this allocator"):
         alloc.free(other)
     with pytest.raises(ValueError, match=r"^\[record_stream\]"):
         alloc.record_stream(block, object())
