@@ -199,6 +199,17 @@ class Tensor:
     def _wrap_dim(self, dim: int, op: str) -> int:
         return wrap_dim(dim, self.ndim, op)
 
+    def record_stream(self, stream: Any) -> None:
+        """Keep this tensor's memory from reuse until work queued on ``stream`` so far is done.
+
+        Example:
+            >>> x.record_stream(gt.cuda.Stream())  # doctest: +SKIP
+        """
+        if self._storage.block is not None:
+            from . import memory
+
+            memory.record_stream(self._storage.block, stream)
+
     # -- raw buffers -----------------------------------------------------------------------
     def _native(self) -> Any:
         """Return the backend's array for this view: NumPy on host memory, Numba on a GPU."""

@@ -110,6 +110,7 @@ def set_device(index: int | object) -> None:
 
     idx = index if isinstance(index, int) else device(index).index or 0
     check_index(idx, "set_device")
+    ensure_initialized("set_device")
     if not is_simulated():
         cupy().cuda.Device(idx).use()
         numba_cuda().select_device(idx)
@@ -128,9 +129,7 @@ def ensure_initialized(op: str = "cuda") -> None:
         if not is_simulated():
             from .. import memory
 
-            install = getattr(memory, "install_cuda_hooks", None)
-            if install is not None:
-                install()
+            memory.install_cuda_hooks()  # before Numba creates its context
 
 
 def synchronize(device: object | None = None) -> None:
