@@ -11,12 +11,16 @@ base, is re-derived from the base (``as_strided``) the next time it is used.
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ..storage import Storage
 from ..tensor import Tensor
 from .grad_mode import is_grad_enabled
-from .node import Node, record
+from .node import Node, needs_grad, record
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def check_inplace(t: Tensor, op: str) -> None:
@@ -114,3 +118,31 @@ def record_write(t: Tensor, src: Any, op: str = "copy_") -> None:
 
 def _overwrite_vjp(ctx: Node, g: Tensor) -> tuple[None, Tensor]:
     return None, g
+
+
+def differentiable_inplace(out_of_place: Callable[..., Tensor]) -> Callable[[F], F]:
+    """Make an in-place op differentiable by routing it through ``out_of_place`` and ``copy_``.
+
+    When grad mode is on and ``self`` or a tensor argument requires grad, the
+    decorated in-place op instead computes ``out_of_place(self, ...)`` (which
+    records its own node) and writes it into ``self`` with ``copy_`` (which
+    rewrites ``self``'s history, or its base's for a view). Otherwise the fast
+    in-place kernel runs unchanged.
+
+    Example:
+        >>> @differentiable_inplace(scatter_add)  # doctest: +SKIP
+        ... def scatter_add_(self, dim, index, src): ...
+    """
+
+    def decorate(inplace: F) -> F:
+        @functools.wraps(inplace)
+        def wrapper(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+            if needs_grad(self, *args, *kwargs.values()):
+                check_inplace(self, inplace.__name__)
+                result = out_of_place(self, *args, **kwargs)
+                return self.copy_(result)  # type: ignore[attr-defined]
+            return inplace(self, *args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
