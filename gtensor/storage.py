@@ -8,7 +8,6 @@ counts those transfers (:func:`transfer_count`).
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 import numpy as np
@@ -61,9 +60,17 @@ class Storage:
 
             runtime.ensure_initialized("allocate")
         block = memory.allocate(nbytes, dev)
-        storage = cls(dev, nbytes, block.ptr, block.host, block=block)
-        weakref.finalize(storage, memory.free, block)
-        return storage
+        return cls(dev, nbytes, block.ptr, block.host, block=block)
+
+    def __del__(self) -> None:
+        # cheaper than weakref.finalize; the allocator defers frees that arrive re-entrantly
+        block = self.block
+        if block is not None:
+            self.block = None
+            try:
+                memory.free(block)
+            except Exception:  # interpreter shutdown: the allocator may already be gone
+                pass
 
     @classmethod
     def wrap_host(cls, array: np.ndarray, dev: device = CPU) -> tuple[Storage, int]:
