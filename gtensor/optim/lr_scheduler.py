@@ -187,7 +187,9 @@ class OneCycleLR(LRScheduler):
     The rate rises from ``max_lr / div_factor`` to ``max_lr`` over the first
     ``pct_start`` of ``total_steps``, then anneals to ``initial_lr /
     final_div_factor`` (with ``three_phase``, it first returns to the initial
-    rate and anneals over the last phase). With ``cycle_momentum`` the
+    rate and anneals over the last phase). As in PyTorch, one step past
+    ``total_steps`` is tolerated (a final ``step()`` after the last batch);
+    more raise ``ValueError``. With ``cycle_momentum`` the
     momentum (SGD's ``momentum`` or Adam's ``beta1``) moves the opposite way
     between ``max_momentum`` and ``base_momentum``.
 
@@ -267,8 +269,8 @@ class OneCycleLR(LRScheduler):
         return (end - start) * pct + start
 
     def _at(self, values: dict[str, float], epoch: int) -> tuple[float, float]:
-        if epoch > self.total_steps - 1:
-            raise ValueError(f"[OneCycleLR] tried to step {epoch + 1} times; total_steps is "
+        if epoch > self.total_steps:
+            raise ValueError(f"[OneCycleLR] tried to step {epoch} times; total_steps is "
                              f"{self.total_steps}")
         start_step = 0.0
         for i, (end_step, lr0, lr1, m0, m1) in enumerate(self.phases):

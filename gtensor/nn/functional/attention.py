@@ -41,6 +41,8 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
           f"value {value.shape} do not match", ShapeError)
     check(not (is_causal and attn_mask is not None), "scaled_dot_product_attention",
           "give either attn_mask or is_causal, not both", ValueError)
+    from ...ops.elementwise import where
+
     s = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     scores = (query @ key.transpose(-2, -1)) * s  # type: ignore[attr-defined]
     if is_causal:
@@ -51,7 +53,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
         attn_mask = tril(ones(n_q, n_k, dtype="bool", device=query.device))
     if attn_mask is not None:
         if attn_mask.dtype.name == "bool":
-            scores = scores.masked_fill(~attn_mask, float("-inf"))  # type: ignore[attr-defined]
+            scores = where(attn_mask, scores, float("-inf"))
         else:
             scores = scores + attn_mask
     weights = scores.softmax(-1)  # type: ignore[attr-defined]
