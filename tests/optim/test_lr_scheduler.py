@@ -87,6 +87,7 @@ def test_one_cycle_with_momentum(three_phase: bool) -> None:
         if step < total - 1:
             sched.step()
     assert opt.param_groups[0]["lr"] == pytest.approx(2.0 / 25 / 1e4)
+    sched.step()
     with pytest.raises(ValueError, match="total_steps is 20"):
         sched.step()
 
