@@ -21,10 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.grad_mode import no_grad
+from ..autograd.inplace import check_inplace
+from ..autograd.node import Node, needs_grad, record
 from ..dtypes import int64
 from ..errors import check
 from ..shape_rules import broadcast_shapes
-from ..tensor import Tensor, contiguous_strides
+from ..tensor import Tensor, contiguous_strides, tensor_method
 from .dispatch import launch
 from .views import expand_to
 
@@ -147,12 +150,19 @@ def _is_advanced(item: Any) -> bool:
 
 @dataclass
 class IndexPlan:
-    """Where ``x[index]`` reads: a source view, rest dims and one offset per index row."""
+    """Where ``x[index]`` reads: a source view, rest dims and one offset per index row.
+
+    ``items`` is the index in a replayable form (boolean masks replaced by
+    their index rows), so the same positions can be planned again on another
+    tensor of the same shape (a gradient, an out-of-place copy) without a
+    second ``nonzero``.
+    """
 
     rest: Tensor
     offsets: Tensor
     bshape: tuple[int, ...]
     n_pre: int
+    items: tuple[Any, ...]
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -206,6 +216,7 @@ def plan_index(self: Tensor, index: Any, op: str) -> IndexPlan | None:
         return None
     basic: list[Any] = []
     adv: list[tuple[int, Tensor, int]] = []  # (position in V, index row, source dim)
+    canon: list[Any] = []
     d = 0
     for item in _expand_items(self, items, op):
         pos = len(basic)
@@ -218,15 +229,18 @@ def plan_index(self: Tensor, index: Any, op: str) -> IndexPlan | None:
             if item.ndim == 0:
                 from .creation import zeros
 
+                canon.append(item)
                 basic.append(None)
                 adv.append((pos, zeros(int(bool(item.item())), dtype=int64,
                                        device=self.device), -1))
                 continue
             for j, row in enumerate(mask_rows(item, op)):
+                canon.append(row)
                 basic.append(slice(None))
                 adv.append((pos + j, row, d + j))
             d += item.ndim
         elif isinstance(item, Tensor) or (isinstance(item, int) and not isinstance(item, bool)):
+            canon.append(item)
             if not isinstance(item, Tensor):
                 n = self.shape[d]
                 check(-n <= item < n, op, lambda: f"index {item} is out of bounds for dimension "
@@ -238,6 +252,7 @@ def plan_index(self: Tensor, index: Any, op: str) -> IndexPlan | None:
             adv.append((pos, item, d))
             d += 1
         else:
+            canon.append(item)
             basic.append(item)
             d += item is not None
     view = basic_index(self, tuple(basic))
@@ -250,41 +265,171 @@ def plan_index(self: Tensor, index: Any, op: str) -> IndexPlan | None:
     rest = view._make_view(tuple(view.shape[i] for i in keep),
                            tuple(view._strides[i] for i in keep), view._offset)
     adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
-    return IndexPlan(rest, offsets, bshape, positions[0] if adjacent else 0)
+    return IndexPlan(rest, offsets, bshape, positions[0] if adjacent else 0, tuple(canon))
 
 
-def advanced_getitem(self: Tensor, plan: IndexPlan) -> Tensor:
-    """Materialize ``self[index]`` for an advanced index plan (a new contiguous tensor).
+class _Slot:
+    """Placeholder for an index tensor inside a saved index template."""
+
+    __slots__ = ()
+
+
+_SLOT = _Slot()
+
+
+def split_index(items: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Tensor, ...]]:
+    """Split an index into a template (tensors replaced by a slot) and its tensors (to save).
 
     Example:
-        >>> advanced_getitem(x, plan_index(x, [0, 0], "getitem"))  # doctest: +SKIP
+        >>> split_index((slice(None), idx))[1] == (idx,)  # doctest: +SKIP
+        True
     """
+    template = tuple(_SLOT if isinstance(i, Tensor) else i for i in items)
+    return template, tuple(i for i in items if isinstance(i, Tensor))
+
+
+def join_index(template: tuple[Any, ...], tensors: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Inverse of :func:`split_index`."""
+    it = iter(tensors)
+    return tuple(next(it) if i is _SLOT else i for i in template)
+
+
+def _gather_plan(self: Tensor, plan: IndexPlan) -> Tensor:
     out = Tensor.empty(plan.shape, self.dtype, self.device)
     if out.numel():
         gather_rows(plan.rest, plan.offsets, plan.lead(out))
     return out
 
 
-def advanced_setitem(self: Tensor, plan: IndexPlan, value: Any) -> None:
-    """Write ``value`` (broadcast to the indexed shape) at an advanced index; bumps the version.
+def _index_vjp(ctx: Node, g: Tensor) -> Tensor:
+    from .creation import zeros
 
-    With repeated indices one of the writes wins (the last one on the cpu).
+    items = join_index(ctx.template, ctx.saved_tensors)
+    return index_put(zeros(ctx.in_shape, dtype=g.dtype, device=g.device), items, g,
+                     accumulate=True)
+
+
+def advanced_getitem(self: Tensor, plan: IndexPlan) -> Tensor:
+    """Materialize ``self[index]`` for an advanced index plan (a new contiguous tensor).
+
+    Differentiable: the gradient is accumulated back at the same positions
+    (repeated indices add up).
 
     Example:
-        >>> advanced_setitem(x, plan_index(x, [0, 2], "setitem"), 1.0)  # doctest: +SKIP
+        >>> advanced_getitem(x, plan_index(x, [0, 0], "getitem"))  # doctest: +SKIP
     """
+    out = _gather_plan(self, plan)
+    if needs_grad(self):
+        template, tensors = split_index(plan.items)
+        record("index", out, (self,), _index_vjp, save=tensors, template=template,
+               in_shape=self.shape)
+    return out
+
+
+def _values_for(self: Tensor, value: Any, shape: tuple[int, ...], op: str) -> Any:
+    """``value`` as a tensor of ``self``'s dtype and device that broadcasts to ``shape``."""
     from .creation import as_tensor
 
     v = value if isinstance(value, Tensor) else as_tensor(value, dtype=self.dtype,
                                                           device=self.device)
     if v.dtype is not self.dtype or v.device != self.device:
         v = v.to(self.device, self.dtype)  # type: ignore[attr-defined]
-    shape = plan.shape
-    broadcast_shapes(v.shape, shape, op="setitem")
-    check(v.ndim <= len(shape) or all(n == 1 for n in v.shape[:v.ndim - len(shape)]), "setitem",
+    broadcast_shapes(v.shape, shape, op=op)
+    check(v.ndim <= len(shape) or all(n == 1 for n in v.shape[:v.ndim - len(shape)]), op,
           lambda: f"shape mismatch: value of shape {v.shape} cannot be broadcast to {shape}",
           IndexError)
-    v = v.reshape(v.shape[v.ndim - len(shape):]) if v.ndim > len(shape) else v  # type: ignore
+    return v.reshape(v.shape[v.ndim - len(shape):]) if v.ndim > len(shape) else v  # type: ignore
+
+
+def write_plan(self: Tensor, plan: IndexPlan, v: Tensor, mode: str) -> None:
+    """Combine ``v`` (broadcastable to ``plan.shape``) into ``self`` at ``plan``; no recording."""
+    shape = plan.shape
     if math.prod(shape):
-        scatter_rows(plan.rest, plan.offsets, plan.lead(expand_to(v, shape, "setitem")), "copy")
+        scatter_rows(plan.rest, plan.offsets, plan.lead(expand_to(v, shape, "setitem")), mode)
     self._bump_version()
+
+
+def _index_put_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, Tensor | None]:
+    items = join_index(ctx.template, ctx.saved_tensors)
+    grad_self = grad_values = None
+    if ctx.needs_input_grad[0]:
+        grad_self = g if ctx.accumulate else index_put(g, items, 0.0)
+    if ctx.needs_input_grad[1]:
+        grad_values = g[items]  # type: ignore[index]
+    return grad_self, grad_values
+
+
+@tensor_method()
+def index_put(self: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    """Out-of-place ``x[indices] = values`` (``+=`` with ``accumulate``, repeats adding up).
+
+    Differentiable in ``self`` (zero gradient at overwritten positions) and in
+    ``values`` (the gradient read back at ``indices``).
+
+    Args:
+        indices: an advanced index, as for ``x[indices]``.
+        values: a tensor or number broadcastable to ``x[indices]``'s shape.
+        accumulate: add into the existing values instead of overwriting.
+
+    Example:
+        >>> gt.zeros(3).index_put((gt.tensor([0, 0]),), gt.ones(2), True).tolist()
+        [2.0, 0.0, 0.0]
+    """
+    return put_index(self, indices, values, accumulate, "index_put")
+
+
+def put_index(self: Tensor, indices: Any, values: Any, accumulate: bool, op: str) -> Tensor:
+    """:meth:`index_put` with the op name used in errors (``setitem`` for ``x[i] = v``)."""
+    items = indices if isinstance(indices, tuple) else (indices,)
+    with no_grad():
+        out = self.clone()  # type: ignore[attr-defined]
+        plan = plan_index(out, items, op)
+    check(plan is not None, op, "expected an advanced index (tensors, lists or masks)",
+          IndexError)
+    assert plan is not None
+    v = _values_for(self, values, plan.shape, op)
+    with no_grad():
+        write_plan(out, plan, v, "add" if accumulate else "copy")
+    if needs_grad(self, v):
+        template, tensors = split_index(plan.items)
+        record("index_put", out, (self, v), _index_put_vjp, save=tensors, template=template,
+               accumulate=accumulate)
+    return out
+
+
+@tensor_method()
+def index_put_(self: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    """In-place :func:`index_put` (differentiable on non-leaf tensors).
+
+    Example:
+        >>> gt.zeros(3).index_put_((gt.tensor([1]),), gt.tensor(5.0)).tolist()
+        [0.0, 5.0, 0.0]
+    """
+    items = indices if isinstance(indices, tuple) else (indices,)
+    if needs_grad(self, values):
+        check_inplace(self, "index_put_")
+        return self.copy_(index_put(self, items, values, accumulate))  # type: ignore
+    plan = plan_index(self, items, "index_put_")
+    check(plan is not None, "index_put_", "expected an advanced index (tensors, lists or "
+          "masks)", IndexError)
+    assert plan is not None
+    write_plan(self, plan, _values_for(self, values, plan.shape, "index_put_"),
+               "add" if accumulate else "copy")
+    return self
+
+
+def advanced_setitem(self: Tensor, plan: IndexPlan, value: Any) -> None:
+    """Write ``value`` (broadcast to the indexed shape) at an advanced index; bumps the version.
+
+    With repeated indices one of the writes wins (the last one on the cpu).
+    When recording, the write becomes ``self.copy_(index_put(self, index, value))``,
+    so both the overwritten tensor and ``value`` get gradients.
+
+    Example:
+        >>> advanced_setitem(x, plan_index(x, [0, 2], "setitem"), 1.0)  # doctest: +SKIP
+    """
+    if needs_grad(self, value):
+        check_inplace(self, "setitem")
+        self.copy_(put_index(self, plan.items, value, False, "setitem"))  # type: ignore
+        return
+    write_plan(self, plan, _values_for(self, value, plan.shape, "setitem"), "copy")

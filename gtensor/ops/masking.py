@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..autograd.grad_mode import no_grad
+from ..autograd.inplace import differentiable_inplace
+from ..autograd.node import Node, record
 from ..dtypes import int64
 from ..errors import check, check_same_device
 from ..shape_rules import broadcast_shapes
@@ -21,7 +24,49 @@ def _bool_mask(mask: Any, t: Tensor, op: str) -> Tensor:
     return mask
 
 
+def _masked_fill_raw(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """The in-place kernel path of ``masked_fill_`` (no recording)."""
+    mask = _bool_mask(mask, self, "masked_fill_")
+    check(broadcast_shapes(mask.shape, self.shape, op="masked_fill_") == self.shape,
+          "masked_fill_", lambda: f"mask of shape {mask.shape} does not broadcast to "
+          f"{self.shape}")
+    check(not isinstance(value, Tensor) or value.ndim == 0, "masked_fill_",
+          lambda: f"value must be a number or a 0-d tensor, got shape {value.shape}")
+    with no_grad():
+        plan = plan_index(self, (expand_to(mask, self.shape, "masked_fill_"),), "masked_fill_")
+        assert plan is not None
+        advanced_setitem(self, plan, value)
+    return self
+
+
+def _masked_fill_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, Tensor | None]:
+    (mask,) = ctx.saved_tensors
+    grad_self = masked_fill(g, mask, 0.0) if ctx.needs_input_grad[0] else None
+    grad_value = None
+    if ctx.needs_input_grad[1]:
+        grad_value = masked_select(g, mask).sum()  # type: ignore[attr-defined]
+    return grad_self, grad_value
+
+
 @tensor_method()
+def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
+    """Return a copy of ``self`` set to ``value`` where ``mask`` (broadcast to ``self``) is True.
+
+    Differentiable in ``self`` (zero gradient under the mask) and in a 0-d
+    tensor ``value`` (the sum of the gradient under the mask).
+
+    Example:
+        >>> gt.zeros(3).masked_fill(gt.tensor([True, False, True]), 2.0).tolist()
+        [2.0, 0.0, 2.0]
+    """
+    with no_grad():
+        out = _masked_fill_raw(self.clone(), mask, value)  # type: ignore[attr-defined]
+    record("masked_fill", out, (self, value), _masked_fill_vjp, save=(mask,))
+    return out
+
+
+@tensor_method("masked_fill_")
+@differentiable_inplace(masked_fill)
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """Set ``self`` to ``value`` where ``mask`` (broadcast to ``self``) is True, in place.
 
@@ -29,27 +74,14 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
         >>> x = gt.zeros(3); x.masked_fill_(gt.tensor([True, False, True]), 2.0).tolist()
         [2.0, 0.0, 2.0]
     """
-    mask = _bool_mask(mask, self, "masked_fill_")
-    check(broadcast_shapes(mask.shape, self.shape, op="masked_fill_") == self.shape,
-          "masked_fill_", lambda: f"mask of shape {mask.shape} does not broadcast to "
-          f"{self.shape}")
-    check(not isinstance(value, Tensor) or value.ndim == 0, "masked_fill_",
-          lambda: f"value must be a number or a 0-d tensor, got shape {value.shape}")
-    plan = plan_index(self, (expand_to(mask, self.shape, "masked_fill_"),), "masked_fill_")
-    assert plan is not None
-    advanced_setitem(self, plan, value)
-    return self
-
-
-@tensor_method()
-def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
-    """Out-of-place :meth:`masked_fill_`."""
-    return masked_fill_(self.clone(), mask, value)  # type: ignore[attr-defined]
+    return _masked_fill_raw(self, mask, value)
 
 
 @tensor_method()
 def masked_select(self: Tensor, mask: Tensor) -> Tensor:
     """Return the 1-D tensor of elements where ``mask`` is True (both broadcast together).
+
+    Differentiable: the gradient flows back to the selected positions.
 
     Example:
         >>> gt.tensor([1, 2, 3]).masked_select(gt.tensor([True, False, True])).tolist()
@@ -66,6 +98,8 @@ def masked_select(self: Tensor, mask: Tensor) -> Tensor:
 @tensor_method()
 def nonzero(self: Tensor, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]:
     """Return the coordinates of the nonzero elements, ``(count, ndim)`` int64 in C order.
+
+    Integer coordinates: never part of a gradient.
 
     Args:
         as_tuple: return one 1-D index tensor per dim instead.
