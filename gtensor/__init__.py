@@ -33,7 +33,8 @@ from .printing import set_printoptions
 from .storage import transfer_count
 from .tensor import Tensor
 
-load_ops()
+_exports = load_ops()
+globals().update(_exports)
 
 from .ops.creation import (  # noqa: E402
     arange,
@@ -83,4 +84,4 @@ __all__ = [
 from . import nn, optim, utils  # noqa: E402
 from .serialization import load, save  # noqa: E402
 
-__all__ += ["nn", "optim", "utils", "save", "load"]
+__all__ += ["nn", "optim", "utils", "save", "load", *sorted(_exports)]

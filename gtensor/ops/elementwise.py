@@ -1,0 +1,321 @@
+"""Elementwise op machinery and the binary ops (``add``, ``mul``, ``pow``, comparisons...).
+
+An elementwise call: find the operands' device (all tensors on one device;
+a 0-d cpu tensor joins a CUDA op as a Python number, as in PyTorch), promote
+dtypes with :func:`gtensor.result_type`, broadcast, run one kernel from the
+dispatch table (float16 computes in float32: Numba's kernels do not take it),
+and record one autograd node whose VJP is written with these same ops.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..autograd.inplace import differentiable_inplace
+from ..autograd.node import Node, needs_grad, record
+from ..dtypes import bool_, dtype, float16, float32, get_default_dtype, result_type
+from ..errors import DTypeError, ShapeError, check, check_same_device
+from ..shape_rules import broadcast_shapes
+from ..tensor import Tensor, tensor_method
+from .copy import broadcast_view
+from .dispatch import launch
+
+Scalar = bool | int | float
+Operand = Tensor | Scalar
+
+
+def is_scalar(x: Any) -> bool:
+    """True for Python (and NumPy) numbers."""
+    return isinstance(x, (bool, int, float, np.bool_, np.integer, np.floating))
+
+
+def device_of(op: str, args: Sequence[Any]) -> Any:
+    """Return the device shared by the tensor operands (0-d cpu tensors may join CUDA ones)."""
+    devices = [a.device for a in args if isinstance(a, Tensor) and not (
+        a.ndim == 0 and a.device.type == "cpu")]
+    if not devices:
+        devices = [a.device for a in args if isinstance(a, Tensor)]
+    check(bool(devices), op, "expected at least one tensor operand", TypeError)
+    check_same_device(op, *devices)
+    return devices[0]
+
+
+def as_operand(x: Any, dev: Any, op: str) -> Operand:
+    """Keep tensors on ``dev`` and numbers; turn a 0-d cpu tensor next to CUDA into a number."""
+    if isinstance(x, Tensor):
+        if x.device != dev:
+            return x.item()  # a 0-d cpu tensor (device_of checked the rest)
+        return x
+    if is_scalar(x):
+        return x.item() if isinstance(x, np.generic) else x
+    raise TypeError(f"[{op}] unsupported operand type {type(x).__name__}")
+
+
+def compute_dtype(dt: dtype) -> dtype:
+    """The dtype kernels run in: float16 computes in float32."""
+    return float32 if dt is float16 else dt
+
+
+def _cast(x: Operand, dt: dtype) -> Operand:
+    if isinstance(x, Tensor) and x.dtype is not dt:
+        return x.to(dt)  # type: ignore[attr-defined]
+    return x
+
+
+def run_kernel(op: str, values: Sequence[Operand], out_dtype: dtype, dev: Any,
+               sig: tuple[dtype, ...], out: Tensor | None = None) -> Tensor:
+    """Broadcast ``values`` (already in the kernel dtypes), allocate and fill the result.
+
+    Example:
+        >>> run_kernel("add", [a, 1.0], a.dtype, a.device, (a.dtype, a.dtype))  # doctest: +SKIP
+    """
+    shape = broadcast_shapes(*(v.shape for v in values if isinstance(v, Tensor)), op=op)
+    if out is None:
+        out = Tensor.empty(shape, out_dtype, dev)
+    if math.prod(shape):
+        natives = [broadcast_view(v, shape, op)._native() if isinstance(v, Tensor) else v
+                   for v in values]
+        launch(op, dev, sig, *natives, out._native())
+    return out
+
+
+def finish(result: Tensor, want: dtype, out: Tensor | None, op: str) -> Tensor:
+    """Cast a float32 result back to float16, or write it into ``out=``."""
+    if result.dtype is not want:
+        result = result.to(want)  # type: ignore[attr-defined]
+    if out is None:
+        return result
+    check(not needs_grad(result), op, "out=... arguments don't support automatic "
+          "differentiation", RuntimeError)
+    check(out.shape == result.shape, op, lambda: f"out has shape {out.shape} but the result "
+          f"has shape {result.shape}", ShapeError)
+    check(result.dtype.category <= out.dtype.category, op, lambda: f"result type "
+          f"{result.dtype.name} can't be cast to the desired output type {out.dtype.name}",
+          DTypeError)
+    return out.copy_(result)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class BinarySpec:
+    """How a binary op promotes and differentiates."""
+
+    name: str
+    kind: str  # "arith", "true_div", "compare", "logical", "bitwise", "float"
+    vjp: Callable[[Node, Tensor], tuple[Tensor | None, Tensor | None]] | None = None
+
+
+def _result_dtypes(spec: BinarySpec, a: Operand, b: Operand) -> tuple[dtype, dtype]:
+    """Return (kernel input dtype, output dtype) for a binary op."""
+    common = result_type(a, b)
+    if spec.kind in ("true_div", "float") and common.category < 2:
+        common = get_default_dtype()
+    if spec.kind == "bitwise":
+        check(common.category < 2, spec.name, lambda: f"not supported for dtype {common.name}; "
+              "expected integer or bool tensors", DTypeError)
+    if spec.kind in ("compare", "logical"):
+        return compute_dtype(common), bool_
+    return compute_dtype(common), common
+
+
+def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tensor:
+    """Run binary op ``spec`` with promotion, broadcasting and autograd.
+
+    Example:
+        >>> binary(SPECS["add"], gt.ones(2), 1)  # doctest: +SKIP
+    """
+    op = spec.name
+    dev = device_of(op, (a, b))
+    a, b = as_operand(a, dev, op), as_operand(b, dev, op)
+    kdt, want = _result_dtypes(spec, a, b)
+    ka, kb = _cast(a, kdt), _cast(b, kdt)
+    result_dt = bool_ if want is bool_ else kdt
+    result = run_kernel(op, (ka, kb), result_dt, dev, (kdt, kdt))
+    result = finish(result, want, None, op) if result_dt is not want else result
+    if spec.vjp is not None and want.is_floating_point:
+        record(op, result, (a, b), spec.vjp, save=[t for t in (a, b) if isinstance(t, Tensor)],
+               a_scalar=None if isinstance(a, Tensor) else a,
+               b_scalar=None if isinstance(b, Tensor) else b)
+    return finish(result, want, out, op) if out is not None else result
+
+
+def saved_pair(ctx: Node) -> tuple[Operand, Operand]:
+    """Return the two operands of a binary node (tensors from the saved list, else numbers)."""
+    saved = list(ctx.saved_tensors)
+    a = saved.pop(0) if ctx.a_scalar is None else ctx.a_scalar
+    b = saved.pop(0) if ctx.b_scalar is None else ctx.b_scalar
+    return a, b
+
+
+def _add_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
+    return g, g
+
+
+def _sub_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
+    return g, -g  # type: ignore[operator]
+
+
+def _mul_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
+    a, b = saved_pair(ctx)
+    return g * b, g * a  # type: ignore[operator]
+
+
+def _div_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
+    a, b = saved_pair(ctx)
+    ga = g / b  # type: ignore[operator]
+    return ga, -ga * a / b if isinstance(b, Tensor) else None  # type: ignore[operator]
+
+
+def _pow_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
+    from .ternary import where
+
+    a, b = saved_pair(ctx)
+    ga = gb = None
+    if isinstance(a, Tensor):  # d/da a**b = b * a**(b-1), and 0 where b == 0 (PyTorch)
+        if isinstance(b, Tensor):
+            ga = where(b == 0, 0.0, g * b * a ** (b - 1))  # type: ignore[operator]
+        else:
+            ga = g * 0.0 if b == 0 else g * b * a ** (b - 1)  # type: ignore[operator]
+    if isinstance(b, Tensor):  # d/db a**b = a**b * log(a), and 0 where a == 0 and b >= 0
+        out = a ** b  # type: ignore[operator]
+        if isinstance(a, Tensor):
+            gb = where((a == 0) & (b >= 0), 0.0, g * out * a.log())  # type: ignore[operator]
+        else:
+            log_a = math.log(a) if a > 0 else (-math.inf if a == 0 else math.nan)
+            gb = g * out * log_a  # type: ignore[operator]
+            if a == 0:
+                gb = where(b >= 0, 0.0, gb)
+    return ga, gb
+
+
+def _tie_split(ctx: Node, g: Tensor, pick_a: Callable[[Any, Any], Tensor]) -> tuple[Any, Any]:
+    a, b = saved_pair(ctx)
+    ties = (a == b).to(g.dtype) * 0.5  # type: ignore[union-attr,operator]
+    wins = pick_a(a, b).to(g.dtype)  # type: ignore[attr-defined]
+    wa = wins + ties
+    return g * wa, g * (1 - wa)  # type: ignore[operator]
+
+
+def _maximum_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
+    return _tie_split(ctx, g, lambda a, b: a > b)
+
+
+def _minimum_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
+    return _tie_split(ctx, g, lambda a, b: a < b)
+
+
+def _atan2_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
+    a, b = saved_pair(ctx)
+    denom = a * a + b * b  # type: ignore[operator]
+    return g * b / denom, -g * a / denom  # type: ignore[operator]
+
+
+def _remainder_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
+    a, b = saved_pair(ctx)
+    return g, -g * binary(SPECS["floor_divide"], a, b)  # type: ignore[operator]
+
+
+def _zero_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
+    return g * 0.0, g * 0.0  # type: ignore[operator]
+
+
+SPECS: dict[str, BinarySpec] = {s.name: s for s in (
+    BinarySpec("add", "arith", _add_vjp),
+    BinarySpec("sub", "arith", _sub_vjp),
+    BinarySpec("mul", "arith", _mul_vjp),
+    BinarySpec("div", "true_div", _div_vjp),
+    BinarySpec("floor_divide", "arith", _zero_vjp),
+    BinarySpec("remainder", "arith", _remainder_vjp),
+    BinarySpec("pow", "arith", _pow_vjp),
+    BinarySpec("maximum", "arith", _maximum_vjp),
+    BinarySpec("minimum", "arith", _minimum_vjp),
+    BinarySpec("atan2", "float", _atan2_vjp),
+    *(BinarySpec(n, "compare") for n in ("eq", "ne", "lt", "le", "gt", "ge")),
+    *(BinarySpec(n, "logical") for n in ("logical_and", "logical_or", "logical_xor")),
+    *(BinarySpec(n, "bitwise") for n in ("bitwise_and", "bitwise_or", "bitwise_xor",
+                                          "left_shift", "right_shift")),
+)}
+
+
+def _check_inplace_target(self: Tensor, other_shape: tuple[int, ...], op: str) -> None:
+    check(broadcast_shapes(self.shape, other_shape, op=op) == self.shape, op,
+          lambda: f"output with shape {self.shape} doesn't match the broadcast shape "
+          f"{broadcast_shapes(self.shape, other_shape, op=op)}", ShapeError)
+    check(all(s != 0 or n <= 1 for n, s in zip(self.shape, self._strides, strict=True)), op,
+          "unsupported operation: more than one element of the written-to tensor refers to a "
+          "single memory location; clone() it first", RuntimeError)
+
+
+def inplace_binary(spec: BinarySpec, self: Tensor, other: Any) -> Tensor:
+    """Run ``spec`` writing into ``self`` (autograd goes through ``differentiable_inplace``)."""
+    op = spec.name + "_"
+    dev = device_of(op, (self, other))
+    check_same_device(op, self.device, dev)
+    other = as_operand(other, dev, op)
+    kdt, want = _result_dtypes(spec, self, other)
+    check(want is bool_ or want.category <= self.dtype.category, op, lambda: f"result type "
+          f"{want.name} can't be cast to the desired output type {self.dtype.name}", DTypeError)
+    _check_inplace_target(self, other.shape if isinstance(other, Tensor) else (), op)
+    if self.dtype is kdt and want is not bool_:
+        run_kernel(spec.name, (self, _cast(other, kdt)), kdt, dev, (kdt, kdt), out=self)
+    else:
+        self.copy_(binary(spec, self, other))  # type: ignore[attr-defined]
+    self._bump_version()
+    return self
+
+
+def _define_binary(name: str) -> None:
+    spec = SPECS[name]
+    scaled = name in ("add", "sub")  # these take PyTorch's alpha: a + alpha * b
+
+    def fn(input: Any, other: Any, *, alpha: Any = 1, out: Tensor | None = None) -> Tensor:
+        check(alpha == 1 or scaled, name, "alpha is only accepted by add and sub", TypeError)
+        return binary(spec, input, other if alpha == 1 else other * alpha, out)
+
+    def raw_inplace(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
+        check(alpha == 1 or scaled, name + "_", "alpha is only accepted by add_ and sub_",
+              TypeError)
+        return inplace_binary(spec, self, other if alpha == 1 else other * alpha)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"Elementwise ``{name}`` of two tensors (or a tensor and a number), with "
+                  "broadcasting and PyTorch's type promotion.")
+    raw_inplace.__name__ = name + "_"
+    globals()[name] = fn
+    tensor_method(name)(fn)
+    tensor_method(name + "_")(differentiable_inplace(fn)(raw_inplace))
+
+
+for _name in SPECS:
+    _define_binary(_name)
+
+EXPORTS = tuple(SPECS)
+
+add: Callable[..., Tensor]
+sub: Callable[..., Tensor]
+mul: Callable[..., Tensor]
+div: Callable[..., Tensor]
+floor_divide: Callable[..., Tensor]
+remainder: Callable[..., Tensor]
+pow: Callable[..., Tensor]  # noqa: A001
+maximum: Callable[..., Tensor]
+minimum: Callable[..., Tensor]
+atan2: Callable[..., Tensor]
+eq: Callable[..., Tensor]
+ne: Callable[..., Tensor]
+lt: Callable[..., Tensor]
+le: Callable[..., Tensor]
+gt: Callable[..., Tensor]
+ge: Callable[..., Tensor]
+logical_and: Callable[..., Tensor]
+logical_or: Callable[..., Tensor]
+logical_xor: Callable[..., Tensor]
+bitwise_and: Callable[..., Tensor]
+bitwise_or: Callable[..., Tensor]
+bitwise_xor: Callable[..., Tensor]
+left_shift: Callable[..., Tensor]
+right_shift: Callable[..., Tensor]
