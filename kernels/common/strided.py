@@ -59,6 +59,9 @@ def collapse(
     return tuple(out_shape), [tuple(o) for o in out_strides]
 
 
+PAD_RANK = 3
+
+
 class _HostBuffer:
     def __init__(self, ptr: int, n: int, typestr: str, owner: Any) -> None:
         self._owner = owner
@@ -115,3 +118,68 @@ def reduction_layout(
     )
     r_shape, (r_x,) = collapse([shape[d] for d in red], [[x_strides[d] for d in red]])
     return k_shape, k_x, k_out, r_shape, r_x
+
+
+Dims = tuple[int, ...]
+
+
+def reduction_operands(
+    x: Any, out: Any, axes: Sequence[int]
+) -> tuple[Dims, Dims, Dims, Dims, Dims, int]:
+    """Plan a reduction of ``x`` over ``axes`` into ``out`` (reduced dims dropped or kept as 1).
+
+    Returns:
+        ``(kshape, kxs, kos, rshape, rxs, n)``: collapsed kept dims with the
+        input's and output's element strides, collapsed reduced dims with the
+        input's strides, and the number of reduced elements. Both groups are
+        padded with leading size-1 dims to ``PAD_RANK``, so one compiled
+        kernel serves every layout of up to that many collapsed dims.
+
+    Example:
+        >>> x = np.zeros((4, 5)); out = np.zeros(4)
+        >>> reduction_operands(x, out, (1,))
+        ((1, 1, 4), (0, 0, 5), (0, 0, 1), (1, 1, 5), (0, 0, 1), 5)
+    """
+    ndim = len(x.shape)
+    axes = sorted({a % ndim for a in axes}) if ndim else []
+    kept = [d for d in range(ndim) if d not in axes]
+    ostr = element_strides(out)
+    if len(out.shape) == ndim and ndim:
+        ostr = tuple(ostr[d] for d in kept)
+    kshape, kxs, kos, rshape, rxs = reduction_layout(x.shape, element_strides(x), ostr, axes)
+    pad = PAD_RANK - len(kshape)
+    if pad > 0:
+        kshape, kxs, kos = (1,) * pad + kshape, (0,) * pad + kxs, (0,) * pad + kos
+    pad = PAD_RANK - len(rshape)
+    if pad > 0:
+        rshape, rxs = (1,) * pad + rshape, (0,) * pad + rxs
+    n = 1
+    for d in axes:
+        n *= int(x.shape[d])
+    return kshape, kxs, kos, rshape, rxs, n
+
+
+def axis_operands(x: Any, out: Any, axis: int) -> tuple[Dims, Dims, Dims, int, int, int]:
+    """Plan an op along one ``axis`` of ``x`` writing ``out`` of the same shape.
+
+    Returns:
+        ``(kshape, kxs, kos, length, sx, so)``: the other dims collapsed and
+        padded to ``PAD_RANK`` with the input's and output's element strides, the
+        axis length and the axis strides of input and output.
+
+    Example:
+        >>> axis_operands(np.zeros((4, 5)), np.zeros((4, 5)), 1)
+        ((1, 1, 4), (0, 0, 5), (0, 0, 5), 5, 1, 1)
+    """
+    ndim = len(x.shape)
+    axis = axis % ndim if ndim else 0
+    xs, os_ = element_strides(x), element_strides(out)
+    kept = [d for d in range(ndim) if d != axis]
+    kshape, (kxs, kos) = collapse([x.shape[d] for d in kept],
+                                  [[xs[d] for d in kept], [os_[d] for d in kept]])
+    pad = PAD_RANK - len(kshape)
+    if pad > 0:
+        kshape, kxs, kos = (1,) * pad + kshape, (0,) * pad + kxs, (0,) * pad + kos
+    if not ndim:
+        return kshape, kxs, kos, 1, 0, 0
+    return kshape, kxs, kos, int(x.shape[axis]), xs[axis], os_[axis]

@@ -5,7 +5,28 @@ from __future__ import annotations
 import numpy as np
 
 BACKENDS = ("cpu", "cuda")
+# Each CPU signature costs a Numba compile (0.2-1 s on a cold cache); the CPU tier
+# checks these dtypes, the simulated CUDA tier (no compile) every registered one.
+CPU_DTYPES = ("bool", "uint8", "int32", "float32", "float64")
 TOL = {"float32": (2e-5, 1e-6), "float64": (1e-12, 1e-14)}
+
+
+def op_cases(ops: dict[str, list[str]]) -> list:
+    """pytest params ``(backend, op, dtype, all_layouts)`` for ``{op: registered dtypes}``.
+
+    The first float32 (else int32, else first) dtype of each op also runs every
+    layout; the CPU runs the ``CPU_DTYPES`` subset (at least one dtype per op).
+    """
+    import pytest
+
+    cases = []
+    for op, dtypes in ops.items():
+        first = next((d for d in dtypes if d in ("float32", "int32")), dtypes[0])
+        for backend in BACKENDS:
+            chosen = [d for d in dtypes if backend == "cuda" or d in CPU_DTYPES] or [first]
+            cases += [pytest.param(backend, op, d, d == first, id=f"{op}-{d}-{backend}")
+                      for d in chosen]
+    return cases
 
 
 def draw(rng: np.random.Generator, shape: tuple[int, ...], dtype: str,

@@ -16,7 +16,7 @@ except ImportError:
     from kernels.common.scalar_binary import BINARY, TERNARY, TERNARY_SCALAR
     from kernels.common.scalar_unary import UNARY
 
-from kernel_inputs import BACKENDS, check, draw, layouts, poisoned
+from kernel_inputs import BACKENDS, check, draw, layouts, op_cases, poisoned
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 
@@ -74,14 +74,9 @@ TERNARY_REF = {
 
 
 def _cases(table: dict, refs: dict) -> list:
-    """One case per (op, dtype); the first dtype of each op also runs the strided paths."""
-    cases = []
-    for op, variants in table.items():
+    for op in table:
         assert op in refs, f"{op} has no NumPy reference in the test table"
-        dtypes = [d for _, ds, _ in variants for d in ds]
-        first = next((d for d in dtypes if d in ("float32", "int32")), dtypes[0])
-        cases += [pytest.param(op, d, d == first, id=f"{op}-{d}") for d in dtypes]
-    return cases
+    return op_cases({op: [d for _, ds, _ in v for d in ds] for op, v in table.items()})
 
 
 def _out_dtype(table: dict, op: str, dtype: str) -> str:
@@ -94,8 +89,7 @@ def _reference(fn, *args):  # noqa: ANN001, ANN202
         return fn(*args)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize(("op", "dtype", "all_layouts"), _cases(UNARY, UNARY_REF))
+@pytest.mark.parametrize(("backend", "op", "dtype", "all_layouts"), _cases(UNARY, UNARY_REF))
 def test_unary(backend: str, op: str, dtype: str, all_layouts: bool) -> None:
     ref, domain = UNARY_REF[op]
     rng = np.random.default_rng(abs(hash((op, dtype))) % 2**32)
@@ -111,8 +105,7 @@ def test_unary(backend: str, op: str, dtype: str, all_layouts: bool) -> None:
         check(out, _reference(ref, x), dtype)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize(("op", "dtype", "all_layouts"), _cases(BINARY, BINARY_REF))
+@pytest.mark.parametrize(("backend", "op", "dtype", "all_layouts"), _cases(BINARY, BINARY_REF))
 def test_binary(backend: str, op: str, dtype: str, all_layouts: bool) -> None:
     ref, domain = BINARY_REF[op]
     rng = np.random.default_rng(abs(hash((op, dtype))) % 2**32)
@@ -135,9 +128,9 @@ def test_binary(backend: str, op: str, dtype: str, all_layouts: bool) -> None:
     check(out, _reference(ref, a[::-1], b[1]), dtype)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(
-    ("op", "dtype", "all_layouts"), _cases({**TERNARY, **TERNARY_SCALAR}, TERNARY_REF))
+    ("backend", "op", "dtype", "all_layouts"),
+    _cases({**TERNARY, **TERNARY_SCALAR}, TERNARY_REF))
 def test_ternary(backend: str, op: str, dtype: str, all_layouts: bool) -> None:
     rng = np.random.default_rng(abs(hash((op, dtype))) % 2**32)
     arity = 4 if op in TERNARY_SCALAR else 3
