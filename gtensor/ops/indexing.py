@@ -433,3 +433,7 @@ def advanced_setitem(self: Tensor, plan: IndexPlan, value: Any) -> None:
         self.copy_(put_index(self, plan.items, value, False, "setitem"))  # type: ignore
         return
     write_plan(self, plan, _values_for(self, value, plan.shape, "setitem"), "copy")
+
+
+# Functional forms, exported as gt.<name> (PyTorch's torch.<name>).
+EXPORTS = ("index_put",)

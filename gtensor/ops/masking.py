@@ -130,3 +130,7 @@ def argwhere(self: Tensor) -> Tensor:
         [[1], [3]]
     """
     return nonzero(self)  # type: ignore[return-value]
+
+
+# Functional forms, exported as gt.<name> (PyTorch's torch.<name>).
+EXPORTS = ("masked_fill", "masked_select", "nonzero", "argwhere")

@@ -1,9 +1,12 @@
-"""Gather and scatter along a dim: ``gather``, ``scatter``, ``scatter_add``, ``scatter_reduce``,
-``index_select``, ``index_add``, ``index_copy``, ``index_fill``, ``take``, ``take_along_dim``.
+"""Gather and scatter along a dim: ``gather``, ``scatter``, ``scatter_add``, ``scatter_reduce``.
 
 Each op builds index rows for ``indexing.row_offsets`` (the index tensor on
 the indexed dim, coordinates on the others), so indices are bounds-checked on
 the device and then read or combined by the ``gather``/``scatter`` kernels.
+
+Every in-place op is a raw kernel path; its out-of-place form is a clone,
+the raw path and one recorded node; the public in-place method records
+through :func:`~gtensor.autograd.inplace.differentiable_inplace`.
 """
 
 from __future__ import annotations
@@ -12,26 +15,21 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.grad_mode import no_grad
+from ..autograd.inplace import differentiable_inplace
+from ..autograd.node import Node, needs_grad, record
 from ..dtypes import int64
 from ..errors import ShapeError, check, check_same_device
-from ..shape_rules import broadcast_shapes, wrap_dim
+from ..shape_rules import wrap_dim
 from ..tensor import Tensor, tensor_method
 from .dispatch import launch
-from .indexing import (
-    advanced_getitem,
-    advanced_setitem,
-    as_index_tensor,
-    gather_rows,
-    plan_index,
-    row_offsets,
-    scatter_rows,
-)
+from .indexing import as_index_tensor, gather_rows, row_offsets, scatter_rows
 from .views import expand_to
 
 REDUCTIONS = {"sum": "add", "prod": "prod", "amax": "amax", "amin": "amin", "mean": "add"}
 
 
-def _int_index(index: Any, dev: Any, op: str) -> Tensor:
+def int_index(index: Any, dev: Any, op: str) -> Tensor:
     idx = as_index_tensor(index, dev, op)
     check(idx.dtype.name != "bool", op, "expected an integer index tensor, got bool", TypeError)
     return idx
@@ -71,9 +69,18 @@ def _scalar_0d(t: Tensor) -> Tensor:
     return t._make_view((), (), t._offset)
 
 
+def _gather_vjp(ctx: Node, g: Tensor) -> Tensor:
+    from .creation import zeros
+
+    (index,) = ctx.saved_tensors
+    return scatter_add(zeros(ctx.in_shape, dtype=g.dtype, device=g.device), ctx.dim, index, g)
+
+
 @tensor_method()
 def gather(self: Tensor, dim: int, index: Any) -> Tensor:
     """Return ``out[i][j] = self[index[i][j]][j]`` (for ``dim=0``; likewise for other dims).
+
+    Differentiable in ``self`` (the gradient is scatter-added back).
 
     Args:
         dim: the dim ``index`` selects along.
@@ -89,20 +96,22 @@ def gather(self: Tensor, dim: int, index: Any) -> Tensor:
         >>> gt.tensor([[1, 2], [3, 4]]).gather(1, gt.tensor([[1], [0]])).tolist()
         [[2], [3]]
     """
-    index = _int_index(index, self.device, "gather")
+    index = int_index(index, self.device, "gather")
     d = _check_dim_index(self, dim, index, "gather")
     out = Tensor.empty(index.shape, self.dtype, self.device)
     if out.numel():
         offsets = _coord_offsets(self, d, index, "gather")
         gather_rows(_scalar_0d(self), offsets, out.reshape(-1))  # type: ignore[attr-defined]
+    record("gather", out, (self,), _gather_vjp, save=(index,), dim=d, in_shape=self.shape)
     return out
 
 
-def _scatter_into(self: Tensor, dim: int, index: Any, src: Any, mode: str, op: str,
-                  include_self: bool = True) -> Tensor:
+def _scatter_raw(self: Tensor, dim: int, index: Any, src: Any, mode: str, op: str,
+                 include_self: bool = True) -> Tensor:
+    """Combine ``src`` (a tensor or number) into ``self`` at ``index`` in place; no recording."""
     from .creation import full
 
-    index = _int_index(index, self.device, op)
+    index = int_index(index, self.device, op)
     if isinstance(src, Tensor):
         check_same_device(op, self.device, src.device)
         check(src.dtype is self.dtype, op, lambda: f"expected src of dtype {self.dtype.name}, "
@@ -139,7 +148,71 @@ def _identity(mode: str, t: Tensor) -> Tensor:
     return full((), value, dtype=t.dtype, device=t.device)
 
 
+def _scatter_out(self: Tensor, dim: int, index: Any, src: Any, mode: str, op: str,
+                 vjp: Any, **attrs: Any) -> Tensor:
+    """Out-of-place scatter: clone, raw kernel path, one node ``op`` with ``vjp``."""
+    index = int_index(index, self.device, op)
+    with no_grad():
+        out = _scatter_raw(self.clone(), dim, index, src, mode, op)  # type: ignore[attr-defined]
+    if needs_grad(self, src):
+        record(op.rstrip("_"), out, (self, src), vjp, save=(index,),
+               dim=wrap_dim(dim, self.ndim, op),
+               src_shape=src.shape if isinstance(src, Tensor) else (), **attrs)
+    return out
+
+
+def pad_to(t: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """Zero-pad ``t`` at the end of each dim up to ``shape`` (differentiable)."""
+    if t.shape == shape:
+        return t
+    from .shape_ops import pad
+
+    pads: list[int] = []
+    for n, m in zip(reversed(t.shape), reversed(shape), strict=True):
+        pads += [0, m - n]
+    return pad(t, pads)
+
+
+def _src_grad(ctx: Node, g: Tensor, index: Tensor) -> Tensor:
+    """``g.gather(dim, index)`` zero-padded to ``src``'s shape."""
+    return pad_to(gather(g, ctx.dim, index), ctx.src_shape)
+
+
+def _scatter_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, Tensor | None]:
+    index = ctx.saved_tensors[0]
+    if ctx.reduce == "multiply":
+        raise RuntimeError("[scatter] the derivative of scatter with reduce='multiply' is not "
+                           "implemented; use scatter_reduce(..., reduce='prod')")
+    grad_self = g if ctx.reduce == "add" else scatter(g, ctx.dim, index, 0.0)
+    grad_src = _src_grad(ctx, g, index) if ctx.needs_input_grad[1] else None
+    return grad_self, grad_src
+
+
+def _scatter_mode(reduce: str | None, op: str) -> str:
+    check(reduce in (None, "add", "multiply"), op, lambda: "reduce must be None, 'add' "
+          f"or 'multiply', got {reduce!r}", ValueError)
+    return {None: "copy", "add": "add", "multiply": "prod"}[reduce]
+
+
 @tensor_method()
+def scatter(self: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None,
+            reduce: str | None = None) -> Tensor:
+    """Out-of-place :meth:`scatter_`; differentiable in ``self`` and ``src``.
+
+    The overwritten positions of ``self`` get a zero gradient; ``src`` gets the
+    gradient read back at ``index`` (PyTorch's rule, also with repeated indices).
+
+    Example:
+        >>> gt.zeros(2).scatter(0, gt.tensor([1]), 7.0).tolist()
+        [0.0, 7.0]
+    """
+    mode = _scatter_mode(reduce, "scatter_")
+    return _scatter_out(self, dim, index, value if src is None else src, mode, "scatter_",
+                        _scatter_vjp, reduce=reduce)
+
+
+@tensor_method("scatter_")
+@differentiable_inplace(scatter)
 def scatter_(self: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None,
              reduce: str | None = None) -> Tensor:
     """Write ``src[i][j]`` (or ``value``) to ``self[index[i][j]][j]`` in place (``dim=0``).
@@ -156,25 +229,28 @@ def scatter_(self: Tensor, dim: int, index: Any, src: Any = None, *, value: Any 
         >>> gt.zeros(3).scatter_(0, gt.tensor([2]), gt.tensor([5.0])).tolist()
         [0.0, 0.0, 5.0]
     """
-    check(reduce in (None, "add", "multiply"), "scatter_", lambda: "reduce must be None, 'add' "
-          f"or 'multiply', got {reduce!r}", ValueError)
-    mode = {None: "copy", "add": "add", "multiply": "prod"}[reduce]
-    return _scatter_into(self, dim, index, value if src is None else src, mode, "scatter_")
+    mode = _scatter_mode(reduce, "scatter_")
+    return _scatter_raw(self, dim, index, value if src is None else src, mode, "scatter_")
+
+
+def _scatter_add_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor | None]:
+    (index,) = ctx.saved_tensors
+    return g, _src_grad(ctx, g, index) if ctx.needs_input_grad[1] else None
 
 
 @tensor_method()
-def scatter(self: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None,
-            reduce: str | None = None) -> Tensor:
-    """Out-of-place :meth:`scatter_`.
+def scatter_add(self: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
+    """Out-of-place :meth:`scatter_add_`; differentiable in ``self`` and ``src``.
 
     Example:
-        >>> gt.zeros(2).scatter(0, gt.tensor([1]), 7.0).tolist()
-        [0.0, 7.0]
+        >>> gt.zeros(2).scatter_add(0, gt.tensor([1, 1]), gt.ones(2)).tolist()
+        [0.0, 2.0]
     """
-    return scatter_(self.clone(), dim, index, src, value=value, reduce=reduce)  # type: ignore
+    return _scatter_out(self, dim, index, src, "add", "scatter_add_", _scatter_add_vjp)
 
 
-@tensor_method()
+@tensor_method("scatter_add_")
+@differentiable_inplace(scatter_add)
 def scatter_add_(self: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
     """Add ``src[i][j]`` into ``self[index[i][j]][j]`` in place; repeated indices accumulate.
 
@@ -182,16 +258,69 @@ def scatter_add_(self: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
         >>> gt.zeros(2).scatter_add_(0, gt.tensor([1, 1]), gt.ones(2)).tolist()
         [0.0, 2.0]
     """
-    return _scatter_into(self, dim, index, src, "add", "scatter_add_")
+    return _scatter_raw(self, dim, index, src, "add", "scatter_add_")
+
+
+def _scatter_reduce_raw(self: Tensor, dim: int, index: Any, src: Tensor, reduce: str,
+                        include_self: bool = True) -> Tensor:
+    check(reduce in REDUCTIONS, "scatter_reduce", lambda: f"reduce must be one of "
+          f"{sorted(REDUCTIONS)}, got {reduce!r}", ValueError)
+    mode = REDUCTIONS[reduce]
+    if reduce != "mean":
+        return _scatter_raw(self, dim, index, src, mode, "scatter_reduce", include_self)
+    from .creation import ones, zeros
+
+    target = self if self.is_contiguous() else self.clone()  # type: ignore[attr-defined]
+    counts = (ones if include_self else zeros)(self.shape, dtype=int64, device=self.device)
+    _scatter_raw(counts, dim, index, 1, "add", "scatter_reduce")
+    _scatter_raw(target, dim, index, src, "add", "scatter_reduce", include_self)
+    if target.numel():
+        launch("divide_by_count", self.device, (self.dtype, int64),
+               target.reshape(-1)._native(), counts.reshape(-1)._native())  # type: ignore
+    if target is not self:
+        self.copy_(target)  # type: ignore[attr-defined]
+    self._bump_version()
+    return self
 
 
 @tensor_method()
-def scatter_add(self: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
-    """Out-of-place :meth:`scatter_add_`."""
-    return scatter_add_(self.clone(), dim, index, src)  # type: ignore[attr-defined]
+def scatter_reduce(self: Tensor, dim: int, index: Any, src: Tensor, reduce: str, *,
+                   include_self: bool = True) -> Tensor:
+    """Out-of-place :meth:`scatter_reduce_`; differentiable for every ``reduce``.
+
+    Gradients follow PyTorch: ``sum`` and ``mean`` spread the gradient (divided
+    by the group size for ``mean``); ``amax``/``amin`` split it evenly among
+    tied extremes; ``prod`` divides out each factor (handling zeros exactly).
+
+    Example:
+        >>> x = gt.tensor([1.0, 1.0])
+        >>> x.scatter_reduce(0, gt.tensor([0, 0]), gt.tensor([4.0, 7.0]), "amax").tolist()
+        [7.0, 1.0]
+    """
+    from .scatter_reduce_grad import scatter_reduce_vjp
+
+    check(reduce in REDUCTIONS, "scatter_reduce", lambda: f"reduce must be one of "
+          f"{sorted(REDUCTIONS)}, got {reduce!r}", ValueError)
+    index = int_index(index, self.device, "scatter_reduce")
+    with no_grad():
+        out = _scatter_reduce_raw(self.clone(), dim, index, src,  # type: ignore[attr-defined]
+                                  reduce, include_self)
+    if needs_grad(self, src):
+        values = reduce in ("amax", "amin", "prod")
+        record("scatter_reduce", out, (self, src), scatter_reduce_vjp,
+               save=(index, self, src, out) if values else (index,),
+               dim=wrap_dim(dim, self.ndim, "scatter_reduce"), include_self=include_self,
+               src_shape=src.shape, reduce=reduce)
+    return out
 
 
-@tensor_method()
+def _scatter_reduce_of_clone(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+    """Out-of-place form for the in-place op: the VJP saves a copy that the write won't touch."""
+    return scatter_reduce(self.clone(), *args, **kwargs)  # type: ignore[attr-defined]
+
+
+@tensor_method("scatter_reduce_")
+@differentiable_inplace(_scatter_reduce_of_clone)
 def scatter_reduce_(self: Tensor, dim: int, index: Any, src: Tensor, reduce: str, *,
                     include_self: bool = True) -> Tensor:
     """Reduce ``src`` into ``self`` at ``index`` along ``dim`` in place.
@@ -207,160 +336,8 @@ def scatter_reduce_(self: Tensor, dim: int, index: Any, src: Tensor, reduce: str
         >>> x.scatter_reduce_(0, gt.tensor([0, 0]), gt.tensor([4.0, 7.0]), "amax").tolist()
         [7.0, 1.0]
     """
-    check(reduce in REDUCTIONS, "scatter_reduce", lambda: f"reduce must be one of "
-          f"{sorted(REDUCTIONS)}, got {reduce!r}", ValueError)
-    mode = REDUCTIONS[reduce]
-    if reduce != "mean":
-        return _scatter_into(self, dim, index, src, mode, "scatter_reduce", include_self)
-    from .creation import ones, zeros
-
-    target = self if self.is_contiguous() else self.clone()  # type: ignore[attr-defined]
-    counts = (ones if include_self else zeros)(self.shape, dtype=int64, device=self.device)
-    _scatter_into(counts, dim, index, 1, "add", "scatter_reduce")
-    _scatter_into(target, dim, index, src, "add", "scatter_reduce", include_self)
-    if target.numel():
-        launch("divide_by_count", self.device, (self.dtype, int64),
-               target.reshape(-1)._native(), counts.reshape(-1)._native())  # type: ignore
-    if target is not self:
-        self.copy_(target)  # type: ignore[attr-defined]
-    self._bump_version()
-    return self
+    return _scatter_reduce_raw(self, dim, index, src, reduce, include_self)
 
 
-@tensor_method()
-def scatter_reduce(self: Tensor, dim: int, index: Any, src: Tensor, reduce: str, *,
-                   include_self: bool = True) -> Tensor:
-    """Out-of-place :meth:`scatter_reduce_`."""
-    return scatter_reduce_(self.clone(), dim, index, src, reduce,  # type: ignore[attr-defined]
-                           include_self=include_self)
-
-
-def _dim_index(self: Tensor, dim: int, index: Any, op: str) -> tuple[int, tuple[Any, ...]]:
-    d = wrap_dim(dim, self.ndim, op)
-    idx = _int_index(index, self.device, op)
-    check(idx.ndim <= 1, op, lambda: f"index must be 0-d or 1-d, got {idx.ndim}-d", ShapeError)
-    return d, (slice(None),) * d + (idx.reshape(-1),)  # type: ignore[attr-defined]
-
-
-@tensor_method()
-def index_select(self: Tensor, dim: int, index: Any) -> Tensor:
-    """Return the entries ``index`` (1-D integers) of ``self`` along ``dim``.
-
-    Example:
-        >>> gt.tensor([[1, 2], [3, 4]]).index_select(1, gt.tensor([1, 1])).tolist()
-        [[2, 2], [4, 4]]
-    """
-    if self.ndim == 0:
-        return advanced_getitem(self.reshape(1), plan_index(  # type: ignore[attr-defined]
-            self.reshape(1), (_int_index(index, self.device, "index_select").reshape(-1),),
-            "index_select")).reshape(())
-    _, item = _dim_index(self, dim, index, "index_select")
-    return advanced_getitem(self, plan_index(self, item, "index_select"))  # type: ignore
-
-
-def _index_write(self: Tensor, dim: int, index: Any, source: Any, mode: str, op: str) -> Tensor:
-    _, item = _dim_index(self, dim, index, op)
-    plan = plan_index(self, item, op)
-    assert plan is not None
-    if isinstance(source, Tensor):
-        check_same_device(op, self.device, source.device)
-        check(source.shape == plan.shape, op, lambda: f"source must have shape {plan.shape}, "
-              f"got {source.shape}", ShapeError)
-    if mode == "copy":
-        advanced_setitem(self, plan, source)
-        return self
-    src = source if source.dtype is self.dtype else source.to(self.dtype)  # type: ignore
-    if plan.offsets.numel():
-        scatter_rows(plan.rest, plan.offsets, plan.lead(src), mode)
-    self._bump_version()
-    return self
-
-
-@tensor_method()
-def index_add_(self: Tensor, dim: int, index: Any, source: Tensor, *, alpha: Any = 1) -> Tensor:
-    """Add ``alpha * source`` into ``self`` at ``index`` along ``dim``; repeats accumulate.
-
-    Example:
-        >>> gt.zeros(3).index_add_(0, gt.tensor([0, 0]), gt.tensor([1.0, 2.0])).tolist()
-        [3.0, 0.0, 0.0]
-    """
-    if alpha != 1:
-        source = source * alpha  # type: ignore[operator]
-    return _index_write(self, dim, index, source, "add", "index_add_")
-
-
-@tensor_method()
-def index_add(self: Tensor, dim: int, index: Any, source: Tensor, *, alpha: Any = 1) -> Tensor:
-    """Out-of-place :meth:`index_add_`."""
-    return index_add_(self.clone(), dim, index, source, alpha=alpha)  # type: ignore
-
-
-@tensor_method()
-def index_copy_(self: Tensor, dim: int, index: Any, source: Tensor) -> Tensor:
-    """Copy ``source`` into ``self`` at ``index`` along ``dim`` in place.
-
-    Example:
-        >>> gt.zeros(3).index_copy_(0, gt.tensor([2]), gt.tensor([9.0])).tolist()
-        [0.0, 0.0, 9.0]
-    """
-    return _index_write(self, dim, index, source, "copy", "index_copy_")
-
-
-@tensor_method()
-def index_copy(self: Tensor, dim: int, index: Any, source: Tensor) -> Tensor:
-    """Out-of-place :meth:`index_copy_`."""
-    return index_copy_(self.clone(), dim, index, source)  # type: ignore[attr-defined]
-
-
-@tensor_method()
-def index_fill_(self: Tensor, dim: int, index: Any, value: Any) -> Tensor:
-    """Set ``self`` to ``value`` at ``index`` along ``dim`` in place.
-
-    Example:
-        >>> gt.zeros(3).index_fill_(0, gt.tensor([1]), 4.0).tolist()
-        [0.0, 4.0, 0.0]
-    """
-    return _index_write(self, dim, index, value, "copy", "index_fill_")
-
-
-@tensor_method()
-def index_fill(self: Tensor, dim: int, index: Any, value: Any) -> Tensor:
-    """Out-of-place :meth:`index_fill_`."""
-    return index_fill_(self.clone(), dim, index, value)  # type: ignore[attr-defined]
-
-
-@tensor_method()
-def take(self: Tensor, index: Any) -> Tensor:
-    """Index ``self`` as if flattened; the result has ``index``'s shape.
-
-    Example:
-        >>> gt.tensor([[1, 2], [3, 4]]).take(gt.tensor([3, 0])).tolist()
-        [4, 1]
-    """
-    idx = _int_index(index, self.device, "take")
-    flat = self.reshape(-1)  # type: ignore[attr-defined]
-    return advanced_getitem(flat, plan_index(flat, (idx,), "take"))  # type: ignore[arg-type]
-
-
-@tensor_method()
-def take_along_dim(self: Tensor, indices: Any, dim: int | None = None) -> Tensor:
-    """Gather along ``dim`` with ``indices`` broadcast against ``self`` (flattened if dim=None).
-
-    Example:
-        >>> x = gt.tensor([[10, 30, 20]])
-        >>> x.take_along_dim(gt.tensor([[1, 2, 0]]), 1).tolist()
-        [[30, 20, 10]]
-    """
-    idx = _int_index(indices, self.device, "take_along_dim")
-    if dim is None:
-        return take(self, idx.reshape(-1))  # type: ignore[attr-defined]
-    d = wrap_dim(dim, self.ndim, "take_along_dim")
-    check(idx.ndim == self.ndim, "take_along_dim", lambda: "indices must have as many dims as "
-          f"the input ({self.ndim}), got {idx.ndim}", ShapeError)
-    other = broadcast_shapes(tuple(n for j, n in enumerate(self.shape) if j != d),
-                             tuple(n for j, n in enumerate(idx.shape) if j != d),
-                             op="take_along_dim")
-    xs = other[:d] + (self.shape[d],) + other[d:]
-    ishape = other[:d] + (idx.shape[d],) + other[d:]
-    return gather(expand_to(self, xs, "take_along_dim"), d,
-                  expand_to(idx, ishape, "take_along_dim"))
+# Functional forms, exported as gt.<name> (PyTorch's torch.<name>).
+EXPORTS = ("gather", "scatter", "scatter_add", "scatter_reduce")

@@ -1,8 +1,11 @@
 """Shape ops that copy: cat, stack, split, chunk, flip, roll, repeat, tile, repeat_interleave,
-pad, tril, triu, diag, diagonal, trace, meshgrid, one_hot.
+meshgrid, one_hot (``pad`` lives in ``padding.py``; tril, triu, diag, diagonal and
+trace in ``diagonal_ops.py``; both are re-exported here).
 
-Most are compositions of views and the copy / gather / scatter kernels; only
-``tril``/``triu`` have a kernel of their own (``triangle``).
+Most are compositions of views and the copy / gather / scatter kernels. An op
+that copies computes its result without recording and records one node whose
+VJP sits right after it; ``split``/``chunk`` return differentiable views and
+``stack``/``repeat_interleave``/``meshgrid`` are differentiable compositions.
 """
 
 from __future__ import annotations
@@ -12,12 +15,19 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.grad_mode import no_grad
+from ..autograd.node import Node, record
 from ..dtypes import int64, promote_types
 from ..errors import ShapeError, check, check_same_device
 from ..shape_rules import normalize_shape, wrap_dim
 from ..tensor import Tensor, tensor_method
+from .diagonal_ops import diag, diagonal, trace, tril, triu
 from .dispatch import launch
+from .padding import pad
 from .views import expand_to
+
+__all__ = ["cat", "chunk", "diag", "diagonal", "flip", "meshgrid", "one_hot", "pad", "repeat",
+           "repeat_interleave", "roll", "split", "stack", "tile", "trace", "tril", "triu"]
 
 
 def _tensors(tensors: Sequence[Tensor], op: str) -> list[Tensor]:
@@ -28,8 +38,18 @@ def _tensors(tensors: Sequence[Tensor], op: str) -> list[Tensor]:
     return ts
 
 
+def _cat_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, ...]:
+    grads, start = [], 0
+    for n in ctx.sizes:
+        grads.append(g.narrow(ctx.dim, start, n))  # type: ignore[attr-defined]
+        start += n
+    return tuple(grads)
+
+
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Concatenate tensors along an existing dim (dtypes promote; 1-D empty tensors are skipped).
+
+    Differentiable: each input gets its slice of the gradient.
 
     Example:
         >>> gt.cat([gt.ones(2), gt.zeros(1)]).tolist()
@@ -52,10 +72,12 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     shape[d] = sum(t.shape[d] for t in parts)
     out = Tensor.empty(tuple(shape), dt, ref.device)
     start = 0
-    for t in parts:
-        if t.numel():
-            out.narrow(d, start, t.shape[d]).copy_(t)  # type: ignore[attr-defined]
-        start += t.shape[d]
+    with no_grad():
+        for t in parts:
+            if t.numel():
+                out.narrow(d, start, t.shape[d]).copy_(t)  # type: ignore[attr-defined]
+            start += t.shape[d]
+    record("cat", out, parts, _cat_vjp, dim=d, sizes=[t.shape[d] for t in parts])
     return out
 
 
@@ -123,22 +145,32 @@ def _dims(dims: Any, ndim: int, op: str) -> list[int]:
 
 @tensor_method()
 def flip(self: Tensor, dims: int | Sequence[int]) -> Tensor:
-    """Return a copy with the order of elements reversed along ``dims``.
+    """Return a copy with the order of elements reversed along ``dims`` (differentiable).
 
     Example:
         >>> gt.tensor([1, 2, 3]).flip(0).tolist()
         [3, 2, 1]
     """
+    ds = _dims(dims, self.ndim, "flip")
     items = [slice(None)] * self.ndim
-    for d in _dims(dims, self.ndim, "flip"):
+    for d in ds:
         items[d] = slice(None, None, -1)
-    return self[tuple(items)].clone()  # type: ignore[attr-defined]
+    with no_grad():
+        out = self[tuple(items)].clone()  # type: ignore[attr-defined]
+    record("flip", out, (self,), _flip_vjp, dims=ds)
+    return out
+
+
+def _flip_vjp(ctx: Node, g: Tensor) -> Tensor:
+    return flip(g, ctx.dims)
 
 
 @tensor_method()
 def roll(self: Tensor, shifts: int | Sequence[int], dims: int | Sequence[int] | None = None
          ) -> Tensor:
     """Rotate elements along ``dims`` by ``shifts`` (the flattened tensor when dims is None).
+
+    Differentiable: the gradient is rolled back.
 
     Example:
         >>> gt.tensor([1, 2, 3]).roll(1).tolist()
@@ -154,17 +186,26 @@ def roll(self: Tensor, shifts: int | Sequence[int], dims: int | Sequence[int] | 
     check(len(ss) == len(ds), "roll", lambda: f"got {len(ss)} shifts for {len(ds)} dims",
           ValueError)
     out = self
-    for s, d in zip(ss, ds, strict=True):
-        n = out.shape[d]
-        k = s % n if n else 0
-        if k:
-            out = cat([out.narrow(d, n - k, k), out.narrow(d, 0, n - k)], d)  # type: ignore
-    return out.clone() if out is self else out  # type: ignore[attr-defined]
+    with no_grad():
+        for s, d in zip(ss, ds, strict=True):
+            n = out.shape[d]
+            k = s % n if n else 0
+            if k:
+                out = cat([out.narrow(d, n - k, k), out.narrow(d, 0, n - k)], d)  # type: ignore
+        out = out.clone() if out is self else out  # type: ignore[attr-defined]
+    record("roll", out, (self,), _roll_vjp, shifts=[-s for s in ss], dims=ds)
+    return out
+
+
+def _roll_vjp(ctx: Node, g: Tensor) -> Tensor:
+    return roll(g, ctx.shifts, ctx.dims)
 
 
 @tensor_method()
 def repeat(self: Tensor, *sizes: Any) -> Tensor:
     """Tile the tensor ``sizes[i]`` times along dim ``i`` (extra leading sizes add dims).
+
+    Differentiable: the gradient sums the copies.
 
     Example:
         >>> gt.tensor([1, 2]).repeat(2).tolist()
@@ -178,9 +219,17 @@ def repeat(self: Tensor, *sizes: Any) -> Tensor:
     shape = (1,) * (len(reps) - self.ndim) + self.shape
     inter = tuple(v for n in shape for v in (1, n))
     big = tuple(v for r, n in zip(reps, shape, strict=True) for v in (r, n))
-    x = self.reshape(inter)  # type: ignore[attr-defined]
-    return expand_to(x, big, "repeat").contiguous().view(  # type: ignore[attr-defined]
-        tuple(r * n for r, n in zip(reps, shape, strict=True)))
+    with no_grad():
+        x = self.reshape(inter)  # type: ignore[attr-defined]
+        out = expand_to(x, big, "repeat").contiguous().view(  # type: ignore[attr-defined]
+            tuple(r * n for r, n in zip(reps, shape, strict=True)))
+    record("repeat", out, (self,), _repeat_vjp, big=big, in_shape=self.shape)
+    return out
+
+
+def _repeat_vjp(ctx: Node, g: Tensor) -> Tensor:
+    copies = tuple(range(0, len(ctx.big), 2))
+    return g.reshape(ctx.big).sum(dim=copies).reshape(ctx.in_shape)  # type: ignore
 
 
 @tensor_method()
@@ -200,13 +249,14 @@ def repeat_interleave(self: Tensor, repeats: int | Tensor, dim: int | None = Non
     """Repeat each element ``repeats`` times (an int, or one count per element) along ``dim``.
 
     With a tensor of counts the host reads them once to size the result.
+    Differentiable (an ``index_select``).
 
     Example:
         >>> gt.tensor([1, 2]).repeat_interleave(gt.tensor([1, 3])).tolist()
         [1, 2, 2, 2]
     """
     from .creation import arange, tensor
-    from .scatter_gather import index_select
+    from .index_ops import index_select
 
     x = self.reshape(-1) if dim is None else self  # type: ignore[attr-defined]
     d = 0 if dim is None else wrap_dim(dim, self.ndim, "repeat_interleave")
@@ -230,169 +280,6 @@ def repeat_interleave(self: Tensor, repeats: int | Tensor, dim: int | None = Non
         launch("searchsorted", self.device, (int64, int64), ends._native(),
                positions._native(), index._native(), True)
     return index_select(x, d, index.reshape(-1))  # type: ignore[attr-defined]
-
-
-def _pad_index(n: int, left: int, right: int, mode: str, dev: Any) -> Tensor:
-    from .creation import tensor
-
-    check(n > 0, "pad", lambda: f"{mode} padding needs a non-empty dim", ValueError)
-    if mode == "reflect":
-        check(left < n and right < n, "pad", lambda: f"reflect padding ({left}, {right}) must "
-              f"be smaller than the dim size {n}", ValueError)
-    idx = np.pad(np.arange(n), (left, right), mode="reflect" if mode == "reflect" else "edge")
-    return tensor(idx, dtype=int64, device=dev)
-
-
-def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float = 0.0
-        ) -> Tensor:
-    """Pad the last ``len(pad) // 2`` dims; ``pad`` lists (left, right) pairs, last dim first.
-
-    Args:
-        input: the tensor.
-        pad: even-length ints; negative values crop in ``constant`` mode.
-        mode: ``constant``, ``reflect`` or ``replicate``.
-        value: the fill value of ``constant`` mode.
-
-    Example:
-        >>> pad(gt.tensor([1, 2, 3]), (1, 2), mode="reflect").tolist()
-        [2, 1, 2, 3, 2, 1]
-    """
-    from .creation import full
-    from .scatter_gather import index_select
-
-    pads = [int(p) for p in pad]
-    check(len(pads) % 2 == 0 and len(pads) // 2 <= input.ndim, "pad", lambda: "pad must hold "
-          f"(left, right) pairs for at most {input.ndim} dims, got {tuple(pads)}", ValueError)
-    check(mode in ("constant", "reflect", "replicate"), "pad", lambda: "mode must be "
-          f"'constant', 'reflect' or 'replicate', got {mode!r}", ValueError)
-    pairs = {input.ndim - 1 - i: (pads[2 * i], pads[2 * i + 1]) for i in range(len(pads) // 2)}
-    if mode != "constant":
-        check(all(v >= 0 for v in pads), "pad", f"{mode} padding must be non-negative",
-              ValueError)
-        out = input
-        for d, (lo, hi) in sorted(pairs.items()):
-            if lo or hi:
-                out = index_select(out, d, _pad_index(out.shape[d], lo, hi, mode, input.device))
-        return out if out is not input else input.clone()  # type: ignore[attr-defined]
-    src = input
-    for d, (lo, hi) in pairs.items():
-        n = src.shape[d]
-        start, stop = max(-lo, 0), n - max(-hi, 0)
-        check(start <= stop, "pad", lambda: f"negative padding crops dim {d} below zero",
-              ValueError)
-        src = src.narrow(d, start, stop - start)  # type: ignore[attr-defined]
-    shape = tuple(n + max(pairs.get(d, (0, 0))[0], 0) + max(pairs.get(d, (0, 0))[1], 0)
-                  for d, n in enumerate(src.shape))
-    out = full(shape, value, dtype=input.dtype, device=input.device)
-    inner = out
-    for d, (lo, _) in pairs.items():
-        inner = inner.narrow(d, max(lo, 0), src.shape[d])  # type: ignore[attr-defined]
-    if src.numel():
-        inner.copy_(src)  # type: ignore[attr-defined]
-    return out
-
-
-def _triangle(self: Tensor, diagonal: int, lower: bool, op: str) -> Tensor:
-    check(self.ndim >= 2, op, lambda: f"expected a tensor with >= 2 dims, got {self.ndim}",
-          ShapeError)
-    rows, cols = self.shape[-2:]
-    src = self.reshape((-1, rows, cols))  # type: ignore[attr-defined]
-    out = Tensor.empty(src.shape, self.dtype, self.device)
-    launch("triangle", self.device, (self.dtype,), src._native(), out._native(), int(diagonal),
-           lower)
-    return out.view(self.shape)  # type: ignore[attr-defined]
-
-
-@tensor_method()
-def tril(self: Tensor, diagonal: int = 0) -> Tensor:
-    """Keep the lower triangle (``col - row <= diagonal``) of the last two dims, zero the rest.
-
-    Example:
-        >>> gt.ones(2, 2).tril().tolist()
-        [[1.0, 0.0], [1.0, 1.0]]
-    """
-    return _triangle(self, diagonal, True, "tril")
-
-
-@tensor_method()
-def triu(self: Tensor, diagonal: int = 0) -> Tensor:
-    """Keep the upper triangle (``col - row >= diagonal``) of the last two dims, zero the rest.
-
-    Example:
-        >>> gt.ones(2, 2).triu(1).tolist()
-        [[0.0, 1.0], [0.0, 0.0]]
-    """
-    return _triangle(self, diagonal, False, "triu")
-
-
-@tensor_method()
-def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
-    """Return the view of the diagonal of dims ``dim1``/``dim2``, appended as the last dim.
-
-    Example:
-        >>> gt.arange(4).view(2, 2).diagonal().tolist()
-        [0, 3]
-    """
-    d1, d2 = wrap_dim(dim1, self.ndim, "diagonal"), wrap_dim(dim2, self.ndim, "diagonal")
-    check(d1 != d2, "diagonal", lambda: f"diagonal dims cannot be identical {dim1}, {dim2}",
-          ValueError)
-    n1, n2 = self.shape[d1], self.shape[d2]
-    length = max(0, min(n1, n2 - offset) if offset >= 0 else min(n1 + offset, n2))
-    start = self._offset
-    if length:
-        start += offset * self._strides[d2] if offset >= 0 else -offset * self._strides[d1]
-    keep = [i for i in range(self.ndim) if i not in (d1, d2)]
-    return self._make_view(tuple(self.shape[i] for i in keep) + (length,),
-                           tuple(self._strides[i] for i in keep)
-                           + (self._strides[d1] + self._strides[d2],), start)
-
-
-@tensor_method()
-def diag(self: Tensor, diagonal: int = 0) -> Tensor:
-    """1-D input: a square matrix with it on a diagonal. 2-D input: a copy of a diagonal.
-
-    Example:
-        >>> gt.tensor([1, 2]).diag().tolist()
-        [[1, 0], [0, 2]]
-    """
-    from .creation import zeros
-
-    check(self.ndim in (1, 2), "diag", lambda: f"expected a 1-D or 2-D tensor, got {self.ndim}-D",
-          ShapeError)
-    if self.ndim == 2:
-        return diagonal_of(self, diagonal).clone()  # type: ignore[attr-defined]
-    n = self.shape[0] + abs(diagonal)
-    out = zeros((n, n), dtype=self.dtype, device=self.device)
-    if self.numel():
-        diagonal_of(out, diagonal).copy_(self)  # type: ignore[attr-defined]
-    return out
-
-
-def diagonal_of(t: Tensor, offset: int) -> Tensor:
-    """The main-diagonal view of a matrix shifted by ``offset`` (helper for :meth:`diag`)."""
-    return diagonal(t, offset, 0, 1)
-
-
-@tensor_method()
-def trace(self: Tensor) -> Tensor:
-    """Sum of the main diagonal of a 2-D tensor (integers sum in int64).
-
-    Example:
-        >>> gt.tensor([[1, 2], [3, 4]]).trace().item()
-        5
-    """
-    from .creation import zeros
-    from .scatter_gather import scatter_add_
-
-    check(self.ndim == 2, "trace", lambda: f"expected a 2-D tensor, got {self.ndim}-D",
-          ShapeError)
-    d = diagonal(self)
-    dt = d.dtype if d.dtype.is_floating_point else int64
-    out = zeros(1, dtype=dt, device=self.device)
-    if d.numel():
-        vals = d if d.dtype is dt else d.to(dt)  # type: ignore[attr-defined]
-        scatter_add_(out, 0, zeros(d.numel(), dtype=int64, device=self.device), vals)
-    return out.reshape(())  # type: ignore[attr-defined]
 
 
 def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
@@ -452,3 +339,5 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     return out
 
 
+# Functional forms, exported as gt.<name> (PyTorch's torch.<name>).
+EXPORTS = ("split", "chunk", "flip", "roll", "tile", "repeat_interleave")

@@ -2,12 +2,20 @@
 
 Sorts move the sorted dim last into a contiguous ``(rows, n)`` buffer and run
 the stable ``sort_rows`` kernel (NaN last ascending, first descending).
+
+``sort`` values are differentiable (the gradient is scattered back through the
+indices); ``topk`` and ``kthvalue`` values are views or copies of them, so
+they are too. Index outputs, ``unique``, counts and histograms never carry
+gradients.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
+from ..autograd.grad_mode import no_grad
+from ..autograd.node import Node, record
 from ..dtypes import bool_, int64
 from ..errors import ShapeError, check, check_same_device
 from ..shape_rules import wrap_dim
@@ -29,7 +37,7 @@ def _rows(self: Tensor, dim: int, op: str) -> tuple[Tensor, list[int], int]:
     d = wrap_dim(dim, self.ndim, op)
     order = [i for i in range(self.ndim) if i != d] + [d]
     moved = self.permute(order).clone()  # type: ignore[attr-defined]
-    return moved.view(-1, self.shape[d]), order, d
+    return moved.view(math.prod(moved.shape[:-1]), self.shape[d]), order, d
 
 
 def _unrows(t: Tensor, self: Tensor, order: list[int], n: int) -> Tensor:
@@ -54,13 +62,27 @@ def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = F
         >>> gt.tensor([3, 1, 2]).sort().values.tolist()
         [1, 2, 3]
     """
-    values, order, d = _rows(self, dim, "sort")
-    indices = Tensor.empty(values.shape, int64, self.device)
-    if values.numel():
-        launch("sort_rows", self.device, (self.dtype,), values._native(), indices._native(),
-               bool(descending))
-    n = values.shape[1]
-    return SortResult(_unrows(values, self, order, n), _unrows(indices, self, order, n))
+    with no_grad():
+        values, order, d = _rows(self, dim, "sort")
+        indices = Tensor.empty(values.shape, int64, self.device)
+        if values.numel():
+            launch("sort_rows", self.device, (self.dtype,), values._native(),
+                   indices._native(), bool(descending))
+        n = values.shape[1]
+        out = SortResult(_unrows(values, self, order, n), _unrows(indices, self, order, n))
+    record("sort", out.values, (self,), _sort_vjp, save=(out.indices,), dim=d,
+           in_shape=self.shape)
+    return out
+
+
+def _sort_vjp(ctx: Node, g: Tensor) -> Tensor:
+    from .creation import zeros
+    from .scatter_gather import scatter
+
+    (indices,) = ctx.saved_tensors
+    if not ctx.in_shape:
+        return g
+    return scatter(zeros(ctx.in_shape, dtype=g.dtype, device=g.device), ctx.dim, indices, g)
 
 
 @tensor_method()
@@ -72,7 +94,8 @@ def argsort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool 
         >>> gt.tensor([3, 1, 2]).argsort().tolist()
         [1, 2, 0]
     """
-    return sort(self, dim, descending).indices
+    with no_grad():
+        return sort(self, dim, descending).indices
 
 
 @tensor_method()
@@ -118,39 +141,89 @@ def kthvalue(self: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Sort
 @tensor_method()
 def unique(self: Tensor, sorted: bool = True, return_inverse: bool = False,
            return_counts: bool = False, dim: int | None = None) -> Any:
-    """Distinct values of the flattened tensor, sorted; optionally inverse indices and counts.
+    """Distinct values (or slices along ``dim``), sorted; optionally inverse indices and counts.
 
     Args:
         sorted: accepted for PyTorch compatibility (the result is always sorted).
-        return_inverse: also return, for each input element, its value's position.
-        return_counts: also return how often each value occurs.
-        dim: must be None (unique over the flattened tensor).
+        return_inverse: also return, for each input element (or slice), its position
+            in the result.
+        return_counts: also return how often each value (or slice) occurs.
+        dim: None for the flattened tensor; else the dim whose slices are compared
+            (sorted lexicographically).
 
     Example:
         >>> gt.tensor([3, 1, 3]).unique(return_counts=True)[1].tolist()
         [1, 2]
+        >>> gt.tensor([[1, 2], [0, 5], [1, 2]]).unique(dim=0).tolist()
+        [[0, 5], [1, 2]]
     """
-    from .indexing import mask_rows
-    from .scatter_gather import take
+    with no_grad():
+        if dim is None:
+            out, inverse, counts = _unique_flat(self)
+            inverse = inverse.view(self.shape)  # type: ignore[attr-defined]
+        else:
+            out, inverse, counts = _unique_dim(self, wrap_dim(dim, self.ndim, "unique"))
+    result: list[Tensor] = [out]
+    if return_inverse:
+        result.append(inverse)
+    if return_counts:
+        result.append(counts)
+    return result[0] if len(result) == 1 else tuple(result)
 
-    check(dim is None, "unique", "only dim=None (the flattened tensor) is supported",
-          ValueError)
+
+def _runs(starts: Tensor, perm: Tensor) -> tuple[Tensor, Tensor]:
+    """Run lengths and each source element's run, from run starts and the sort permutation."""
+    counts = Tensor.empty(starts.shape, int64, starts.device)
+    inverse = Tensor.empty(perm.shape, int64, starts.device)
+    if perm.numel():
+        launch("unique_runs", starts.device, (int64,), starts._native(),
+               perm.contiguous()._native(), counts._native(),  # type: ignore[attr-defined]
+               inverse._native())
+    return counts, inverse
+
+
+def _unique_flat(self: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    from .index_ops import take
+    from .indexing import mask_rows
+
     values, perm = sort(self.reshape(-1))  # type: ignore[attr-defined]
     flags = Tensor.empty(values.shape, bool_, self.device)
     launch("unique_flags", self.device, (self.dtype, flags.dtype), values._native(),
            flags._native())
     starts = mask_rows(flags, "unique")[0].contiguous()  # type: ignore[attr-defined]
-    out = take(values, starts)
-    counts = Tensor.empty(starts.shape, int64, self.device)
-    inverse = Tensor.empty(values.shape, int64, self.device)
-    launch("unique_runs", self.device, (int64,), starts._native(), perm._native(),
-           counts._native(), inverse._native())
-    result: list[Tensor] = [out]
-    if return_inverse:
-        result.append(inverse.view(self.shape))  # type: ignore[attr-defined]
-    if return_counts:
-        result.append(counts)
-    return result[0] if len(result) == 1 else tuple(result)
+    counts, inverse = _runs(starts, perm)
+    return take(values, starts), inverse, counts
+
+
+def _unique_dim(self: Tensor, d: int) -> tuple[Tensor, Tensor, Tensor]:
+    """Unique slices along ``d``: lexicographic sort of the slices (one stable sort per
+    column, last column first), then run starts wherever any column changes."""
+    from .creation import arange, tensor
+    from .indexing import mask_rows
+
+    n = self.shape[d]
+    order = [d] + [i for i in range(self.ndim) if i != d]
+    moved = self.permute(order).contiguous()  # type: ignore[attr-defined]
+    m = math.prod(moved.shape[1:])
+    rows = moved.reshape(n, m)  # type: ignore[attr-defined]
+    perm = arange(n, dtype=int64, device=self.device)
+    for c in reversed(range(m)):
+        perm = perm[sort(rows[perm, c]).indices]  # type: ignore[index]
+    ordered = rows[perm]  # type: ignore[index]
+    if m == 0 or n == 0:
+        starts = tensor([0] if n else [], dtype=int64, device=self.device)
+    else:
+        flags = Tensor.empty((m, n), bool_, self.device)
+        for c in range(m):
+            column = ordered.select(1, c).contiguous()  # type: ignore[attr-defined]
+            launch("unique_flags", self.device, (self.dtype, bool_), column._native(),
+                   flags.select(0, c)._native())  # type: ignore[attr-defined]
+        changed = mask_rows(flags, "unique")[1]
+        starts = _unique_flat(changed)[0].contiguous()  # type: ignore[attr-defined]
+    counts, inverse = _runs(starts, perm)
+    out = ordered[starts].reshape((starts.shape[0],) + moved.shape[1:])  # type: ignore
+    inverse_order = [order.index(i) for i in range(self.ndim)]
+    return out.permute(inverse_order), inverse, counts  # type: ignore[attr-defined]
 
 
 def searchsorted(sorted_sequence: Tensor, values: Any, *, right: bool = False,
@@ -252,3 +325,7 @@ def histc(self: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tens
     out = zeros(bins, dtype=x.dtype, device=self.device)
     launch("histc", self.device, (x.dtype,), x._native(), out._native(), lo, hi)
     return out if out.dtype is self.dtype else out.to(self.dtype)  # type: ignore
+
+
+# Functional forms, exported as gt.<name> (PyTorch's torch.<name>).
+EXPORTS = ("sort", "argsort", "topk", "kthvalue", "unique", "histc")

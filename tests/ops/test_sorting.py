@@ -59,8 +59,20 @@ def test_unique(device, rng):
     np.testing.assert_array_equal(np_(inv), winv.reshape(a.shape))
     np.testing.assert_array_equal(np_(counts), wc)
     np.testing.assert_array_equal(np_(x.unique()), wu)
-    with pytest.raises(ValueError, match=r"^\[unique\] only dim=None"):
-        x.unique(dim=0)
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_unique_slices_along_a_dim(device, rng, dim):
+    a = rng.integers(0, 2, size=(4, 3, 2))
+    a[2] = a[0]  # at least one repeated slice along dim 0
+    x = gt.tensor(a, device=device)
+    u, inv, counts = x.unique(dim=dim, return_inverse=True, return_counts=True)
+    wu, winv, wc = np.unique(a, axis=dim, return_inverse=True, return_counts=True)
+    np.testing.assert_array_equal(np_(u), wu)
+    np.testing.assert_array_equal(np_(inv), winv.reshape(-1))
+    np.testing.assert_array_equal(np_(counts), wc)
+    empty = gt.zeros(0, 3, device=device).unique(dim=0)
+    assert empty.shape == (0, 3)
 
 
 @pytest.mark.parametrize("right", [False, True])
