@@ -1,0 +1,372 @@
+"""Convolutions: ``conv1d``, ``conv2d``, ``conv_transpose2d`` and the weight-gradient primitive.
+
+Three differentiable primitives, each the others' adjoint in one argument, so
+every VJP is a composition of them and can be differentiated again:
+
+* ``conv2d(x, w)``; VJP: ``x`` <- ``conv_transpose2d(g, w)``,
+  ``w`` <- ``conv2d_weight(x, g)``;
+* ``conv_transpose2d(x, w)``; VJP: ``x`` <- ``conv2d(g, w)``,
+  ``w`` <- ``conv2d_weight(g, x)``;
+* ``conv2d_weight(x, g)``; VJP: ``x`` <- ``conv_transpose2d(g, G)``,
+  ``g`` <- ``conv2d(x, G)``.
+
+The bias gradient (``g`` summed over N, H, W) is the weight gradient of a 1x1
+convolution over a ones input, so it is a ``conv2d_weight`` too. Padding is
+carried as top/left amounts plus an explicit output size, which covers
+PyTorch's asymmetric ``"same"`` padding and the output padding of transposed
+convolutions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..autograd.grad_mode import no_grad
+from ..autograd.node import Node, record
+from ..errors import DTypeError, ShapeError, check, check_same_device
+from ..tensor import Tensor
+from .creation import ones
+from .dispatch import launch
+
+Pair = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ConvGeometry:
+    """Stride, top/left padding, dilation and groups of a 2-D convolution."""
+
+    stride: Pair
+    padding: Pair
+    dilation: Pair
+    groups: int
+
+
+def pair(value: Any, op: str, name: str, low: int) -> Pair:
+    """Return ``value`` as an int pair, each ``>= low``.
+
+    Example:
+        >>> pair(2, "conv2d", "stride", 1)
+        (2, 2)
+    """
+    items = (value, value) if isinstance(value, int) else tuple(value)
+    check(len(items) == 2 and all(isinstance(v, int) for v in items), op,
+          lambda: f"{name} must be an int or a pair of ints, got {value!r}", TypeError)
+    check(all(v >= low for v in items), op,
+          lambda: f"{name} must be >= {low}, got {value!r}", ValueError)
+    return items  # type: ignore[return-value]
+
+
+def _contiguous(t: Tensor) -> Any:
+    with no_grad():
+        return t.contiguous()._native()  # type: ignore[attr-defined]
+
+
+def _check_operands(op: str, x: Any, w: Any, bias: Any, ndim: int) -> None:
+    check(isinstance(x, Tensor) and isinstance(w, Tensor), op,
+          "input and weight must be tensors", TypeError)
+    check(x.ndim == ndim, op, lambda: f"expected {ndim}-D input, got shape {x.shape}", ShapeError)
+    check(w.ndim == ndim, op, lambda: f"expected {ndim}-D weight, got shape {w.shape}",
+          ShapeError)
+    tensors = [x, w] if bias is None else [x, w, bias]
+    check(bias is None or isinstance(bias, Tensor), op, "bias must be a tensor or None",
+          TypeError)
+    check_same_device(op, *(t.device for t in tensors))
+    for t in tensors:
+        check(t.dtype.name in ("float32", "float64"), op,
+              lambda: f"expected float32 or float64 tensors, got {t.dtype.name}", DTypeError)
+    check(all(t.dtype is x.dtype for t in tensors), op,
+          lambda: "input, weight and bias must share a dtype, got "
+          + ", ".join(t.dtype.name for t in tensors), DTypeError)
+
+
+def _empty(shape: tuple[int, ...], like: Tensor) -> Tensor:
+    return Tensor.empty(shape, like.dtype, like.device)
+
+
+def conv2d_primitive(x: Tensor, w: Tensor, b: Tensor | None, geom: ConvGeometry,
+                     out_hw: Pair) -> Tensor:
+    """Checked-elsewhere ``conv2d`` with an explicit output size (the differentiable primitive).
+
+    Example:
+        >>> geom = ConvGeometry((1, 1), (1, 1), (1, 1), 1)
+        >>> conv2d_primitive(x, w, None, geom, (5, 5))  # doctest: +SKIP
+    """
+    out = _empty((x.shape[0], w.shape[0], *out_hw), x)
+    launch("conv2d", x.device, (x.dtype, w.dtype), _contiguous(x), _contiguous(w),
+           None if b is None else _contiguous(b), out._native(), geom.stride, geom.padding,
+           geom.dilation, geom.groups)
+    record("conv2d", out, (x, w, b), _conv2d_vjp, save=(x, w), geom=geom)
+    return out
+
+
+def _conv2d_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, ...]:
+    x, w = ctx.saved_tensors
+    need = ctx.needs_input_grad
+    gx = conv_transpose_primitive(g, w, None, ctx.geom, x.shape[2:]) if need[0] else None
+    gw = conv2d_weight_primitive(x, g, ctx.geom, w.shape) if need[1] else None
+    return gx, gw, bias_grad(g) if need[2] else None
+
+
+def conv_transpose_primitive(x: Tensor, w: Tensor, b: Tensor | None, geom: ConvGeometry,
+                             out_hw: Sequence[int]) -> Tensor:
+    """``conv_transpose2d`` with an explicit output size (the differentiable primitive).
+
+    Example:
+        >>> conv_transpose_primitive(g, w, None, geom, (5, 5))  # doctest: +SKIP
+    """
+    out = _empty((x.shape[0], w.shape[1] * geom.groups, *out_hw), x)
+    launch("conv_transpose2d", x.device, (x.dtype, w.dtype), _contiguous(x), _contiguous(w),
+           None if b is None else _contiguous(b), out._native(), geom.stride, geom.padding,
+           geom.dilation, geom.groups)
+    record("conv_transpose2d", out, (x, w, b), _conv_transpose_vjp, save=(x, w), geom=geom)
+    return out
+
+
+def _conv_transpose_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, ...]:
+    x, w = ctx.saved_tensors
+    need = ctx.needs_input_grad
+    gx = conv2d_primitive(g, w, None, ctx.geom, x.shape[2:]) if need[0] else None
+    gw = conv2d_weight_primitive(g, x, ctx.geom, w.shape) if need[1] else None
+    return gx, gw, bias_grad(g) if need[2] else None
+
+
+def conv2d_weight_primitive(x: Tensor, g: Tensor, geom: ConvGeometry,
+                            weight_shape: Sequence[int]) -> Tensor:
+    """Gradient of ``conv2d``'s weight for input ``x`` and output gradient ``g`` (differentiable).
+
+    Example:
+        >>> conv2d_weight_primitive(x, g, geom, (4, 3, 3, 3))  # doctest: +SKIP
+    """
+    out = _empty(tuple(weight_shape), x)
+    launch("conv2d_weight", x.device, (x.dtype, g.dtype), _contiguous(x), _contiguous(g),
+           out._native(), geom.stride, geom.padding, geom.dilation, geom.groups)
+    record("conv2d_weight", out, (x, g), _conv2d_weight_vjp, save=(x, g), geom=geom)
+    return out
+
+
+def _conv2d_weight_vjp(ctx: Node, gw: Tensor) -> tuple[Tensor | None, ...]:
+    x, g = ctx.saved_tensors
+    need = ctx.needs_input_grad
+    gx = conv_transpose_primitive(g, gw, None, ctx.geom, x.shape[2:]) if need[0] else None
+    gg = conv2d_primitive(x, gw, None, ctx.geom, g.shape[2:]) if need[1] else None
+    return gx, gg
+
+
+def bias_grad(g: Tensor) -> Tensor:
+    """Sum ``g`` over dims 0, 2 and 3 as the weight gradient of a 1x1 convolution of ones.
+
+    Example:
+        >>> bias_grad(gt.ones(2, 3, 4, 4)).tolist()  # doctest: +SKIP
+        [32.0, 32.0, 32.0]
+    """
+    n, c, h, w = g.shape
+    unit = ones((n, 1, h, w), dtype=g.dtype, device=g.device)
+    geom = ConvGeometry((1, 1), (0, 0), (1, 1), 1)
+    return conv2d_weight_primitive(unit, g, geom, (c, 1, 1, 1)).reshape(c)  # type: ignore[attr-defined]
+
+
+def _padding(padding: Any, kernel: Pair, dilation: Pair, stride: Pair,
+             op: str) -> tuple[Pair, Pair]:
+    """Return ``(top/left, bottom/right)`` padding for an int, a pair, ``"same"`` or ``"valid"``."""
+    if isinstance(padding, str):
+        check(padding in ("same", "valid"), op,
+              lambda: f"padding must be 'same', 'valid', an int or a pair, got {padding!r}",
+              ValueError)
+        if padding == "valid":
+            return (0, 0), (0, 0)
+        check(stride == (1, 1), op, "padding='same' is not supported for strided convolutions",
+              ValueError)
+        total = [d * (k - 1) for d, k in zip(dilation, kernel, strict=True)]
+        lo = (total[0] // 2, total[1] // 2)
+        return lo, (total[0] - lo[0], total[1] - lo[1])
+    p = pair(padding, op, "padding", 0)
+    return p, p
+
+
+def _conv_out(size: int, lo: int, hi: int, k: int, s: int, d: int) -> int:
+    return (size + lo + hi - d * (k - 1) - 1) // s + 1
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """2-D cross-correlation over ``(N, C, H, W)`` (or unbatched ``(C, H, W)``) input.
+
+    Args:
+        input: ``(N, C, H, W)`` or ``(C, H, W)`` float tensor.
+        weight: ``(O, C/groups, KH, KW)``.
+        bias: ``(O,)`` or None.
+        stride: int or pair, >= 1.
+        padding: int or pair >= 0, or ``"same"`` (stride 1 only; extra padding
+            goes bottom/right, as in PyTorch) or ``"valid"``.
+        dilation: int or pair, >= 1.
+        groups: splits input and output channels into that many groups.
+
+    Returns:
+        ``(N, O, OH, OW)`` with ``OH = (H + 2p - d*(KH - 1) - 1) // s + 1``.
+
+    Raises:
+        ShapeError, DTypeError, ValueError, TypeError: messages start with ``[conv2d]``.
+
+    Example:
+        >>> y = gt.conv2d(gt.randn(1, 3, 8, 8), gt.randn(4, 3, 3, 3), padding=1)  # doctest: +SKIP
+        >>> y.shape  # doctest: +SKIP
+        (1, 4, 8, 8)
+    """
+    op = "conv2d"
+    if isinstance(input, Tensor) and input.ndim == 3:
+        out = conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups)  # type: ignore[attr-defined]
+        return out.squeeze(0)  # type: ignore[attr-defined]
+    _check_operands(op, input, weight, bias, 4)
+    s, d = pair(stride, op, "stride", 1), pair(dilation, op, "dilation", 1)
+    kernel = (weight.shape[2], weight.shape[3])
+    lo, hi = _padding(padding, kernel, d, s, op)
+    _check_groups(op, groups, input.shape[1], weight.shape[0], weight.shape[1], weight.shape)
+    check(bias is None or bias.shape == (weight.shape[0],), op,
+          lambda: f"expected bias of shape ({weight.shape[0]},), got {bias.shape}", ShapeError)  # type: ignore[union-attr]
+    out_hw = tuple(_conv_out(input.shape[2 + i], lo[i], hi[i], kernel[i], s[i], d[i])
+                   for i in range(2))
+    check(all(v > 0 for v in out_hw), op, lambda: (
+        f"padded input of spatial size ({input.shape[2] + lo[0] + hi[0]}, "
+        f"{input.shape[3] + lo[1] + hi[1]}) is smaller than the dilated kernel "
+        f"({d[0] * (kernel[0] - 1) + 1}, {d[1] * (kernel[1] - 1) + 1})"), ShapeError)
+    return conv2d_primitive(input, weight, bias, ConvGeometry(s, lo, d, groups), out_hw)  # type: ignore[arg-type]
+
+
+def _check_groups(op: str, groups: int, c_in: int, c_out: int, per_group: int,
+                  wshape: tuple[int, ...]) -> None:
+    check(isinstance(groups, int) and groups >= 1, op,
+          lambda: f"groups must be a positive int, got {groups!r}", ValueError)
+    check(c_out % groups == 0, op,
+          lambda: f"out_channels ({c_out}) must be divisible by groups ({groups})", ShapeError)
+    check(c_in == per_group * groups, op, lambda: (
+        f"expected input with {per_group * groups} channels (weight {wshape} with groups="
+        f"{groups}), got {c_in}"), ShapeError)
+
+
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """1-D cross-correlation over ``(N, C, L)`` (or unbatched ``(C, L)``), as ``conv2d`` with H = 1.
+
+    Args:
+        input: ``(N, C, L)`` or ``(C, L)``.
+        weight: ``(O, C/groups, K)``.
+        bias: ``(O,)`` or None.
+        stride, dilation: int (or 1-tuple), >= 1.
+        padding: int (or 1-tuple) >= 0, ``"same"`` or ``"valid"``.
+        groups: channel groups.
+
+    Returns:
+        ``(N, O, L_out)``.
+
+    Example:
+        >>> gt.conv1d(gt.randn(2, 3, 10), gt.randn(4, 3, 3)).shape  # doctest: +SKIP
+        (2, 4, 8)
+    """
+    op = "conv1d"
+    if isinstance(input, Tensor) and input.ndim == 2:
+        out = conv1d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups)  # type: ignore[attr-defined]
+        return out.squeeze(0)  # type: ignore[attr-defined]
+    _check_operands(op, input, weight, bias, 3)
+
+    def one(v: Any, name: str) -> Any:
+        if isinstance(v, str):
+            return v
+        items = (v,) if isinstance(v, int) else tuple(v)
+        check(len(items) == 1, op, lambda: f"{name} must be an int or a 1-tuple, got {v!r}",
+              TypeError)
+        return (0 if name == "padding" else 1, items[0])
+
+    try:
+        return conv2d(input.unsqueeze(2), weight.unsqueeze(2), bias, one(stride, "stride"),  # type: ignore[attr-defined]
+                      one(padding, "padding"), one(dilation, "dilation"), groups).squeeze(2)
+    except (ValueError, TypeError, RuntimeError) as exc:
+        msg = str(exc)
+        if msg.startswith("[conv2d]"):
+            raise type(exc)("[conv1d]" + msg[len("[conv2d]"):]) from None
+        raise
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
+                     stride: Any = 1, padding: Any = 0, output_padding: Any = 0,
+                     groups: int = 1, dilation: Any = 1) -> Tensor:
+    """2-D transposed convolution (the gradient of ``conv2d`` with respect to its input).
+
+    Args:
+        input: ``(N, C_in, H, W)`` or unbatched ``(C_in, H, W)``.
+        weight: ``(C_in, C_out/groups, KH, KW)``.
+        bias: ``(C_out,)`` or None.
+        stride, dilation: int or pair, >= 1.
+        padding: int or pair >= 0 (removed from each side of the output).
+        output_padding: int or pair, each smaller than its stride or its dilation.
+        groups: channel groups.
+
+    Returns:
+        ``(N, C_out, OH, OW)`` with ``OH = (H - 1)*s - 2p + d*(KH - 1) + output_padding + 1``.
+
+    Example:
+        >>> gt.conv_transpose2d(gt.randn(1, 4, 5, 5), gt.randn(4, 2, 3, 3), stride=2).shape
+        ... # doctest: +SKIP
+        (1, 2, 11, 11)
+    """
+    op = "conv_transpose2d"
+    if isinstance(input, Tensor) and input.ndim == 3:
+        out = conv_transpose2d(input.unsqueeze(0), weight, bias, stride, padding,  # type: ignore[attr-defined]
+                               output_padding, groups, dilation)
+        return out.squeeze(0)  # type: ignore[attr-defined]
+    _check_operands(op, input, weight, bias, 4)
+    s, d = pair(stride, op, "stride", 1), pair(dilation, op, "dilation", 1)
+    p, op_pad = pair(padding, op, "padding", 0), pair(output_padding, op, "output_padding", 0)
+    check(all(o < max(si, di) for o, si, di in zip(op_pad, s, d, strict=True)), op,
+          lambda: f"output_padding {op_pad} must be smaller than either stride {s} or "
+          f"dilation {d}", ValueError)
+    check(isinstance(groups, int) and groups >= 1, op,
+          lambda: f"groups must be a positive int, got {groups!r}", ValueError)
+    check(input.shape[1] == weight.shape[0] and weight.shape[0] % groups == 0, op, lambda: (
+        f"expected input with {weight.shape[0]} channels divisible by groups={groups} "
+        f"(weight {weight.shape}), got {input.shape[1]}"), ShapeError)
+    c_out = weight.shape[1] * groups
+    check(bias is None or bias.shape == (c_out,), op,
+          lambda: f"expected bias of shape ({c_out},), got {bias.shape}", ShapeError)  # type: ignore[union-attr]
+    out_hw = tuple((input.shape[2 + i] - 1) * s[i] - 2 * p[i] + d[i] * (weight.shape[2 + i] - 1)
+                   + op_pad[i] + 1 for i in range(2))
+    check(all(v > 0 for v in out_hw), op,
+          lambda: f"computed output size {out_hw} is too small", ShapeError)
+    return conv_transpose_primitive(input, weight, bias, ConvGeometry(s, p, d, groups), out_hw)
+
+
+def conv2d_weight(input: Tensor, weight_size: Sequence[int], grad_output: Tensor,
+                  stride: Any = 1, padding: Any = 0, dilation: Any = 1,
+                  groups: int = 1) -> Tensor:
+    """Gradient of ``conv2d`` with respect to its weight (``torch.nn.grad.conv2d_weight``).
+
+    Args:
+        input: the convolution's ``(N, C, H, W)`` input.
+        weight_size: ``(O, C/groups, KH, KW)``.
+        grad_output: ``(N, O, OH, OW)`` gradient of its output.
+        stride, padding, dilation, groups: the convolution's geometry (int or
+            pair padding).
+
+    Returns:
+        ``(O, C/groups, KH, KW)``.
+
+    Example:
+        >>> conv2d_weight(x, (4, 3, 3, 3), g, padding=1)  # doctest: +SKIP
+    """
+    op = "conv2d_weight"
+    _check_operands(op, input, grad_output, None, 4)
+    s, d, p = (pair(stride, op, "stride", 1), pair(dilation, op, "dilation", 1),
+               pair(padding, op, "padding", 0))
+    wshape = tuple(int(v) for v in weight_size)
+    check(len(wshape) == 4, op, lambda: f"weight_size must have 4 entries, got {wshape}",
+          ShapeError)
+    _check_groups(op, groups, input.shape[1], wshape[0], wshape[1], wshape)
+    want = (input.shape[0], wshape[0]) + tuple(
+        _conv_out(input.shape[2 + i], p[i], p[i], wshape[2 + i], s[i], d[i]) for i in range(2))
+    check(grad_output.shape == want, op,
+          lambda: f"expected grad_output of shape {want}, got {grad_output.shape}", ShapeError)
+    return conv2d_weight_primitive(input, grad_output, ConvGeometry(s, p, d, groups), wshape)
+
+
+EXPORTS = ("conv1d", "conv2d", "conv_transpose2d")
