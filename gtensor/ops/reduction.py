@@ -1,0 +1,407 @@
+"""Reductions: sum, mean, prod, amax/amin, max/min, argmax/argmin, var/std, norm, any/all,
+logsumexp, with their VJPs.
+
+A reduction call: normalize ``dim`` (None = all dims), pick the kernel and result
+dtypes, allocate the result with the reduced shape (``keepdim`` keeps size-1
+dims), launch one kernel, and record one autograd node. The kernels accumulate
+float32 in float64 and integers in int64 (see ``gtensor.kernels.cpu.reduction``).
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from ..autograd.node import Node, record
+from ..dtypes import as_dtype, bool_, dtype, float16, float32, int64
+from ..errors import DTypeError, check
+from ..shape_rules import wrap_dim
+from ..tensor import Tensor, tensor_method
+from .dispatch import launch
+
+Dims = int | Sequence[int] | None
+
+
+def reduce_dims(x: Tensor, dim: Dims, op: str) -> tuple[int, ...]:
+    """Normalize ``dim`` into sorted unique non-negative dims (None: every dim).
+
+    Example:
+        >>> reduce_dims(gt.ones(2, 3), -1, "sum")  # doctest: +SKIP
+        (1,)
+    """
+    if dim is None:
+        return tuple(range(x.ndim))
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    wrapped = [wrap_dim(d, x.ndim, op) for d in dims]
+    check(len(set(wrapped)) == len(wrapped), op, lambda: f"dim {tuple(dims)} appears multiple "
+          "times in the list of dims", RuntimeError)
+    return tuple(sorted(wrapped)) if x.ndim else ()
+
+
+def kept_shape(shape: tuple[int, ...], dims: tuple[int, ...], keepdim: bool) -> tuple[int, ...]:
+    """The result shape of reducing ``dims`` of ``shape``."""
+    if keepdim:
+        return tuple(1 if d in dims else n for d, n in enumerate(shape))
+    return tuple(n for d, n in enumerate(shape) if d not in dims)
+
+
+def _kernel_dtype(dt: dtype) -> dtype:
+    return float32 if dt is float16 else dt
+
+
+def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_dt: dtype,
+                  param: float = 0.0) -> Tensor:
+    """Allocate the result and launch reduction kernel ``op`` (float16 runs in float32).
+
+    Example:
+        >>> run_reduction("sum", x, (0,), False, x.dtype)  # doctest: +SKIP
+    """
+    kdt = _kernel_dtype(x.dtype)
+    if kdt is not x.dtype:
+        x = x.to(kdt)  # type: ignore[attr-defined]
+    res_dt = _kernel_dtype(out_dt)
+    result = Tensor.empty(kept_shape(x.shape, dims, keepdim), res_dt, x.device)
+    launch(op, x.device, (kdt,), x._native(), result._native(), dims, param)
+    return result if res_dt is out_dt else result.to(out_dt)  # type: ignore[attr-defined]
+
+
+def _restore(t: Tensor, ctx: Node) -> Tensor:
+    return t if ctx.keepdim else t.reshape(kept_shape(ctx.in_shape, ctx.dims, True))  # type: ignore[attr-defined]
+
+
+def _sum_vjp(ctx: Node, g: Tensor) -> Tensor:
+    return _restore(g, ctx).expand(ctx.in_shape)  # type: ignore[attr-defined]
+
+
+def _mean_vjp(ctx: Node, g: Tensor) -> Tensor:
+    return _restore(g, ctx).expand(ctx.in_shape) / builtins.max(ctx.count, 1)  # type: ignore[attr-defined]
+
+
+def _prod_vjp(ctx: Node, g: Tensor) -> Tensor:
+    from .ternary import where
+
+    x, result = ctx.saved_tensors
+    dims = ctx.dims
+    zero = x == 0
+    others = where(zero, 1.0, x).prod(dim=dims, keepdim=True)  # type: ignore[attr-defined]
+    zeros = zero.sum(dim=dims, keepdim=True)  # type: ignore[attr-defined]
+    at_zero = where(zeros == 1, others, 0.0)
+    grad = where(zero, at_zero, _restore(result, ctx) / where(zero, 1.0, x))
+    return _restore(g, ctx) * grad
+
+
+def _extreme_vjp(ctx: Node, g: Tensor) -> Tensor:
+    x, result = ctx.saved_tensors
+    mask = (x == _restore(result, ctx)).to(g.dtype)  # type: ignore[attr-defined]
+    count = mask.sum(dim=ctx.dims, keepdim=True)  # type: ignore[attr-defined]
+    return _restore(g, ctx) * mask / count
+
+
+def _var_vjp(ctx: Node, g: Tensor) -> Tensor:
+    (x,) = ctx.saved_tensors
+    centered = x - x.mean(dim=ctx.dims, keepdim=True)  # type: ignore[attr-defined]
+    return _restore(g, ctx) * centered * (2.0 / builtins.max(ctx.count - ctx.correction, 0))
+
+
+def _std_vjp(ctx: Node, g: Tensor) -> Tensor:
+    x, result = ctx.saved_tensors
+    centered = x - x.mean(dim=ctx.dims, keepdim=True)  # type: ignore[attr-defined]
+    denom = _restore(result, ctx) * builtins.max(ctx.count - ctx.correction, 0)
+    return _restore(g, ctx) * centered / denom
+
+
+def _logsumexp_vjp(ctx: Node, g: Tensor) -> Tensor:
+    x, result = ctx.saved_tensors
+    return _restore(g, ctx) * (x - _restore(result, ctx)).exp()  # type: ignore[attr-defined]
+
+
+def _norm_vjp(ctx: Node, g: Tensor) -> Tensor:
+    from .ternary import where
+
+    x, result = ctx.saved_tensors
+    p = ctx.p
+    r = _restore(result, ctx)
+    if p == float("inf"):
+        mask = (x.abs() == r).to(g.dtype)  # type: ignore[attr-defined]
+        grad = x.sign() * mask / mask.sum(dim=ctx.dims, keepdim=True)  # type: ignore[attr-defined]
+    elif p == 0:
+        grad = x * 0.0
+    else:
+        grad = x.sign() * x.abs() ** (p - 1) / r ** (p - 1)  # type: ignore[attr-defined]
+        grad = where(r == 0, 0.0, grad)
+    return _restore(g, ctx) * grad
+
+
+def _reduce(op: str, x: Tensor, dim: Dims, keepdim: bool, out_dt: dtype, vjp: Any,
+            save_input: bool, save_output: bool, param: float = 0.0, **attrs: Any) -> Tensor:
+    dims = reduce_dims(x, dim, op)
+    result = run_reduction(op, x, dims, keepdim, out_dt, param)
+    count = 1
+    for d in dims:
+        count *= x.shape[d]
+    if vjp is not None and out_dt.is_floating_point:
+        save = [x] if save_input else []
+        record(op, result, (x,), vjp, save=save + ([result] if save_output else []),
+               dims=dims, keepdim=keepdim, in_shape=x.shape, count=count, **attrs)
+    return result
+
+
+def _float_dtype(x: Tensor, op: str) -> dtype:
+    check(x.dtype.is_floating_point, op, lambda: f"expected a floating point input, got "
+          f"{x.dtype.name}; cast it or pass dtype=", DTypeError)
+    return x.dtype
+
+
+def _with_dtype(x: Tensor, dt: Any) -> Tensor:
+    return x if dt is None or as_dtype(dt) is x.dtype else x.to(as_dtype(dt))  # type: ignore[attr-defined]
+
+
+def _check_nonempty(x: Tensor, dims: Dims, op: str) -> None:
+    for d in reduce_dims(x, dim=dims, op=op):
+        check(x.shape[d] != 0, op, lambda: f"cannot reduce over a zero-size dimension of "
+              f"shape {x.shape}: the operation has no identity", IndexError)
+
+
+@tensor_method()
+def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
+        dtype: Any = None) -> Tensor:
+    """Sum over ``dim`` (all dims when None); integers and bools sum into int64.
+
+    Example:
+        >>> gt.tensor([[1, 2], [3, 4]]).sum(1).tolist()  # doctest: +SKIP
+        [3, 7]
+    """
+    x = _with_dtype(input, dtype)
+    out_dt = x.dtype if x.dtype.is_floating_point else int64
+    return _reduce("sum", x, dim, keepdim, out_dt, _sum_vjp, False, False)
+
+
+@tensor_method()
+def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """Mean over ``dim``; floating inputs only (as in PyTorch). Empty -> nan.
+
+    Example:
+        >>> gt.tensor([1.0, 2.0]).mean().item()  # doctest: +SKIP
+        1.5
+    """
+    x = _with_dtype(input, dtype)
+    return _reduce("mean", x, dim, keepdim, _float_dtype(x, "mean"), _mean_vjp, False, False)
+
+
+@tensor_method()
+def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """Product over ``dim``; integers multiply into int64.
+
+    Example:
+        >>> gt.tensor([2.0, 3.0]).prod().item()  # doctest: +SKIP
+        6.0
+    """
+    x = _with_dtype(input, dtype)
+    out_dt = x.dtype if x.dtype.is_floating_point else int64
+    return _reduce("prod", x, dim, keepdim, out_dt, _prod_vjp, True, True)
+
+
+@tensor_method()
+def amax(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    """Maximum over ``dim``; nan wins; ties share the gradient evenly.
+
+    Example:
+        >>> gt.tensor([1.0, 5.0]).amax().item()  # doctest: +SKIP
+        5.0
+    """
+    _check_nonempty(input, dim, "amax")
+    return _reduce("amax", input, dim, keepdim, input.dtype, _extreme_vjp, True, True)
+
+
+@tensor_method()
+def amin(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    """Minimum over ``dim``; nan wins; ties share the gradient evenly.
+
+    Example:
+        >>> gt.tensor([1.0, 5.0]).amin().item()  # doctest: +SKIP
+        1.0
+    """
+    _check_nonempty(input, dim, "amin")
+    return _reduce("amin", input, dim, keepdim, input.dtype, _extreme_vjp, True, True)
+
+
+def _arg_extreme(op: str, x: Tensor, dim: int | None, keepdim: bool,
+                 values: bool) -> tuple[Tensor, Tensor | None]:
+    _check_nonempty(x, dim, op)
+    dims = reduce_dims(x, dim, op)
+    if dim is None:
+        keepdim = keepdim and x.ndim > 0
+    src = x.to(float32) if x.dtype is float16 else x  # type: ignore[attr-defined]
+    shape = kept_shape(x.shape, dims, keepdim)
+    idx = Tensor.empty(shape, int64, x.device)
+    vals = Tensor.empty(shape, src.dtype, x.device) if values else None
+    launch(op, x.device, (src.dtype,), src._native(), idx._native(), dims,
+           values=None if vals is None else vals._native())
+    return idx, vals
+
+
+@tensor_method()
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """Index of the maximum along ``dim`` (of the flattened input when None); first wins.
+
+    Example:
+        >>> gt.tensor([1.0, 5.0, 5.0]).argmax().item()  # doctest: +SKIP
+        1
+    """
+    return _arg_extreme("argmax", input, dim, keepdim, False)[0]
+
+
+@tensor_method()
+def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    """Index of the minimum along ``dim`` (of the flattened input when None); first wins.
+
+    Example:
+        >>> gt.tensor([3.0, 1.0]).argmin().item()  # doctest: +SKIP
+        1
+    """
+    return _arg_extreme("argmin", input, dim, keepdim, False)[0]
+
+
+class ValuesIndices(NamedTuple):
+    """``(values, indices)`` as returned by ``max(dim)`` and ``min(dim)``."""
+
+    values: Tensor
+    indices: Tensor
+
+
+def _pick_vjp(ctx: Node, g: Tensor) -> Tensor:
+    from .creation import arange
+
+    (idx,) = ctx.saved_tensors
+    d = ctx.dims[0]
+    shape = [1] * len(ctx.in_shape)
+    shape[d] = ctx.in_shape[d]
+    positions = arange(ctx.in_shape[d], device=g.device).reshape(shape)  # type: ignore[attr-defined]
+    return _restore(g, ctx) * (positions == _restore(idx, ctx)).to(g.dtype)  # type: ignore[attr-defined]
+
+
+def _max_min(op: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
+    from . import elementwise
+
+    if isinstance(dim, Tensor):
+        return getattr(elementwise, "maximum" if op == "max" else "minimum")(input, dim)
+    if dim is None:
+        return amax(input) if op == "max" else amin(input)
+    idx, vals = _arg_extreme("argmax" if op == "max" else "argmin", input, dim, keepdim, True)
+    assert vals is not None
+    if vals.dtype is not input.dtype:
+        vals = vals.to(input.dtype)  # type: ignore[attr-defined]
+    if input.dtype.is_floating_point:
+        record(op, vals, (input,), _pick_vjp, save=[idx], dims=reduce_dims(input, dim, op),
+               keepdim=keepdim, in_shape=input.shape)
+    return ValuesIndices(vals, idx)
+
+
+@tensor_method("max")
+def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
+    """``max()`` -> the maximum; ``max(dim)`` -> ``(values, indices)``; ``max(other)`` ->
+    elementwise maximum.
+
+    Example:
+        >>> gt.tensor([[1.0, 4.0], [3.0, 2.0]]).max(1).indices.tolist()  # doctest: +SKIP
+        [1, 0]
+    """
+    return _max_min("max", input, dim, keepdim)
+
+
+@tensor_method("min")
+def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
+    """``min()`` -> the minimum; ``min(dim)`` -> ``(values, indices)``; ``min(other)`` ->
+    elementwise minimum.
+
+    Example:
+        >>> gt.tensor([3.0, 1.0]).min().item()  # doctest: +SKIP
+        1.0
+    """
+    return _max_min("min", input, dim, keepdim)
+
+
+def _correction(correction: float | None, unbiased: bool | None) -> float:
+    if correction is not None:
+        return float(correction)
+    return 0.0 if unbiased is False else 1.0
+
+
+@tensor_method()
+def var(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False,
+        *, correction: float | None = None) -> Tensor:
+    """Variance over ``dim`` with ``correction`` (1 by default: Bessel's), two-pass in float64.
+
+    Example:
+        >>> gt.tensor([1.0, 3.0]).var().item()  # doctest: +SKIP
+        2.0
+    """
+    c = _correction(correction, unbiased)
+    return _reduce("var", input, dim, keepdim, _float_dtype(input, "var"), _var_vjp, True,
+                   False, c, correction=c)
+
+
+@tensor_method()
+def std(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False,
+        *, correction: float | None = None) -> Tensor:
+    """Standard deviation over ``dim`` with ``correction`` (1 by default).
+
+    Example:
+        >>> gt.tensor([1.0, 3.0]).std().item()  # doctest: +SKIP
+        1.4142135381698608
+    """
+    c = _correction(correction, unbiased)
+    return _reduce("std", input, dim, keepdim, _float_dtype(input, "std"), _std_vjp, True, True,
+                   c, correction=c)
+
+
+@tensor_method()
+def logsumexp(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    """``log(sum(exp(x)))`` over ``dim``, shifted by the max (stable on large inputs).
+
+    Example:
+        >>> gt.tensor([1000.0, 1000.0]).logsumexp(0).item()  # doctest: +SKIP
+        1000.6931762695312
+    """
+    return _reduce("logsumexp", input, dim, keepdim, _float_dtype(input, "logsumexp"),
+                   _logsumexp_vjp, True, True)
+
+
+@tensor_method()
+def norm(input: Tensor, p: float | str = 2, dim: Dims = None, keepdim: bool = False) -> Tensor:
+    """Vector p-norm over ``dim`` (``"fro"`` is 2, ``inf`` the max of ``|x|``, 0 counts nonzeros).
+
+    Example:
+        >>> gt.tensor([3.0, 4.0]).norm().item()  # doctest: +SKIP
+        5.0
+    """
+    order = 2.0 if p == "fro" else float(p)
+    return _reduce("norm", input, dim, keepdim, _float_dtype(input, "norm"), _norm_vjp, True,
+                   True, order, p=order)
+
+
+@tensor_method()
+def any(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    """True where any element over ``dim`` is nonzero (False for an empty reduction).
+
+    Example:
+        >>> gt.tensor([0, 2]).any().item()  # doctest: +SKIP
+        True
+    """
+    return _reduce("any", input, dim, keepdim, bool_, None, False, False)
+
+
+@tensor_method()
+def all(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    """True where every element over ``dim`` is nonzero (True for an empty reduction).
+
+    Example:
+        >>> gt.tensor([1, 2]).all().item()  # doctest: +SKIP
+        True
+    """
+    return _reduce("all", input, dim, keepdim, bool_, None, False, False)
+
+
+EXPORTS = ("sum", "mean", "prod", "amax", "amin", "argmax", "argmin", "max", "min", "var",
+           "std", "logsumexp", "norm", "any", "all")
