@@ -4,6 +4,8 @@ This package never imports the frontend and never sees a ``Tensor``. Kernels
 take NumPy arrays (CPU and the simulated CUDA device) or CUDA device arrays.
 """
 
+from .extension import define_elementwise
 from .registry import ANY, BACKENDS, KernelRegistrationError, load_backend, lookup, register
 
-__all__ = ["ANY", "BACKENDS", "KernelRegistrationError", "load_backend", "lookup", "register"]
+__all__ = ["ANY", "BACKENDS", "KernelRegistrationError", "define_elementwise", "load_backend",
+           "lookup", "register"]

@@ -15,6 +15,7 @@ any rank; the innermost dim is a plain loop).
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -104,6 +105,25 @@ def {name}_strided(n, shape, {strided_args}, out, oo, so):
         out[po] = f({scall})
         i += step
 '''
+
+
+def kernel_name(op: str, scalar_fn: Callable) -> str:
+    """Stable kernel name: ``gtensor_<op>``, plus the body's name when it differs from ``op``.
+
+    Example:
+        >>> kernel_name("floor", lambda x: x)
+        'gtensor_floor_lambda'
+    """
+    body = re.sub(r"\W", "", getattr(scalar_fn, "__name__", "fn")).strip("_") or "fn"
+    return f"gtensor_{op}" if body == op else f"gtensor_{op}_{body}"
+
+
+def has_source_file(fn: Callable) -> bool:
+    """True when ``fn`` comes from a file, so kernels built from it can be cached on disk."""
+    try:
+        return inspect.getsourcefile(fn) is not None
+    except TypeError:
+        return False
 
 
 def build(source: str, scalar_fn: Callable, namespace: dict[str, Any]) -> dict[str, Any]:

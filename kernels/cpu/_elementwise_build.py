@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import overload
 
-from ..common.codegen import build, cpu_source
+from ..common.codegen import build, cpu_source, has_source_file, kernel_name
 from ..common.operands import convert_scalars
 from ..common.strided import collapse, element_strides, host_flat
 
@@ -39,16 +39,16 @@ class CpuElementwise:
     """
 
     def __init__(self, op: str, scalar_fn: Callable, arity: int, value_start: int = 0) -> None:
-        fn_name = getattr(scalar_fn, "__name__", "fn").strip("_")
-        name = f"gtensor_{op}" if fn_name == op else f"gtensor_{op}_{fn_name}"
-        body = njit(**_JIT)(scalar_fn)
+        name = kernel_name(op, scalar_fn)
+        jit = {**_JIT, "cache": has_source_file(scalar_fn)}
+        body = njit(**jit)(scalar_fn)
         ns = {"f": body, "item": item, "prange": prange}
         serial = build(cpu_source(name, arity, False), scalar_fn, ns)
         par = build(cpu_source(name + "_par", arity, True), scalar_fn, ns)
-        self._flat = njit(**_JIT)(serial[f"{name}_flat"])
-        self._strided = njit(**_JIT)(serial[f"{name}_strided"])
-        self._flat_par = njit(parallel=True, **_JIT)(par[f"{name}_par_flat"])
-        self._strided_par = njit(parallel=True, **_JIT)(par[f"{name}_par_strided"])
+        self._flat = njit(**jit)(serial[f"{name}_flat"])
+        self._strided = njit(**jit)(serial[f"{name}_strided"])
+        self._flat_par = njit(parallel=True, **jit)(par[f"{name}_par_flat"])
+        self._strided_par = njit(parallel=True, **jit)(par[f"{name}_par_strided"])
         self.arity = arity
         self.value_start = value_start
         self.__name__ = name

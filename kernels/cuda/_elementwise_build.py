@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from numba import cuda
 
-from ..common.codegen import build, cuda_source
+from ..common.codegen import build, cuda_source, has_source_file, kernel_name
 from ..common.operands import convert_scalars, is_array
 from ..common.strided import collapse, element_strides
 from ._launch import SIMULATED, flat_operand, grid
@@ -54,12 +54,12 @@ class CudaElementwise:
     """
 
     def __init__(self, op: str, scalar_fn: Callable, arity: int, value_start: int = 0) -> None:
-        fn_name = getattr(scalar_fn, "__name__", "fn").strip("_")
-        name = f"gtensor_{op}" if fn_name == op else f"gtensor_{op}_{fn_name}"
+        name = kernel_name(op, scalar_fn)
         ns = {"f": cuda.jit(device=True)(scalar_fn), "item": item, "cuda": cuda}
         src = build(cuda_source(name, arity), scalar_fn, ns)
-        self._flat = cuda.jit(**_JIT)(src[f"{name}_flat"])
-        self._strided = cuda.jit(**_JIT)(src[f"{name}_strided"])
+        jit = _JIT if has_source_file(scalar_fn) else {}
+        self._flat = cuda.jit(**jit)(src[f"{name}_flat"])
+        self._strided = cuda.jit(**jit)(src[f"{name}_strided"])
         self.arity = arity
         self.value_start = value_start
         self.__name__ = name
