@@ -139,7 +139,9 @@ def differentiable_inplace(out_of_place: Callable[..., Tensor]) -> Callable[[F],
         def wrapper(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             if needs_grad(self, *args, *kwargs.values()):
                 check_inplace(self, inplace.__name__)
-                result = out_of_place(self, *args, **kwargs)
+                # the op may save its input for backward: give it a copy the write won't touch
+                before = self.clone() if self.requires_grad else self  # type: ignore[attr-defined]
+                result = out_of_place(before, *args, **kwargs)
                 return self.copy_(result)  # type: ignore[attr-defined]
             return inplace(self, *args, **kwargs)
 
