@@ -3,51 +3,50 @@
 It reserves *segments* from the device's raw alloc/free pair, cuts them into
 blocks by the policy in :mod:`gtensor.memory.policy`, and keeps freed blocks
 in a small and a large pool for reuse on the stream that allocated them. A
-block used on other streams (:meth:`CachingAllocator.record_stream`) goes back
-to its pool only once the work queued on those streams at free time is done.
-When the device is full it releases cached segments and retries, then tries
-a segment of just the request, before it raises
+block used on other streams (:meth:`CachingAllocator.record_stream`) is
+reused only once the work queued on those streams at free time is done. When
+the device is full it releases cached segments and retries, then tries a
+segment of just the request, before it raises
 :class:`~gtensor.errors.OutOfMemoryError`.
+
+Freed blocks first wait, unmerged, in exact-size free lists (one per pool,
+keyed by stream and size): a request of the same rounded size on the same
+stream takes the most recently freed one back as it is, with no split or
+merge. PyTorch instead merges every freed block with its free neighbours at
+once. Here the merge is lazy: a request that finds no block of its exact size
+first merges its pool's free lists into the pool, so best fit and splitting
+see the same merged blocks as with an eager merge; releasing memory
+(``empty_cache``, out of memory, ``max_split_size``, the garbage collection
+threshold) merges everything first. Until then the statistics and snapshots
+show the blocks as they are: inactive blocks of split segments, unmerged.
 """
 
 from __future__ import annotations
 
 import operator
 import threading
-from threading import get_ident
-from typing import Any, Protocol
+from typing import Any
 
 from ..errors import OutOfMemoryError
-from .block import Block, Segment, absorb_next, take_front
+from .block import Block, Segment, take_front
 from .config import AllocatorConfig
 from .history import History
-from .policy import NO_SPLIT_LIMIT, fits, is_small, round_size, segment_size, should_split
+from .policy import (
+    MIN_BLOCK_SIZE,
+    NO_SPLIT_LIMIT,
+    SMALL_SIZE,
+    fits,
+    is_small,
+    round_size,
+    segment_size,
+    should_split,
+)
 from .pool import BlockPool
 from .raw import RawMemory, RawOutOfMemory
-from .stats import DeviceStats
-from .summary import format_bytes
-
-
-class Event(Protocol):
-    """A marker in a stream's queue: done once the work before it has run."""
-
-    def query(self) -> bool:
-        """Whether the work before the event has finished."""
-        ...
-
-    def synchronize(self) -> None:
-        """Wait until the work before the event has finished."""
-        ...
-
-
-class Stream(Protocol):
-    """What the allocator needs of a stream: its handle and a way to mark its queue."""
-
-    handle: int
-
-    def record_event(self) -> Event:
-        """Return an event recorded after the work queued so far."""
-        ...
+from .snapshot import segment_entry
+from .stats import DeviceStats, PoolCounters, PoolStat
+from .streams import Event, Stream
+from .summary import oom_message
 
 
 class CachingAllocator:
@@ -58,15 +57,16 @@ class CachingAllocator:
         device: the device the blocks belong to.
         config: the policy options (``GTENSOR_ALLOC_CONF``).
 
-    Thread-safe. A :meth:`free` that runs inside another call of the same
-    thread (a finalizer started by the garbage collector) is queued and done
-    when that call ends.
+    Thread-safe. A :meth:`free` that finds the allocator busy (another
+    thread inside it, or a finalizer the garbage collector started inside a
+    call of the same thread) is queued and done by the caller that holds it,
+    before that call returns.
 
     Example:
         >>> from gtensor.memory.raw_host import HostMemory
         >>> alloc = CachingAllocator(HostMemory(), "cpu")
         >>> block = alloc.allocate(1000)
-        >>> block.size, block.host.nbytes, alloc.stats.reserved_bytes.all.current
+        >>> block.size, block.host.nbytes, alloc.memory_stats()["reserved_bytes.all.current"]
         (1024, 1000, 2097152)
         >>> alloc.free(block)
     """
@@ -74,19 +74,27 @@ class CachingAllocator:
     def __init__(self, raw: RawMemory, device: Any, config: AllocatorConfig | None = None) -> None:
         self.raw = raw
         self.device = device
-        self.config = config or AllocatorConfig()
         self.stats = DeviceStats()
         self.history: History | None = None
         self._small = BlockPool(small=True)
         self._large = BlockPool(small=False)
+        self._free_small = self._small.free_lists
+        self._free_large = self._large.free_lists
         self._segments: dict[int, Segment] = {}
         self._pending: list[tuple[Block, list[Event]]] = []
         self._lock = threading.RLock()
-        self._holder: int | None = None
+        self._busy = False
         self._deferred: list[Block] = []
         self._capacity: int | None = None
         self._limit: int | None = None
         self._tick = 0
+        self._use(config or AllocatorConfig())
+
+    def _use(self, config: AllocatorConfig) -> None:
+        self.config = config
+        self._caching = config.caching
+        self._divisions = config.roundup_power2_divisions
+        self._max_split = config.max_split_size
 
     # ----------------------------------------------------------------- entry points
     def allocate(self, nbytes: int, stream: int = 0) -> Block:
@@ -101,12 +109,29 @@ class CachingAllocator:
         """
         if type(nbytes) is not int or nbytes < 0:
             nbytes = _checked_nbytes(nbytes)
-        with self._lock:
-            self._holder = get_ident()
-            try:
-                return self._allocate(nbytes, stream)
-            finally:
-                self._leave()
+        if nbytes <= MIN_BLOCK_SIZE:
+            size = MIN_BLOCK_SIZE
+        elif self._divisions > 1:
+            size = round_size(nbytes, self._divisions)
+        else:
+            size = -(-nbytes // MIN_BLOCK_SIZE) * MIN_BLOCK_SIZE
+        lock = self._lock
+        lock.acquire()
+        busy = self._busy
+        self._busy = True
+        try:
+            if not self._pending:
+                small = size <= SMALL_SIZE
+                free_lists = self._free_small if small else self._free_large
+                blocks = free_lists.get(stream << 64 | size)
+                if blocks:
+                    return self._reuse(blocks.pop(), nbytes, small)
+            return self._allocate(nbytes, stream)
+        finally:
+            self._busy = busy
+            lock.release()
+            if self._deferred and not busy:
+                self._drain()
 
     def free(self, block: Block) -> None:
         """Give a block back; it is reused once the streams recorded on it are done.
@@ -115,23 +140,28 @@ class CachingAllocator:
             ValueError: when the block is not allocated (a double free) or
                 belongs to another device.
         """
-        if not isinstance(block, Block):
+        if block.__class__ is not Block and not isinstance(block, Block):
             raise TypeError(f"[free] expected a Block, got {type(block).__name__}")
         if not block.allocated:
             raise ValueError(f"[free] {block!r} is not allocated (freed twice?)")
-        segment = block.segment
-        if self._segments.get(segment.ptr) is not segment:
+        if block.segment.owner is not self:
             raise ValueError(f"[free] {block!r} does not belong to this allocator ({self.device})")
-        me = get_ident()
-        if self._holder == me:
-            self._deferred.append(block)
-            return
-        with self._lock:
-            self._holder = me
+        lock = self._lock
+        if lock.acquire(False):
+            if self._busy:  # a finalizer inside this thread's own call: done when it ends
+                self._deferred.append(block)
+                lock.release()
+                return
+            self._busy = True
             try:
                 self._free(block)
             finally:
-                self._leave()
+                self._busy = False
+                lock.release()
+        else:
+            self._deferred.append(block)
+        if self._deferred:
+            self._drain()
 
     def record_stream(self, block: Block, stream: Stream) -> None:
         """Mark ``block`` as used on ``stream``: on free, its reuse waits for that stream.
@@ -147,19 +177,21 @@ class CachingAllocator:
         handle = stream.handle
         if handle == block.stream:
             return
-        with self._lock:
+        busy = self._enter()
+        try:
             if block.stream_uses is None:
                 block.stream_uses = {}
             block.stream_uses[handle] = stream
+        finally:
+            self._leave(busy)
 
     def empty_cache(self) -> None:
         """Wait for pending stream work, then return every wholly free segment to the device."""
-        with self._lock:
-            self._holder = get_ident()
-            try:
-                self._release_cached()
-            finally:
-                self._leave()
+        busy = self._enter()
+        try:
+            self._release_cached()
+        finally:
+            self._leave(busy)
 
     def set_config(self, config: AllocatorConfig) -> None:
         """Switch to new settings: the cache is emptied first and oversize counts redone.
@@ -167,14 +199,13 @@ class CachingAllocator:
         Blocks still allocated keep their sizes; ones made under caching and
         freed after ``caching:0`` go back to the device once their segment is free.
         """
-        with self._lock:
-            self._holder = get_ident()
-            try:
-                self._release_cached()
-                self.config = config
-                self._recount_oversize()
-            finally:
-                self._leave()
+        busy = self._enter()
+        try:
+            self._release_cached()
+            self._use(config)
+            self._recount_oversize()
+        finally:
+            self._leave(busy)
 
     def set_memory_fraction(self, fraction: float) -> None:
         """Cap reserved memory at ``fraction`` of the device's capacity.
@@ -186,8 +217,11 @@ class CachingAllocator:
             raise ValueError(
                 f"[set_per_process_memory_fraction] fraction must be in [0, 1], got {fraction!r}"
             )
-        with self._lock:
+        busy = self._enter()
+        try:
             self._limit = int(fraction * self.capacity())
+        finally:
+            self._leave(busy)
 
     def capacity(self) -> int:
         """Total bytes of the device (read once)."""
@@ -202,21 +236,44 @@ class CachingAllocator:
 
     def reset_peak_stats(self) -> None:
         """Set every peak statistic to its current value."""
-        with self._lock:
+        busy = self._enter()
+        try:
             self.stats.reset_peak()
+        finally:
+            self._leave(busy)
 
     def reset_accumulated_stats(self) -> None:
         """Zero the ``allocated``/``freed`` totals and the event counters."""
-        with self._lock:
+        busy = self._enter()
+        try:
             self.stats.reset_accumulated()
+        finally:
+            self._leave(busy)
+
+    def stat(self, name: str) -> PoolStat:
+        """Return one statistic (``"allocated_bytes"``, ``"reserved_bytes"``, ...) for all pools.
+
+        Example:
+            >>> from gtensor.memory.raw_host import HostMemory
+            >>> CachingAllocator(HostMemory(), "cpu").stat("allocated_bytes").all.current
+            0
+        """
+        busy = self._enter()
+        try:
+            return self.stats.view(name)
+        finally:
+            self._leave(busy)
 
     def memory_stats(self) -> dict[str, int]:
         """Return the statistics as a flat dict with PyTorch's keys."""
-        with self._lock:
+        busy = self._enter()
+        try:
             out = self.stats.as_dict()
-            split = self.config.max_split_size
-            out["max_split_size"] = -1 if split == NO_SPLIT_LIMIT else split
-            return out
+        finally:
+            self._leave(busy)
+        split = self.config.max_split_size
+        out["max_split_size"] = -1 if split == NO_SPLIT_LIMIT else split
+        return out
 
     def snapshot(self) -> dict[str, Any]:
         """Return the segments with their blocks, and the recorded trace.
@@ -227,39 +284,102 @@ class CachingAllocator:
             ``segment_type`` (``"small"``/``"large"``), ``allocated_size``,
             ``active_size``, ``requested_size`` and ``blocks`` (``address``,
             ``size``, ``requested_size``, ``state`` in ``active_allocated``,
-            ``active_pending_free``, ``inactive``).
+            ``active_pending_free``, ``inactive``, and ``cached``: whether an
+            inactive block waits unmerged in a free list).
         """
-        with self._lock:
-            segments = [_segment_entry(seg) for seg in sorted(self._segments.values(), key=_ptr)]
+        busy = self._enter()
+        try:
+            segments = [segment_entry(seg) for seg in sorted(self._segments.values(), key=_ptr)]
             trace = self.history.events() if self.history is not None else []
+        finally:
+            self._leave(busy)
         return {"segments": segments, "trace": trace}
 
+    # ----------------------------------------------------------------- locking
+    def _enter(self) -> bool:
+        """Take the lock; return whether this thread was already inside a call."""
+        self._lock.acquire()
+        busy = self._busy
+        self._busy = True
+        return busy
+
+    def _leave(self, busy: bool) -> None:
+        self._busy = busy
+        self._lock.release()
+        if self._deferred and not busy:
+            self._drain()
+
+    def _drain(self) -> None:
+        """Do the queued frees; called after the lock is released, by whoever queued or held it."""
+        lock = self._lock
+        deferred = self._deferred
+        # A free queued after the holder's last look finds the lock free here.
+        while deferred and lock.acquire(False):
+            if self._busy:
+                lock.release()
+                return
+            self._busy = True
+            try:
+                while deferred:
+                    block = deferred.pop()
+                    if block.allocated:
+                        self._free(block)
+            finally:
+                self._busy = False
+                lock.release()
+
     # ----------------------------------------------------------------- allocation
-    def _leave(self) -> None:
-        while self._deferred:
-            block = self._deferred.pop()
-            if block.allocated:
-                self._free(block)
-        self._holder = None
+    def _counts(self, small: bool) -> PoolCounters:
+        return self.stats.small if small else self.stats.large
+
+    def _reuse(self, block: Block, nbytes: int, small: bool) -> Block:
+        """Hand out a block from an exact-size free list as it is."""
+        block.cached = False
+        block.allocated = True
+        size = block.size
+        view = block.view
+        if view is not None:
+            if block.requested != nbytes:
+                start = block.ptr - block.segment.ptr
+                view = block.view = block.segment.buffer[start : start + nbytes]  # type: ignore[index]
+            block.host = view
+        block.requested = nbytes
+        (self.stats.small if small else self.stats.large).took(
+            size, nbytes, block.prev is not None or block.next is not None
+        )
+        if size >= self._max_split:
+            self.stats.oversize_allocations.increase(1)
+        if self.history is not None:
+            self._record("alloc", block.ptr, size, block.stream)
+        return block
 
     def _allocate(self, nbytes: int, stream: int) -> Block:
         if self._pending:
             self._process_events()
-        config = self.config
-        if not config.caching:
+        if not self._caching:
             size = max(nbytes, 1)
             small = is_small(size)
             chunk = self._new_segment(nbytes, size, size, stream, small)
-            return self._hand_out(chunk, size, nbytes)
-        size = round_size(nbytes, config.roundup_power2_divisions)
-        small = is_small(size)
-        pool = self._small if small else self._large
-        chunk = pool.best_fit(stream, size)
-        if chunk is not None and fits(chunk.size, size, config.max_split_size):
-            pool.remove(chunk)
+            block = self._hand_out(chunk, size, nbytes)
         else:
-            chunk = self._new_segment(nbytes, size, segment_size(size), stream, small)
-        return self._hand_out(chunk, size, nbytes)
+            size = round_size(nbytes, self._divisions)
+            small = is_small(size)
+            free_lists = self._free_small if small else self._free_large
+            blocks = free_lists.get(stream << 64 | size)
+            if blocks:
+                block = self._reuse(blocks.pop(), nbytes, small)
+            else:
+                pool = self._small if small else self._large
+                self._flush(pool)
+                chunk = pool.best_fit(stream, size)
+                if chunk is not None and fits(chunk.size, size, self._max_split):
+                    pool.remove(chunk)
+                else:
+                    chunk = self._new_segment(nbytes, size, segment_size(size), stream, small)
+                block = self._hand_out(chunk, size, nbytes)
+        if self._pending:
+            self._counts(small).note_active_peaks()
+        return block
 
     def _new_segment(
         self, nbytes: int, size: int, alloc_size: int, stream: int, small: bool
@@ -291,43 +411,37 @@ class CachingAllocator:
         except RawOutOfMemory:
             return None
         segment = Segment(ptr, alloc_size, self.device, stream, small, buffer)
+        segment.owner = self
         self._segments[ptr] = segment
         stats.segment.increase(small, 1)
         stats.reserved_bytes.increase(small, alloc_size)
         stats.num_device_alloc += 1
-        if alloc_size >= self.config.max_split_size:
+        if alloc_size >= self._max_split:
             stats.oversize_segments.increase(1)
         self._record("segment_alloc", ptr, alloc_size, stream)
         return segment
 
     def _hand_out(self, chunk: Block, size: int, nbytes: int) -> Block:
+        """Cut a block for ``nbytes`` off a free chunk (a new segment's or the pool's)."""
         segment = chunk.segment
         small = segment.small
-        stats = self.stats
+        counts = self._counts(small)
         if chunk.is_split():
-            stats.inactive_split.decrease(small, 1)
-            stats.inactive_split_bytes.decrease(small, chunk.size)
-        if self.config.caching and should_split(
-            chunk.size, size, small, self.config.max_split_size
-        ):
+            counts.remove_inactive_split(1, chunk.size)
+        if self._caching and should_split(chunk.size, size, small, self._max_split):
             block = take_front(chunk, size, nbytes)
             (self._small if small else self._large).add(chunk)
-            stats.inactive_split.increase(small, 1)
-            stats.inactive_split_bytes.increase(small, chunk.size)
+            counts.add_inactive_split(1, chunk.size)
         else:
             block = take_front(chunk, chunk.size, nbytes)
         block.allocated = True
         if segment.buffer is not None:
             start = block.ptr - segment.ptr
-            block.host = segment.buffer[start : start + nbytes]
+            block.host = block.view = segment.buffer[start : start + nbytes]
         size = block.size
-        stats.allocation.increase(small, 1)
-        stats.allocated_bytes.increase(small, size)
-        stats.requested_bytes.increase(small, nbytes)
-        stats.active.increase(small, 1)
-        stats.active_bytes.increase(small, size)
-        if size >= self.config.max_split_size:
-            stats.oversize_allocations.increase(1)
+        counts.took(size, nbytes, False)
+        if size >= self._max_split:
+            self.stats.oversize_allocations.increase(1)
         if self.history is not None:
             self._record("alloc", block.ptr, size, block.stream)
         return block
@@ -335,58 +449,66 @@ class CachingAllocator:
     # ----------------------------------------------------------------- free
     def _free(self, block: Block) -> None:
         small = block.segment.small
-        stats = self.stats
+        counts = self.stats.small if small else self.stats.large
+        size = block.size
         block.allocated = False
         block.host = None
-        stats.allocation.decrease(small, 1)
-        stats.allocated_bytes.decrease(small, block.size)
-        stats.requested_bytes.decrease(small, block.requested)
-        if block.size >= self.config.max_split_size:
-            stats.oversize_allocations.decrease(1)
+        if size >= self._max_split:
+            self.stats.oversize_allocations.decrease(1)
         if self.history is not None:
-            self._record("free_requested", block.ptr, block.size, block.stream)
+            self._record("free_requested", block.ptr, size, block.stream)
         if block.stream_uses:
+            counts.released(size, block.requested, False)
+            counts.pend(size)
             events = [stream.record_event() for stream in block.stream_uses.values()]
             block.stream_uses = None
             self._pending.append((block, events))
+        elif self._caching:
+            counts.released(size, block.requested, block.prev is not None or block.next is not None)
+            if self.history is not None:
+                self._record("free_completed", block.ptr, size, block.stream)
+            block.cached = True
+            self._tick += 1
+            block.freed_tick = self._tick
+            free_lists = self._free_small if small else self._free_large
+            key = block.stream << 64 | size
+            blocks = free_lists.get(key)
+            if blocks is None:
+                free_lists[key] = [block]
+            else:
+                blocks.append(block)
         else:
+            counts.released(size, block.requested, False)
             self._return(block)
 
     def _return(self, block: Block) -> None:
-        """Put a block whose stream work is done back into its pool, merged with free neighbours."""
-        small = block.segment.small
-        pool = self._small if small else self._large
-        stats = self.stats
-        stats.active.decrease(small, 1)
-        stats.active_bytes.decrease(small, block.size)
+        """Pool a freed block whose stream work is done, merged with its free neighbours."""
         if self.history is not None:
             self._record("free_completed", block.ptr, block.size, block.stream)
-        merged = block
-        for neighbour in (block.prev, block.next):
-            if neighbour is not None and neighbour.in_pool:
-                pool.remove(neighbour)
-                stats.inactive_split.decrease(small, 1)
-                stats.inactive_split_bytes.decrease(small, neighbour.size)
-                if neighbour is block.prev:
-                    absorb_next(neighbour)
-                    merged = neighbour
-                else:
-                    absorb_next(merged)
-        merged.requested = 0
         self._tick += 1
-        merged.freed_tick = self._tick
-        if not self.config.caching and not merged.is_split():
+        self._merge(block, self._tick)
+
+    def _merge(self, block: Block, tick: int) -> None:
+        """Put a free block (not counted as inactive) into its pool, merged with free neighbours."""
+        small = block.segment.small
+        pool = self._small if small else self._large
+        counts = self._counts(small)
+        merged = pool.merge(block, counts, tick)
+        if not self._caching and not merged.is_split():
             self._release_segment(merged)
-            return
-        if merged.is_split():
-            stats.inactive_split.increase(small, 1)
-            stats.inactive_split_bytes.increase(small, merged.size)
-        pool.add(merged)
+        else:
+            pool.put(merged, counts)
+
+    def _flush(self, pool: BlockPool) -> None:
+        """Merge the blocks waiting in the pool's free lists into it."""
+        if pool.free_lists:
+            pool.flush(self._counts(pool.small))
 
     def _process_events(self) -> None:
         waiting = []
         for block, events in self._pending:
             if all(event.query() for event in events):
+                self._counts(block.segment.small).unpend(block.size)
                 self._return(block)
             else:
                 waiting.append((block, events))
@@ -399,12 +521,13 @@ class CachingAllocator:
         if block.in_pool:
             (self._small if segment.small else self._large).remove(block)
         del self._segments[segment.ptr]
+        segment.owner = None
         self.raw.free(segment.ptr)
         stats = self.stats
         stats.segment.decrease(segment.small, 1)
         stats.reserved_bytes.decrease(segment.small, segment.size)
         stats.num_device_free += 1
-        if segment.size >= self.config.max_split_size:
+        if segment.size >= self._max_split:
             stats.oversize_segments.decrease(1)
         self._record("segment_free", segment.ptr, segment.size, segment.stream)
 
@@ -413,6 +536,8 @@ class CachingAllocator:
             for event in events:
                 event.synchronize()
         self._process_events()
+        self._flush(self._small)
+        self._flush(self._large)
         for pool in (self._large, self._small):
             for block in list(pool):
                 if not block.is_split():
@@ -420,45 +545,27 @@ class CachingAllocator:
 
     def _release_oversize(self, size: int, stream: int) -> bool:
         """Release oversize cached segments of ``stream`` adding up to the request."""
-        limit = self.config.max_split_size
+        limit = self._max_split
         if limit == NO_SPLIT_LIMIT:
             return False
-        want = max(size, limit)
-        candidates = [
-            b for b in self._large.largest_first(stream) if not b.is_split() and b.size >= limit
-        ]
-        fitting = [b for b in candidates if b.size >= want]
-        chosen = fitting[-1:]
+        self._flush(self._large)
+        chosen = self._large.oversize_to_release(stream, max(size, limit), limit)
         if not chosen:
-            total = 0
-            for block in candidates:
-                chosen.append(block)
-                total += block.size
-                if total >= want:
-                    break
-            if total < want:
-                return False
+            return False
         for block in chosen:
             self._release_segment(block)
         return True
 
     def _recount_oversize(self) -> None:
-        limit = self.config.max_split_size
-        counts = (
-            (self.stats.oversize_segments, [s for s in self._segments.values() if s.size >= limit]),
-            (
-                self.stats.oversize_allocations,
-                [
-                    b
-                    for s in self._segments.values()
-                    for b in s.blocks()
-                    if b.allocated and b.size >= limit
-                ],
-            ),
-        )
-        for stat, items in counts:
-            stat.current = len(items)
-            stat.peak = max(stat.peak, stat.current)
+        limit = self._max_split
+        segments = list(self._segments.values())
+        blocks = [b for s in segments for b in s.blocks() if b.allocated]
+        for stat, count in (
+            (self.stats.oversize_segments, sum(s.size >= limit for s in segments)),
+            (self.stats.oversize_allocations, sum(b.size >= limit for b in blocks)),
+        ):
+            stat.current = count
+            stat.peak = max(stat.peak, count)
 
     def _collect_garbage(self) -> None:
         """Release the longest-unused free segments while reserved memory is over the threshold."""
@@ -466,6 +573,8 @@ class CachingAllocator:
         reserved = self.stats.reserved_bytes.all
         if reserved.current <= target:
             return
+        self._flush(self._small)
+        self._flush(self._large)
         whole = [b for pool in (self._large, self._small) for b in pool if not b.is_split()]
         for block in sorted(whole, key=_freed_tick):
             if reserved.current <= target:
@@ -479,22 +588,9 @@ class CachingAllocator:
 
     def _oom_message(self, nbytes: int) -> str:
         stats = self.stats
-        allocated = stats.allocated_bytes.all.current
-        unallocated = stats.reserved_bytes.all.current - allocated
-        limit = ""
-        if self._limit is not None:
-            limit = f" and a limit of {format_bytes(self._limit)} for this process"
-        return (
-            f"[allocate] out of memory on {self.device}: tried to allocate "
-            f"{format_bytes(nbytes)}. "
-            f"The device has a total capacity of {format_bytes(self.capacity())}{limit}, "
-            f"of which {format_bytes(self.raw.free_bytes())} is free. "
-            f"gtensor holds {format_bytes(allocated)} allocated and "
-            f"{format_bytes(unallocated)} reserved but unallocated. "
-            "If reserved but unallocated memory is large, set "
-            "GTENSOR_ALLOC_CONF=max_split_size_mb:<N> to avoid fragmentation; "
-            "gtensor.memory.empty_cache() returns cached segments to the device."
-        )
+        held = stats.view("allocated_bytes").all.current, stats.reserved_bytes.all.current
+        free = self.raw.free_bytes()
+        return oom_message(self.device, nbytes, self.capacity(), self._limit, free, *held)
 
 
 def _checked_nbytes(nbytes: object) -> int:
@@ -513,32 +609,3 @@ def _ptr(segment: Segment) -> int:
 
 def _freed_tick(block: Block) -> int:
     return block.freed_tick
-
-
-def _block_state(block: Block) -> str:
-    if block.allocated:
-        return "active_allocated"
-    return "inactive" if block.in_pool else "active_pending_free"
-
-
-def _segment_entry(segment: Segment) -> dict[str, Any]:
-    blocks = [
-        {
-            "address": b.ptr,
-            "size": b.size,
-            "requested_size": b.requested,
-            "state": _block_state(b),
-        }
-        for b in segment.blocks()
-    ]
-    return {
-        "device": str(segment.device),
-        "address": segment.ptr,
-        "total_size": segment.size,
-        "stream": segment.stream,
-        "segment_type": "small" if segment.small else "large",
-        "allocated_size": sum(b["size"] for b in blocks if b["state"] == "active_allocated"),
-        "active_size": sum(b["size"] for b in blocks if b["state"] != "inactive"),
-        "requested_size": sum(b["requested_size"] for b in blocks),
-        "blocks": blocks,
-    }

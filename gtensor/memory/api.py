@@ -12,10 +12,11 @@ import os
 from typing import Any
 
 from ..device import DeviceLike, device, resolve
-from .allocator import CachingAllocator, Stream
+from .allocator import CachingAllocator
 from .block import Block
 from .config import AllocatorConfig
 from .registry import DeviceAllocators
+from .streams import Stream
 from .summary import format_summary
 
 _allocators = DeviceAllocators()
@@ -84,9 +85,12 @@ def free(block: Block) -> None:
     Example:
         >>> free(allocate(8, "cpu"))
     """
-    if not isinstance(block, Block):
+    if block.__class__ is not Block and not isinstance(block, Block):
         raise TypeError(f"[free] expected a Block, got {type(block).__name__}")
-    _allocators.get(block.device).free(block)
+    owner = block.segment.owner  # the allocator that made it, even after settings were reloaded
+    if owner is None:
+        raise ValueError(f"[free] {block!r} is not allocated (freed twice?)")
+    owner.free(block)
 
 
 def record_stream(block: Block, stream: Stream) -> None:
@@ -111,7 +115,7 @@ def memory_allocated(device: DeviceLike | int = "cpu") -> int:
         True
         >>> free(block)
     """
-    return allocator_for(device).stats.allocated_bytes.all.current
+    return allocator_for(device).stat("allocated_bytes").all.current
 
 
 def max_memory_allocated(device: DeviceLike | int = "cpu") -> int:
@@ -121,7 +125,7 @@ def max_memory_allocated(device: DeviceLike | int = "cpu") -> int:
         >>> max_memory_allocated("cpu") >= memory_allocated("cpu")
         True
     """
-    return allocator_for(device).stats.allocated_bytes.all.peak
+    return allocator_for(device).stat("allocated_bytes").all.peak
 
 
 def memory_reserved(device: DeviceLike | int = "cpu") -> int:
@@ -131,7 +135,7 @@ def memory_reserved(device: DeviceLike | int = "cpu") -> int:
         >>> memory_reserved("cpu") >= memory_allocated("cpu")
         True
     """
-    return allocator_for(device).stats.reserved_bytes.all.current
+    return allocator_for(device).stat("reserved_bytes").all.current
 
 
 def max_memory_reserved(device: DeviceLike | int = "cpu") -> int:
@@ -141,7 +145,7 @@ def max_memory_reserved(device: DeviceLike | int = "cpu") -> int:
         >>> max_memory_reserved("cpu") >= memory_reserved("cpu")
         True
     """
-    return allocator_for(device).stats.reserved_bytes.all.peak
+    return allocator_for(device).stat("reserved_bytes").all.peak
 
 
 def memory_stats(device: DeviceLike | int = "cpu") -> dict[str, Any]:

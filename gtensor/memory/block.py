@@ -3,7 +3,9 @@
 A *segment* is one raw allocation from the device. Its bytes are covered, in
 address order, by a doubly linked list of *blocks*: each block is handed out
 to a caller, waiting for stream work before it can be reused, or free in a
-pool. Neighbouring free blocks of one segment are merged on free.
+pool. Neighbouring free blocks of one segment are merged when they meet in
+the pool (see :class:`~gtensor.memory.allocator.CachingAllocator` for the
+exact-size free lists that hold freed blocks until then).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class Segment:
         buffer: for host-backed memory, a ``uint8`` array over the whole
             segment; ``None`` on a real GPU.
         head: the block at ``ptr``.
+        owner: the allocator that reserved it (``None`` once released).
 
     Example:
         >>> seg = Segment(4096, 2048, "cpu", 0, True, None)
@@ -35,7 +38,7 @@ class Segment:
         2048
     """
 
-    __slots__ = ("ptr", "size", "device", "stream", "small", "buffer", "head")
+    __slots__ = ("ptr", "size", "device", "stream", "small", "buffer", "head", "owner")
 
     def __init__(
         self,
@@ -53,6 +56,7 @@ class Segment:
         self.small = small
         self.buffer = buffer
         self.head = Block(ptr, size, 0, device, stream, self)
+        self.owner: Any = None
 
     def blocks(self) -> list[Block]:
         """Return the segment's blocks in address order.
@@ -82,6 +86,8 @@ class Block:
             of exactly ``requested`` bytes viewing the block (not a copy);
             ``None`` on a real GPU and once freed.
         allocated: whether a caller holds it.
+        cached: whether it waits, freed and unmerged, in an exact-size free list.
+        view: the last ``host`` handed out, kept for reuse from a free list.
 
     Example:
         >>> seg = Segment(0, 1024, "cpu", 0, True, None)
@@ -98,6 +104,8 @@ class Block:
         "segment",
         "host",
         "allocated",
+        "cached",
+        "view",
         "in_pool",
         "prev",
         "next",
@@ -122,6 +130,8 @@ class Block:
         self.segment = segment
         self.host: np.ndarray | None = None
         self.allocated = False
+        self.cached = False
+        self.view: np.ndarray | None = None
         self.in_pool = False
         self.prev: Block | None = None
         self.next: Block | None = None
@@ -133,7 +143,8 @@ class Block:
         return self.prev is not None or self.next is not None
 
     def __repr__(self) -> str:
-        state = "allocated" if self.allocated else ("free" if self.in_pool else "pending")
+        free = self.in_pool or self.cached
+        state = "allocated" if self.allocated else ("free" if free else "pending")
         return (
             f"Block(ptr={self.ptr:#x}, size={self.size}, requested={self.requested}, "
             f"device={self.device}, stream={self.stream}, {state})"

@@ -1,15 +1,23 @@
-"""A pool of free blocks ordered for best-fit lookup per stream."""
+"""A pool of free blocks ordered for best-fit lookup per stream, and its exact-size free lists."""
 
 from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from .block import Block
+from .block import Block, absorb_next
+
+if TYPE_CHECKING:
+    from .stats import PoolCounters
 
 
 class BlockPool:
     """Free blocks of one pool (small or large), sorted by ``(stream, size, ptr)``.
+
+    ``free_lists`` holds freed blocks not merged yet, by ``stream << 64 | size``
+    (see :class:`~gtensor.memory.allocator.CachingAllocator`); :meth:`flush`
+    merges them in.
 
     Args:
         small: whether this is the small pool.
@@ -22,10 +30,11 @@ class BlockPool:
         (2048, None)
     """
 
-    __slots__ = ("small", "_keys", "_blocks")
+    __slots__ = ("small", "free_lists", "_keys", "_blocks")
 
     def __init__(self, small: bool) -> None:
         self.small = small
+        self.free_lists: dict[int, list[Block]] = {}
         self._keys: list[tuple[int, int, int]] = []
         self._blocks: dict[tuple[int, int, int], Block] = {}
 
@@ -62,3 +71,58 @@ class BlockPool:
         lo = bisect_left(self._keys, (stream, -1, -1))
         hi = bisect_left(self._keys, (stream + 1, -1, -1))
         return [self._blocks[key] for key in reversed(self._keys[lo:hi])]
+
+    def oversize_to_release(self, stream: int, want: int, limit: int) -> list[Block]:
+        """Pick whole free blocks of ``limit`` bytes or more adding up to ``want`` bytes.
+
+        The smallest single block that is enough, else the largest ones until
+        they are; an empty list when all of them together are not enough.
+        """
+        candidates = [b for b in self.largest_first(stream) if not b.is_split() and b.size >= limit]
+        fitting = [b for b in candidates if b.size >= want]
+        if fitting:
+            return fitting[-1:]
+        chosen, total = [], 0
+        for block in candidates:
+            chosen.append(block)
+            total += block.size
+            if total >= want:
+                return chosen
+        return []
+
+    def merge(self, block: Block, counts: PoolCounters, tick: int) -> Block:
+        """Merge a free block with its neighbours in the pool (taking them out); return the result.
+
+        The result is not in the pool yet; its ``freed_tick`` is the latest of the parts'.
+        """
+        merged = block
+        for neighbour in (block.prev, block.next):
+            if neighbour is not None and neighbour.in_pool:
+                self.remove(neighbour)
+                counts.remove_inactive_split(1, neighbour.size)
+                tick = max(tick, neighbour.freed_tick)
+                if neighbour is block.prev:
+                    absorb_next(neighbour)
+                    merged = neighbour
+                else:
+                    absorb_next(merged)
+        merged.requested = 0
+        merged.view = None
+        merged.freed_tick = tick
+        return merged
+
+    def put(self, block: Block, counts: PoolCounters) -> None:
+        """Add a merged free block, counting it as inactive if its segment is split."""
+        if block.is_split():
+            counts.add_inactive_split(1, block.size)
+        self.add(block)
+
+    def flush(self, counts: PoolCounters) -> None:
+        """Merge every block of the free lists into the pool."""
+        for blocks in self.free_lists.values():
+            for block in blocks:
+                block.cached = False
+                if block.is_split():
+                    counts.remove_inactive_split(1, block.size)
+                self.put(self.merge(block, counts, block.freed_tick), counts)
+        self.free_lists.clear()

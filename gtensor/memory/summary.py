@@ -85,3 +85,32 @@ def format_summary(device: object, stats: Mapping[str, int], abbreviated: bool =
     lines.append("| " + f"{counters:<{_WIDTH - 4}}" + " |")
     lines.append(rule)
     return "\n".join(lines)
+
+
+def oom_message(
+    device: object,
+    nbytes: int,
+    capacity: int,
+    limit: int | None,
+    device_free: int,
+    allocated: int,
+    reserved: int,
+) -> str:
+    """Return the message of an :class:`~gtensor.errors.OutOfMemoryError`.
+
+    Example:
+        >>> oom_message("cpu", 2048, 4096, None, 0, 1024, 4096).split(". ")[0]
+        '[allocate] out of memory on cpu: tried to allocate 2.00 KiB'
+    """
+    cap = f" and a limit of {format_bytes(limit)} for this process" if limit is not None else ""
+    return (
+        f"[allocate] out of memory on {device}: tried to allocate "
+        f"{format_bytes(nbytes)}. "
+        f"The device has a total capacity of {format_bytes(capacity)}{cap}, "
+        f"of which {format_bytes(device_free)} is free. "
+        f"gtensor holds {format_bytes(allocated)} allocated and "
+        f"{format_bytes(reserved - allocated)} reserved but unallocated. "
+        "If reserved but unallocated memory is large, set "
+        "GTENSOR_ALLOC_CONF=max_split_size_mb:<N> to avoid fragmentation; "
+        "gtensor.memory.empty_cache() returns cached segments to the device."
+    )

@@ -37,21 +37,44 @@ def test_next_small_request_is_cut_from_the_same_segment(alloc):
     ]
 
 
-def test_free_merges_with_free_neighbours(alloc):
+def test_freed_blocks_wait_unmerged_until_a_request_misses(alloc):
     a, b, c = alloc.allocate(512), alloc.allocate(512), alloc.allocate(512)
+    start = a.ptr
     alloc.free(a)
-    alloc.free(c)  # merges with the tail
+    alloc.free(c)  # held in the 512-byte free list, not merged with the tail
+    tail = 2 * MiB - 1536
     assert _blocks(alloc) == [
-        [(512, "inactive"), (512, "active_allocated"), (2 * MiB - 1024, "inactive")]
+        [(512, "inactive"), (512, "active_allocated"), (512, "inactive"), (tail, "inactive")]
     ]
-    assert alloc.memory_stats()["inactive_split.all.current"] == 2
-    alloc.free(b)  # merges on both sides
-    assert _blocks(alloc) == [[(2 * MiB, "inactive")]]
+    assert alloc.memory_stats()["inactive_split.all.current"] == 3
+    alloc.free(b)
+    stats = alloc.memory_stats()
+    assert stats["inactive_split.all.current"] == 4
+    assert stats["inactive_split_bytes.all.current"] == 2 * MiB
+    # No free 1 KiB block: the free lists are merged first, then best fit cuts the front.
+    d = alloc.allocate(1024)
+    assert d.ptr == start
+    assert _blocks(alloc) == [[(1024, "active_allocated"), (2 * MiB - 1024, "inactive")]]
+    assert alloc.memory_stats()["inactive_split.all.current"] == 1
+    alloc.free(d)
+    alloc.empty_cache()  # merges the free lists, then the whole segment goes back
     stats = alloc.memory_stats()
     assert stats["inactive_split.all.current"] == stats["inactive_split_bytes.all.current"] == 0
-    assert stats["allocated_bytes.all.current"] == 0
-    assert stats["reserved_bytes.all.current"] == 2 * MiB
-    assert alloc.raw.frees == 0  # cached, not returned
+    assert stats["allocated_bytes.all.current"] == stats["reserved_bytes.all.current"] == 0
+    assert alloc.raw.frees == 1
+
+
+def test_same_size_reuses_the_freed_block_as_it_is(alloc):
+    first = alloc.allocate(1000)
+    alloc.free(first)
+    again = alloc.allocate(700)  # same rounded size: the very block, no split or merge
+    assert again is first and again.allocated and (again.size, again.requested) == (1024, 700)
+    stats = alloc.memory_stats()
+    assert stats["requested_bytes.all.current"] == 700
+    assert stats["allocation.all.allocated"] == 2 and stats["allocation.all.freed"] == 1
+    assert stats["inactive_split.all.current"] == 1  # only the tail
+    other = alloc.allocate(1000, stream=1)  # another stream never takes it
+    assert other.segment is not first.segment
 
 
 def test_freed_memory_is_reused_without_raw_calls(alloc):

@@ -27,6 +27,8 @@ class AllocatorModel(RuleBasedStateMachine):
         self.pending = []  # (block, stream) waiting for the side stream's event
         self.side = FakeStream(99)
         self.peak = 0
+        self.active_peak = 0
+        self.base = {}  # counted stats' current values at the last reset of the totals
 
     @rule(nbytes=SIZES, stream=st.sampled_from([0, 1]))
     def allocate(self, nbytes, stream):
@@ -51,6 +53,7 @@ class AllocatorModel(RuleBasedStateMachine):
         assert (block.requested, block.stream) == (nbytes, stream)
         self.live.append(block)
         self.peak = max(self.peak, sum(b.size for b in self.live))
+        self.active_peak = max(self.active_peak, len(self.live) + len(self.pending))
 
     @precondition(lambda self: self.live)
     @rule(index=st.integers(0, 10**6), side=st.booleans())
@@ -82,6 +85,33 @@ class AllocatorModel(RuleBasedStateMachine):
             if b["state"] == "inactive" and len(s["blocks"]) > 1
         )
 
+    @rule()
+    def reset_peaks(self):
+        self.alloc.reset_peak_stats()
+        stats = self.alloc.memory_stats()
+        for key in (k for k in stats if k.endswith(".peak")):
+            assert stats[key] == stats[key[: -len("peak")] + "current"], key
+        self.peak = stats["allocated_bytes.all.current"]
+        self.active_peak = stats["active.all.current"]
+
+    @rule()
+    def reset_totals(self):
+        self.alloc.reset_accumulated_stats()
+        stats = self.alloc.memory_stats()
+        self.base = {k[: -len(".current")]: v for k, v in stats.items() if k.endswith(".current")}
+
+    @invariant()
+    def totals_and_peaks_agree_with_current_values(self):
+        stats = self.alloc.memory_stats()
+        for key, current in stats.items():
+            if not key.endswith(".current"):
+                continue
+            name = key[: -len(".current")]
+            added, removed = stats[f"{name}.allocated"], stats[f"{name}.freed"]
+            assert added - removed == current - self.base.get(name, 0), name
+            assert stats[f"{name}.peak"] >= current, name
+        assert stats["active.all.peak"] == self.active_peak
+
     @invariant()
     def stats_match_the_model(self):
         stats = self.alloc.memory_stats()
@@ -107,7 +137,8 @@ class AllocatorModel(RuleBasedStateMachine):
         assert stats["allocated_bytes.all.peak"] == self.peak
         assert stats["active.all.current"] == len(self.live) + len(self.pending)
         assert stats["reserved_bytes.all.current"] == self.alloc.raw.used
-        assert stats["num_device_alloc"] - stats["num_device_free"] == len(self.alloc.raw.live)
+        if not self.base:  # the event counters restart at a reset of the totals
+            assert stats["num_device_alloc"] - stats["num_device_free"] == len(self.alloc.raw.live)
 
     @invariant()
     def segments_are_tiled_and_merged(self):
@@ -118,8 +149,10 @@ class AllocatorModel(RuleBasedStateMachine):
                 assert block["address"] == address
                 address += block["size"]
             assert address == segment["address"] + segment["total_size"]
-            states = [b["state"] for b in blocks]
-            assert ("inactive", "inactive") not in zip(states, states[1:], strict=False)
+            # Free neighbours are merged unless one of them still waits in a free list.
+            for left, right in zip(blocks, blocks[1:], strict=False):
+                if left["state"] == right["state"] == "inactive":
+                    assert left["cached"] or right["cached"]
 
 
 AllocatorModel.TestCase.settings = settings(max_examples=40, stateful_step_count=30, deadline=None)
