@@ -166,6 +166,11 @@ def test_parallel_reductions_match() -> None:
         np.testing.assert_allclose(out, x.astype(np.float64).sum(axis=axes), rtol=1e-6)
         lookup("var", "cpu", ("float32",))(x, out, axes, 1.0)
         np.testing.assert_allclose(out, x.astype(np.float64).var(axis=axes, ddof=1), rtol=1e-5)
-    out = poisoned(x.shape, "float32")
-    lookup("softmax", "cpu", ("float32",))(x, out, 1)
-    np.testing.assert_allclose(out.sum(axis=1), 1.0, rtol=1e-5)
+    for op in ("softmax", "log_softmax"):
+        big = rng.standard_normal((600, 500)).astype(np.float32) * 50
+        out = poisoned(big.shape, "float32")
+        lookup(op, "cpu", ("float32",))(big, out, -1)
+        z = big.astype(np.float64) - big.max(axis=1, keepdims=True)
+        want = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        np.testing.assert_allclose(out, want if op == "log_softmax" else np.exp(want),
+                                   rtol=1e-5, atol=1e-6)
