@@ -41,7 +41,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
           f"value {value.shape} do not match", ShapeError)
     check(not (is_causal and attn_mask is not None), "scaled_dot_product_attention",
           "give either attn_mask or is_causal, not both", ValueError)
-    from ...ops.elementwise import where
+    from ...ops.ternary import where
 
     s = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     scores = (query @ key.transpose(-2, -1)) * s  # type: ignore[attr-defined]
@@ -99,7 +99,7 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, num_
         ...     x, x, x, 2, w_in, b_in, w_out, b_out)  # doctest: +SKIP
     """
     from ...ops.creation import ones
-    from ...ops.elementwise import where
+    from ...ops.ternary import where
     from ...ops.shape_ops import tril
 
     n, l_q, e = query.shape

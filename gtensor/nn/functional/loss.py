@@ -44,7 +44,7 @@ def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index
     The target's log-probability is picked with a one-hot product (elementwise
     ops and a sum), so the gradient needs no scatter.
     """
-    from ...ops.elementwise import where
+    from ...ops.ternary import where
     from ...ops.shape_ops import one_hot
 
     check(not target.dtype.is_floating_point, op, lambda: "class-index targets must be an "
@@ -170,7 +170,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     Example:
         >>> F.smooth_l1_loss(pred, y, beta=0.5)  # doctest: +SKIP
     """
-    from ...ops.elementwise import where
+    from ...ops.ternary import where
 
     _check_same_shape(input, target, "smooth_l1_loss")
     check(beta >= 0, "smooth_l1_loss", lambda: f"beta must be >= 0, got {beta}", ValueError)
@@ -237,7 +237,7 @@ def kl_div(input: Tensor, target: Tensor, reduction: str = "mean",
         >>> F.kl_div(F.log_softmax(student, 1), F.softmax(teacher, 1),
         ...          reduction="batchmean")  # doctest: +SKIP
     """
-    from ...ops.elementwise import where
+    from ...ops.ternary import where
 
     _check_same_shape(input, target, "kl_div")
     if log_target:
