@@ -9,6 +9,15 @@ Example:
 
 from .activation import gelu, log_softmax, relu, sigmoid, silu, softmax, tanh
 from .attention import multi_head_attention_forward, scaled_dot_product_attention
+from .conv import (
+    adaptive_avg_pool2d,
+    avg_pool2d,
+    conv1d,
+    conv2d,
+    conv_transpose2d,
+    interpolate,
+    max_pool2d,
+)
 from .dropout import dropout
 from .linear import bilinear, linear
 from .loss import (
@@ -25,6 +34,8 @@ from .normalization import batch_norm, group_norm, layer_norm
 from .sparse import embedding
 
 __all__ = [
+    "adaptive_avg_pool2d", "avg_pool2d", "conv1d", "conv2d", "conv_transpose2d",
+    "interpolate", "max_pool2d",
     "batch_norm", "bilinear", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "cross_entropy", "dropout", "embedding", "gelu", "group_norm", "kl_div", "l1_loss",
     "layer_norm", "linear", "log_softmax", "mse_loss", "multi_head_attention_forward",

@@ -1,0 +1,102 @@
+"""Pooling and resampling layers: MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, Upsample."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...ops.pooling import adaptive_avg_pool2d, avg_pool2d, max_pool2d
+from ...ops.resample import interpolate
+from ...tensor import Tensor
+from .module import Module
+
+
+class MaxPool2d(Module):
+    """Max over sliding windows of ``(N, C, H, W)`` input.
+
+    Example:
+        >>> gt.nn.MaxPool2d(2)(gt.randn(1, 1, 4, 4)).shape  # doctest: +SKIP
+        (1, 1, 2, 2)
+    """
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 dilation: Any = 1, return_indices: bool = False, ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.dilation, self.return_indices, self.ceil_mode = dilation, return_indices, ceil_mode
+
+    def forward(self, input: Tensor) -> Any:
+        """Pool ``input``."""
+        return max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                          ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+    def extra_repr(self) -> str:
+        return (f"kernel_size={self.kernel_size}, stride={self.stride or self.kernel_size}, "
+                f"padding={self.padding}, dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class AvgPool2d(Module):
+    """Mean over sliding windows of ``(N, C, H, W)`` input.
+
+    Example:
+        >>> gt.nn.AvgPool2d(2)(gt.randn(1, 1, 4, 4)).shape  # doctest: +SKIP
+        (1, 1, 2, 2)
+    """
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 ceil_mode: bool = False, count_include_pad: bool = True,
+                 divisor_override: int | None = None) -> None:
+        super().__init__()
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
+        self.divisor_override = divisor_override
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Pool ``input``."""
+        return avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                          self.count_include_pad, self.divisor_override)
+
+    def extra_repr(self) -> str:
+        return (f"kernel_size={self.kernel_size}, stride={self.stride or self.kernel_size}, "
+                f"padding={self.padding}")
+
+
+class AdaptiveAvgPool2d(Module):
+    """Average pooling to a fixed output size.
+
+    Example:
+        >>> gt.nn.AdaptiveAvgPool2d(1)(gt.randn(2, 3, 5, 5)).shape  # doctest: +SKIP
+        (2, 3, 1, 1)
+    """
+
+    def __init__(self, output_size: Any) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Pool ``input``."""
+        return adaptive_avg_pool2d(input, self.output_size)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class Upsample(Module):
+    """Resize ``(N, C, H, W)`` input by ``size`` or ``scale_factor`` (nearest or bilinear).
+
+    Example:
+        >>> gt.nn.Upsample(scale_factor=2)(gt.randn(1, 1, 2, 2)).shape  # doctest: +SKIP
+        (1, 1, 4, 4)
+    """
+
+    def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                 align_corners: bool | None = None) -> None:
+        super().__init__()
+        self.size, self.scale_factor = size, scale_factor
+        self.mode, self.align_corners = mode, align_corners
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Resize ``input``."""
+        return interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners)
+
+    def extra_repr(self) -> str:
+        return f"size={self.size}, scale_factor={self.scale_factor}, mode={self.mode!r}"
