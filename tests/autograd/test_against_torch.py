@@ -1,0 +1,77 @@
+"""Gradients of random op compositions against PyTorch, and second derivatives."""
+
+import numpy as np
+import pytest
+
+import gtensor as gt
+from gtensor.autograd import gradgradcheck
+
+UNARY = ["tanh", "sigmoid", "exp", "sin", "relu", "abs"]
+BINARY = ["add", "sub", "mul", "div", "maximum"]
+
+
+def _compose(lib, x, w, ops):
+    y = x
+    for kind, name in ops:
+        if kind == "u":
+            y = getattr(lib, name)(y)
+        elif kind == "b":
+            y = getattr(lib, name)(y, w)
+        elif kind == "m":
+            y = y @ w.T
+        else:
+            y = lib.softmax(y, dim=-1)
+    return (y * y).sum()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_compositions_match_torch(seed):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(seed)
+    ops = []
+    for _ in range(rng.integers(2, 6)):
+        kind = rng.choice(["u", "b", "m", "s"])
+        ops.append((kind, rng.choice(UNARY) if kind == "u" else rng.choice(BINARY)))
+    xv = rng.uniform(0.5, 1.5, (3, 3))
+    wv = rng.uniform(0.5, 1.5, (3, 3))
+    x = gt.tensor(xv, requires_grad=True)
+    w = gt.tensor(wv, requires_grad=True)
+    _compose(gt, x, w, ops).backward()
+    tx = torch.tensor(xv, requires_grad=True)
+    tw = torch.tensor(wv, requires_grad=True)
+    _compose(torch, tx, tw, ops).backward()
+    np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(w.grad.numpy(), tw.grad.numpy(), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda a, b: (a * b).tanh(),
+    lambda a, b: a * b,
+    lambda a, b: a @ b,
+    lambda a, b: gt.softmax(a * b, dim=-1),
+    lambda a, b: a.abs() ** b,
+    lambda a, b: gt.conv2d(a.reshape(1, 1, 3, 3), b.reshape(1, 1, 3, 3)[..., :2, :2]),
+], ids=["tanh", "mul", "matmul", "softmax", "pow", "conv2d"])
+def test_second_derivatives(fn):
+    gt.manual_seed(3)
+    a = (gt.rand(3, 3, dtype=gt.float64) + 0.5).requires_grad_()
+    b = (gt.rand(3, 3, dtype=gt.float64) + 0.5).requires_grad_()
+    assert gradgradcheck(fn, (a, b))
+
+
+def test_pow_and_clamp_at_their_edges():
+    x = gt.tensor([0.0, 0.0, 2.0], dtype=gt.float64, requires_grad=True)
+    e = gt.tensor([0.0, 2.0, 0.0], dtype=gt.float64, requires_grad=True)
+    (x ** e).sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]  # d/dx x**0 = 0, d/dx x**2 at 0 = 0
+    assert e.grad.tolist()[:2] == [0.0, 0.0]  # 0 ** e with e >= 0: no gradient through log(0)
+    c = gt.tensor([-1.0, 0.0, 1.0, 2.0], dtype=gt.float64, requires_grad=True)
+    c.clamp(0.0, 1.0).sum().backward()
+    assert c.grad.tolist() == [0.0, 1.0, 1.0, 0.0]  # bounds are inclusive, as in PyTorch
+    m = gt.tensor([1.0, 2.0], dtype=gt.float64, requires_grad=True)
+    n = gt.tensor([1.0, 1.0], dtype=gt.float64, requires_grad=True)
+    gt.maximum(m, n).sum().backward()
+    assert m.grad.tolist() == [0.5, 1.0] and n.grad.tolist() == [0.5, 0.0]  # ties split
+    r = gt.tensor([[1.0, 3.0, 3.0]], dtype=gt.float64, requires_grad=True)
+    r.amax(dim=1).sum().backward()
+    assert r.grad.tolist() == [[0.0, 0.5, 0.5]]
