@@ -55,7 +55,7 @@ class Storage:
     @classmethod
     def allocate(cls, nbytes: int, dev: device) -> Storage:
         """Allocate ``nbytes`` on ``dev`` through the caching allocator."""
-        if dev.type == "cuda":
+        if dev is not CPU and dev.type == "cuda":
             from .cuda import runtime
 
             runtime.ensure_initialized("allocate")

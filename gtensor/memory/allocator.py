@@ -75,6 +75,8 @@ class CachingAllocator:
         self.raw = raw
         self.device = device
         self.stats = DeviceStats()
+        self._small_counts = self.stats.small
+        self._large_counts = self.stats.large
         self.history: History | None = None
         self._small = BlockPool(small=True)
         self._large = BlockPool(small=False)
@@ -120,13 +122,30 @@ class CachingAllocator:
         busy = self._busy
         self._busy = True
         try:
-            if not self._pending:
-                small = size <= SMALL_SIZE
-                free_lists = self._free_small if small else self._free_large
-                blocks = free_lists.get(stream << 64 | size)
-                if blocks:
-                    return self._reuse(blocks.pop(), nbytes, small)
-            return self._allocate(nbytes, stream)
+            small = size <= SMALL_SIZE
+            blocks = (self._free_small if small else self._free_large).get(stream << 64 | size)
+            if not blocks or self._pending:
+                return self._allocate(nbytes, stream)
+            # Reuse the block as it is (written out here: this is the common case).
+            block = blocks.pop()
+            block.cached = False
+            block.allocated = True
+            size = block.size
+            view = block.view
+            if view is not None:
+                if block.requested != nbytes:
+                    start = block.ptr - block.segment.ptr
+                    view = block.view = block.segment.buffer[start : start + nbytes]
+                block.host = view
+            block.requested = nbytes
+            (self._small_counts if small else self._large_counts).took(
+                size, nbytes, block.prev is not None or block.next is not None
+            )
+            if size >= self._max_split:
+                self.stats.oversize_allocations.increase(1)
+            if self.history is not None:
+                self._record("alloc", block.ptr, size, stream)
+            return block
         finally:
             self._busy = busy
             lock.release()
@@ -330,28 +349,7 @@ class CachingAllocator:
 
     # ----------------------------------------------------------------- allocation
     def _counts(self, small: bool) -> PoolCounters:
-        return self.stats.small if small else self.stats.large
-
-    def _reuse(self, block: Block, nbytes: int, small: bool) -> Block:
-        """Hand out a block from an exact-size free list as it is."""
-        block.cached = False
-        block.allocated = True
-        size = block.size
-        view = block.view
-        if view is not None:
-            if block.requested != nbytes:
-                start = block.ptr - block.segment.ptr
-                view = block.view = block.segment.buffer[start : start + nbytes]  # type: ignore[index]
-            block.host = view
-        block.requested = nbytes
-        (self.stats.small if small else self.stats.large).took(
-            size, nbytes, block.prev is not None or block.next is not None
-        )
-        if size >= self._max_split:
-            self.stats.oversize_allocations.increase(1)
-        if self.history is not None:
-            self._record("alloc", block.ptr, size, block.stream)
-        return block
+        return self._small_counts if small else self._large_counts
 
     def _allocate(self, nbytes: int, stream: int) -> Block:
         if self._pending:
@@ -364,19 +362,19 @@ class CachingAllocator:
         else:
             size = round_size(nbytes, self._divisions)
             small = is_small(size)
-            free_lists = self._free_small if small else self._free_large
-            blocks = free_lists.get(stream << 64 | size)
-            if blocks:
-                block = self._reuse(blocks.pop(), nbytes, small)
+            pool = self._small if small else self._large
+            blocks = pool.free_lists.get(stream << 64 | size)
+            if blocks:  # pending events kept the caller off its own fast path
+                chunk = blocks.pop()
+                chunk.cached = False
             else:
-                pool = self._small if small else self._large
                 self._flush(pool)
                 chunk = pool.best_fit(stream, size)
                 if chunk is not None and fits(chunk.size, size, self._max_split):
                     pool.remove(chunk)
                 else:
                     chunk = self._new_segment(nbytes, size, segment_size(size), stream, small)
-                block = self._hand_out(chunk, size, nbytes)
+            block = self._hand_out(chunk, size, nbytes)
         if self._pending:
             self._counts(small).note_active_peaks()
         return block
@@ -449,7 +447,7 @@ class CachingAllocator:
     # ----------------------------------------------------------------- free
     def _free(self, block: Block) -> None:
         small = block.segment.small
-        counts = self.stats.small if small else self.stats.large
+        counts = self._small_counts if small else self._large_counts
         size = block.size
         block.allocated = False
         block.host = None

@@ -75,8 +75,17 @@ def allocate(nbytes: int, device: DeviceLike, stream: Stream | int | None = None
         (100, 512)
         >>> free(block)
     """
-    dev = _device(device, "allocate")
-    return _allocators.get(dev).allocate(nbytes, _stream_handle(dev, stream))
+    route = _allocators.route(device)
+    if route is None:
+        dev = _device(device, "allocate")
+        if dev is not device and not (type(device) is str and device == str(dev)):
+            # "cuda" or an index: the current device may change, so look it up each time
+            return _allocators.get(dev).allocate(nbytes, _stream_handle(dev, stream))
+        route = _allocators.remember(device, dev)
+    allocator = route[1]
+    if stream is None and route[2]:
+        return allocator.allocate(nbytes, 0)
+    return allocator.allocate(nbytes, _stream_handle(allocator.device, stream))
 
 
 def free(block: Block) -> None:
@@ -85,9 +94,10 @@ def free(block: Block) -> None:
     Example:
         >>> free(allocate(8, "cpu"))
     """
-    if block.__class__ is not Block and not isinstance(block, Block):
-        raise TypeError(f"[free] expected a Block, got {type(block).__name__}")
-    owner = block.segment.owner  # the allocator that made it, even after settings were reloaded
+    try:
+        owner = block.segment.owner  # the allocator that made it
+    except AttributeError:
+        raise TypeError(f"[free] expected a Block, got {type(block).__name__}") from None
     if owner is None:
         raise ValueError(f"[free] {block!r} is not allocated (freed twice?)")
     owner.free(block)

@@ -43,6 +43,7 @@ class DeviceAllocators:
         self._allocators: dict[device, CachingAllocator] = {}
         self._lock = threading.Lock()
         self._history: tuple[int, bool] | None = None
+        self._routes: dict[int, tuple[object, CachingAllocator, bool]] = {}
 
     def get(self, dev: device) -> CachingAllocator:
         """Return the allocator of ``dev``, making it on first use."""
@@ -50,6 +51,23 @@ class DeviceAllocators:
         if allocator is None:
             allocator = self._create(dev)
         return allocator
+
+    def route(self, spec: object) -> tuple[object, CachingAllocator, bool] | None:
+        """Return ``(spec, allocator, is_cpu)`` remembered for this very ``spec`` object, if any.
+
+        Keyed by identity, so a device object needs no hashing on the way to
+        its allocator; the entry keeps ``spec`` alive, so its id stays its own.
+        """
+        route = self._routes.get(id(spec))
+        return route if route is not None and route[0] is spec else None
+
+    def remember(self, spec: object, dev: device) -> tuple[object, CachingAllocator, bool]:
+        """Look up the allocator of ``dev`` and remember it for the object ``spec``."""
+        if len(self._routes) >= 64:  # callers building a fresh device object each time
+            self._routes.clear()
+        route = (spec, self.get(dev), dev.type == "cpu")
+        self._routes[id(spec)] = route
+        return route
 
     def existing(self) -> list[CachingAllocator]:
         """Return the allocators made so far."""

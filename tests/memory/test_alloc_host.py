@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import gtensor.memory as mem
+from gtensor.device import device as gt_device
 from gtensor.errors import OutOfMemoryError
 from gtensor.memory.allocator import CachingAllocator
 from gtensor.memory.raw import RawOutOfMemory
@@ -117,3 +118,14 @@ def test_free_from_a_finalizer_inside_an_allocation_is_deferred():
     stats = alloc.memory_stats()
     assert stats["allocation.all.current"] == 1
     assert stats["allocated_bytes.all.current"] == big.size
+
+
+def test_device_lookups_are_remembered_only_for_fixed_devices(fresh_allocators):
+    allocators = fresh_allocators()
+    cpu = gt_device("cpu")
+    mem.free(mem.allocate(8, cpu))
+    mem.free(mem.allocate(8, "cpu"))
+    assert allocators.route(cpu)[1] is allocators.route("cpu")[1] is mem.allocator_for("cpu")
+    block = mem.allocate(8, "cuda")  # follows the current CUDA device: looked up every time
+    assert allocators.route("cuda") is None and block.device == gt_device("cuda:0")
+    mem.free(block)

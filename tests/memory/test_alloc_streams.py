@@ -75,3 +75,19 @@ def test_empty_cache_keeps_segments_with_live_blocks(alloc):
     alloc.empty_cache()
     assert list(alloc.raw.live) == [live.segment.ptr]
     assert alloc.memory_stats()["num_device_free"] == 1
+
+
+def test_a_free_list_block_is_reused_while_other_blocks_wait(alloc):
+    side = FakeStream(5)
+    waiting = alloc.allocate(4096)
+    cached = alloc.allocate(512)
+    ptr = cached.ptr
+    alloc.free(cached)
+    alloc.record_stream(waiting, side)
+    alloc.free(waiting)
+    again = alloc.allocate(512)  # events pending: the slow path, same block
+    assert again.ptr == ptr
+    stats = alloc.memory_stats()
+    assert stats["inactive_split.all.current"] == 1  # the tail only
+    assert stats["active.all.current"] == 2 and stats["active.all.peak"] == 2
+    assert stats["allocation.all.current"] == 1
