@@ -177,6 +177,35 @@ class Library:
             cupyx.scatter_add(out, tuple(grids), src)
         return out
 
+    def relu(self, x: Any) -> Any:
+        """``max(x, 0)``: the library's ``relu`` where it has one (gtensor, PyTorch)."""
+        if self.name in ("gtensor", "torch"):
+            return x.relu()
+        return self.ns.maximum(x, 0)
+
+    def conv2d(self, x: Any, w: Any, padding: int) -> Any:
+        """2-D cross-correlation of NCHW ``x`` with OIHW ``w``, stride 1, zero ``padding``.
+
+        gtensor and PyTorch call their own ``conv2d``; NumPy and CuPy, which have
+        none, get the usual im2col composition: a strided window view of the
+        padded input contracted with the filters by one ``tensordot`` (a BLAS
+        GEMM), then made NCHW-contiguous like the others' results.
+        """
+        if self.name == "gtensor":
+            return self.ns.conv2d(x, w, padding=padding)
+        if self.name == "torch":
+            return self.ns.nn.functional.conv2d(x, w, padding=padding)
+        p = padding
+        xp = self.ns.pad(x, ((0, 0), (0, 0), (p, p), (p, p))) if p else x
+        n, c, hp, wp = xp.shape
+        kh, kw = w.shape[2:]
+        oh, ow = hp - kh + 1, wp - kw + 1
+        s = xp.strides
+        windows = self.ns.lib.stride_tricks.as_strided(
+            xp, (n, c, kh, kw, oh, ow), (s[0], s[1], s[2], s[3], s[2], s[3]))
+        out = self.ns.tensordot(windows, w, axes=([1, 2, 3], [1, 2, 3]))
+        return self.ns.ascontiguousarray(out.transpose(0, 3, 1, 2))
+
     def sync(self) -> None:
         """Wait until the work queued on this library's device has finished."""
         if not self.on_gpu:

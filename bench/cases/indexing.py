@@ -1,4 +1,4 @@
-"""Gather and scatter_add along the last axis of a float32 matrix."""
+"""Gather and scatter_add along the last axis of a float32 matrix; row picking x[idx]."""
 
 from __future__ import annotations
 
@@ -38,3 +38,19 @@ def scatter_add(lib: Library, rows: int, cols: int, picks: int) -> Workload:
     out, index = lib.randn(rows, cols), _index(lib, rows, cols, picks)
     src = lib.randn(rows, picks, seed=3)
     return Workload(lambda: lib.scatter_add_(out, 1, index, src), bytes=20 * rows * picks)
+
+
+@case("indexing.take_rows", threaded=True, sizes={
+    "tiny": {"rows": 64, "width": 4, "picks": 100},
+    "quick": {"rows": 1 << 16, "width": 32, "picks": 1 << 18},
+    "full": {"rows": 1 << 16, "width": 32, "picks": 1 << 20}})
+def take_rows(lib: Library, rows: int, width: int, picks: int) -> Workload:
+    """x[idx]: picks random rows of a rows x width float32 table (bytes: index, rows read+written).
+
+    Example:
+        >>> take_rows(Library("numpy", "cpu"), 4, 2, 3).bytes
+        72
+    """
+    x = lib.randn(rows, width)
+    idx = lib.asarray(np.random.default_rng(7).integers(0, rows, picks, dtype=np.int64))
+    return Workload(lambda: x[idx], bytes=picks * (8 + 8 * width))

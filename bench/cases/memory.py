@@ -1,4 +1,10 @@
-"""Allocator churn: many short-lived tensors of mixed sizes."""
+"""The allocator: churn of mixed sizes, alloc+free cycles per size, large temporaries.
+
+References allocate raw (NumPy's ``np.empty`` is malloc/free; PyTorch's CPU
+allocator does not cache; CuPy uses its memory pool). The temporaries cases
+run ``(a + b) * c`` with gtensor's caching allocator on and off
+(``gt.memory.set_allocator_settings``), restoring the previous setting after.
+"""
 
 from __future__ import annotations
 
@@ -60,3 +66,63 @@ def allocator_churn(lib: Library, count: int, live: int) -> Workload:
             ring[i % live] = lib.empty(n)
 
     return Workload(churn, items=count, extra=lambda: allocator_stats(lib))
+
+
+_ALLOC_BYTES = {"512B": 512, "64KiB": 64 << 10, "2MiB": 2 << 20, "64MiB": 64 << 20}
+
+
+def _alloc_free_case(label: str, nbytes: int) -> None:
+    sizes = {p: {"nbytes": nbytes} for p in ("tiny", "quick", "full")}
+
+    @case(f"memory.alloc_free_{label}", sizes=sizes)
+    def alloc_free(lib: Library, nbytes: int) -> Workload:
+        """Allocate one uninitialized float32 buffer and drop it (NumPy: np.empty, raw malloc).
+
+        Example:
+            >>> alloc_free(Library("numpy", "cpu"), 512).items
+            1
+        """
+        n = nbytes // 4
+        return Workload(lambda: lib.empty(n), items=1, extra=lambda: allocator_stats(lib))
+
+
+for _label, _nbytes in _ALLOC_BYTES.items():
+    _alloc_free_case(_label, _nbytes)
+
+
+def _caching(lib: Library) -> bool | None:
+    """Return whether gtensor's allocator caches on ``lib.device`` (``None`` for others)."""
+    if lib.name != "gtensor":
+        return None
+    return bool(lib.ns.memory.allocator_for(lib.device).config.caching)
+
+
+def _temporaries(lib: Library, n: int, caching: bool) -> Workload:
+    a, b, c = lib.randn(n, seed=1), lib.randn(n, seed=2), lib.randn(n, seed=3)
+    before = _caching(lib)
+    if before is not None and before != caching:
+        lib.ns.memory.set_allocator_settings(f"caching:{int(caching)}")
+
+    def restore() -> dict[str, Any]:
+        stats = allocator_stats(lib)
+        if before is not None and before != caching:
+            lib.ns.memory.set_allocator_settings(f"caching:{int(before)}")
+        return {**stats, "caching": caching} if before is not None else stats
+
+    return Workload(lambda: (a + b) * c, bytes=16 * n, extra=restore)
+
+
+_TEMP_SIZES: dict[str, dict[str, Any]] = {"tiny": {"n": 1000}, "quick": {"n": 1 << 24},
+                                          "full": {"n": 1 << 24}}
+
+
+@case("memory.temporaries_cached", threaded=True, sizes=_TEMP_SIZES)
+def temporaries_cached(lib: Library, n: int) -> Workload:
+    """(a + b) * c on n float32 with gtensor's caching allocator on (64 MiB temporaries)."""
+    return _temporaries(lib, n, caching=True)
+
+
+@case("memory.temporaries_uncached", threaded=True, sizes=_TEMP_SIZES)
+def temporaries_uncached(lib: Library, n: int) -> Workload:
+    """(a + b) * c on n float32 with gtensor's caching off (caching:0); references unchanged."""
+    return _temporaries(lib, n, caching=False)

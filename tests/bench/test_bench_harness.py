@@ -111,7 +111,7 @@ def test_absent_references_are_reported_with_a_reason() -> None:
 
 @pytest.fixture(scope="module")
 def tiny_run():
-    return run_suite(select(["copy", "memory"], "cpu"), "cpu", "tiny",
+    return run_suite(select(["copy", "memory.allocator_churn"], "cpu"), "cpu", "tiny",
                      libraries=["gtensor", "numpy", "torch", "cupy"])
 
 

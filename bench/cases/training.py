@@ -1,0 +1,87 @@
+"""One training step of a small MLP: forward, cross-entropy, backward, optimizer step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..libraries import Library
+from ..registry import Unsupported, Workload, case
+
+_SIZES: dict[str, dict[str, Any]] = {
+    "tiny": {"batch": 8, "features": 16, "hidden": 8, "classes": 4},
+    "quick": {"batch": 256, "features": 784, "hidden": 512, "classes": 10},
+    "full": {"batch": 256, "features": 784, "hidden": 512, "classes": 10}}
+
+
+class _Step:
+    """A training step over fixed data; records allocated bytes after 10 steps and at the end."""
+
+    def __init__(self, lib: Library, batch: int, features: int, hidden: int, classes: int,
+                 optimizer: str) -> None:
+        if lib.name not in ("gtensor", "torch"):
+            raise Unsupported("no autograd or nn modules")
+        nn, dev = lib.ns.nn, lib.device
+        self.lib = lib
+        lib.ns.manual_seed(0)
+        self.model = nn.Sequential(
+            nn.Linear(features, hidden, device=dev), nn.ReLU(),
+            nn.Linear(hidden, hidden, device=dev), nn.ReLU(),
+            nn.Linear(hidden, classes, device=dev))
+        params = self.model.parameters()
+        self.opt = (lib.ns.optim.Adam(params, lr=1e-3) if optimizer == "adam"
+                    else lib.ns.optim.SGD(params, lr=1e-2))
+        self.loss_fn = nn.CrossEntropyLoss()
+        self.x = lib.randn(batch, features, seed=1)
+        rng = np.random.default_rng(2)
+        self.y = lib.asarray(rng.integers(0, classes, batch, dtype=np.int64))
+        self.steps = 0
+        self.allocated: dict[str, int] = {}
+
+    def _allocated(self) -> int | None:
+        if self.lib.name == "gtensor":
+            return int(self.lib.ns.memory.memory_allocated(self.lib.device))
+        if self.lib.on_gpu:
+            return int(self.lib.ns.cuda.memory_allocated())
+        return None
+
+    def __call__(self) -> None:
+        self.opt.zero_grad()
+        self.loss_fn(self.model(self.x), self.y).backward()
+        self.opt.step()
+        self.steps += 1
+        if self.steps == 10:
+            self.allocated["after_10_steps"] = self._allocated() or 0
+
+    def extra(self) -> dict[str, Any]:
+        mem = self._allocated()
+        if mem is None:
+            return {"steps": self.steps}
+        return {"steps": self.steps, "allocated_bytes": {**self.allocated, "at_end": mem}}
+
+
+def _flops(batch: int, features: int, hidden: int, classes: int) -> int:
+    """Matmul flops of forward and backward (about 3x the forward's 2 * batch * weights)."""
+    weights = features * hidden + hidden * hidden + hidden * classes
+    return 3 * 2 * batch * weights
+
+
+@case("train.mlp_sgd", threaded=True, sizes=_SIZES)
+def mlp_sgd(lib: Library, batch: int, features: int, hidden: int, classes: int) -> Workload:
+    """MLP features-hidden-hidden-classes, ReLU, cross-entropy, SGD: one full training step.
+
+    Example:
+        >>> mlp_sgd(Library("numpy", "cpu"), 8, 16, 8, 4)  # doctest: +SKIP
+        Traceback (most recent call last):
+        bench.registry.Unsupported: no autograd or nn modules
+    """
+    step = _Step(lib, batch, features, hidden, classes, "sgd")
+    return Workload(step, flops=_flops(batch, features, hidden, classes), extra=step.extra)
+
+
+@case("train.mlp_adam", threaded=True, sizes=_SIZES)
+def mlp_adam(lib: Library, batch: int, features: int, hidden: int, classes: int) -> Workload:
+    """The same MLP training step with Adam (lr 1e-3) instead of SGD."""
+    step = _Step(lib, batch, features, hidden, classes, "adam")
+    return Workload(step, flops=_flops(batch, features, hidden, classes), extra=step.extra)
