@@ -49,7 +49,8 @@ class Tensor:
 
     __slots__ = ("_storage", "_shape", "_strides", "_offset", "_dtype", "_requires_grad",
                  "grad", "grad_fn", "_base", "_retains_grad", "_hooks", "_post_acc_hooks",
-                 "_output_nr", "_grad_accumulator", "_view_version", "__weakref__")
+                 "_output_nr", "_grad_accumulator", "_view_version", "_native_cache",
+                 "__weakref__")
 
     def __init__(self, storage: Storage, shape: tuple[int, ...], strides: tuple[int, ...],
                  offset: int, dt: dtype, requires_grad: bool = False,
@@ -69,6 +70,7 @@ class Tensor:
         self._output_nr = 0
         self._grad_accumulator: Any = None
         self._view_version = storage.version
+        self._native_cache: Any = None
 
     # -- construction helpers ------------------------------------------------------------
     @classmethod
@@ -213,13 +215,30 @@ class Tensor:
     # -- raw buffers -----------------------------------------------------------------------
     def _native(self) -> Any:
         """Return the backend's array for this view: NumPy on host memory, Numba on a GPU."""
+        cached = self._native_cache
+        if cached is not None:
+            return cached
         s = self._storage
         if s.host is not None:
-            return host_view(s, self._dtype.numpy, self._shape, self._strides, self._offset)
-        from .cuda import runtime
+            arr = host_view(s, self._dtype.numpy, self._shape, self._strides, self._offset)
+        else:
+            from .cuda import runtime
 
-        desc = self._cai(None)
-        return runtime.numba_cuda().from_cuda_array_interface(desc, owner=s, sync=False)
+            arr = runtime.numba_cuda().from_cuda_array_interface(self._cai(None), owner=s,
+                                                                 sync=False)
+        self._native_cache = arr
+        return arr
+
+    def _set_data(self, new: Tensor) -> None:
+        """Point this tensor at ``new``'s storage and layout (``Module.to`` moves parameters)."""
+        self._storage = new._storage
+        self._shape = new._shape
+        self._strides = new._strides
+        self._offset = new._offset
+        self._dtype = new._dtype
+        self._base = None
+        self._view_version = new._storage.version
+        self._native_cache = None
 
     def _cai(self, stream_handle: int | None) -> dict[str, Any]:
         return cuda_array_interface(self._storage, self._dtype.numpy.str, self._shape,

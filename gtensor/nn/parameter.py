@@ -69,13 +69,7 @@ def replace_data_(t: Tensor, new: Tensor) -> Tensor:
     """
     if t.grad_fn is not None:
         raise RuntimeError("[replace_data_] only leaf tensors can have their data replaced")
-    t._storage = new._storage
-    t._shape = new._shape
-    t._strides = new._strides
-    t._offset = new._offset
-    t._dtype = new._dtype
-    t._base = None
-    t._view_version = new._storage.version
+    t._set_data(new)
     return t
 
 

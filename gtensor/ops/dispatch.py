@@ -9,9 +9,11 @@ from .. import kernels
 from ..device import device
 from ..dtypes import dtype
 
+_found: dict[tuple[Any, ...], Callable[..., Any]] = {}
+
 
 def kernel(op: str, dev: device, *dtypes: dtype) -> Callable[..., Any]:
-    """Look up ``op`` for ``dev``'s backend and the given input dtypes.
+    """Look up ``op`` for ``dev``'s backend and the given input dtypes (memoized).
 
     Example:
         >>> from gtensor import float32
@@ -19,7 +21,11 @@ def kernel(op: str, dev: device, *dtypes: dtype) -> Callable[..., Any]:
         >>> callable(kernel("copy", CPU, float32, float32))
         True
     """
-    return kernels.lookup(op, dev.type, tuple(d.name for d in dtypes))
+    key = (op, dev.type, *dtypes)
+    fn = _found.get(key)
+    if fn is None:
+        fn = _found[key] = kernels.lookup(op, dev.type, tuple(d.name for d in dtypes))
+    return fn
 
 
 def stream_for(dev: device) -> Any:

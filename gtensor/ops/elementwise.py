@@ -129,6 +129,10 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
         >>> binary(SPECS["add"], gt.ones(2), 1)  # doctest: +SKIP
     """
     op = spec.name
+    if out is None and isinstance(a, Tensor) and isinstance(b, Tensor):
+        fast = _same_layout_binary(spec, a, b)
+        if fast is not None:
+            return fast
     dev = device_of(op, (a, b))
     a, b = as_operand(a, dev, op), as_operand(b, dev, op)
     kdt, want = _result_dtypes(spec, a, b)
@@ -141,6 +145,26 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
                a_scalar=None if isinstance(a, Tensor) else a,
                b_scalar=None if isinstance(b, Tensor) else b)
     return finish(result, want, out, op) if out is not None else result
+
+
+def _same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
+    """The common case without promotion or broadcasting: same dtype, shape and device."""
+    dt = a._dtype
+    if dt is not b._dtype or dt is float16 or a._shape != b._shape:
+        return None
+    kind = spec.kind
+    if not (kind == "arith" or kind == "compare" or (kind in ("true_div", "float") and
+                                                     dt.category == 2)):
+        return None
+    dev = a._storage.device
+    if dev != b._storage.device:
+        return None
+    result = Tensor.empty(a._shape, bool_ if kind == "compare" else dt, dev)
+    if result.numel():
+        launch(spec.name, dev, (dt, dt), a._native(), b._native(), result._native())
+    if spec.vjp is not None and dt.category == 2:
+        record(spec.name, result, (a, b), spec.vjp, save=(a, b), a_scalar=None, b_scalar=None)
+    return result
 
 
 def saved_pair(ctx: Node) -> tuple[Operand, Operand]:
