@@ -113,6 +113,11 @@ def _notes(results: list[CaseResult]) -> list[str]:
             if imported is not None and res.median_s:
                 notes.append(f"{r.name} [{name}]: import {format_time(imported)} of "
                              f"{format_time(res.median_s)}")
+            held = res.extra.get("allocated_bytes")
+            if held:
+                shown = ", ".join(f"{k}={v:g}" for k, v in held.items())
+                notes.append(f"{r.name} [{name}] bytes allocated after {res.extra.get('steps')} "
+                             f"steps: {shown}")
             stats = res.extra.get("allocator_stats")
             if stats:
                 shown = ", ".join(f"{k}={v:g}" for k, v in list(stats.items())[:8])

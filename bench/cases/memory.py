@@ -41,11 +41,21 @@ def allocator_stats(lib: Library) -> dict[str, Any]:
     if lib.name != "gtensor" or stats_fn is None:
         return {}
     stats = stats_fn(lib.device)
-    digest = {k: stats[k] for k in STAT_KEYS if k in stats}
+    digest: dict[str, Any] = {}
     allocs, raw = stats.get("allocation.all.allocated"), stats.get("num_device_alloc")
     if allocs and raw is not None:
         digest["cache_hit_rate"] = round(1 - raw / allocs, 4)
+    digest.update((k, stats[k]) for k in STAT_KEYS if k in stats)
     return {"allocator_stats": digest}
+
+
+def reset_stats(lib: Library) -> None:
+    """Zero gtensor's accumulated and peak allocator counters, so a case reports only its own."""
+    mem = getattr(lib.ns, "memory", None)
+    if lib.name != "gtensor" or not hasattr(mem, "reset_accumulated_memory_stats"):
+        return
+    mem.reset_accumulated_memory_stats(lib.device)
+    mem.reset_peak_memory_stats(lib.device)
 
 
 @case("memory.allocator_churn", sizes={
@@ -59,6 +69,7 @@ def allocator_churn(lib: Library, count: int, live: int) -> Workload:
         10
     """
     sizes = _sizes(count)
+    reset_stats(lib)
 
     def churn() -> None:
         ring: list[Any] = [None] * live
@@ -83,6 +94,7 @@ def _alloc_free_case(label: str, nbytes: int) -> None:
             1
         """
         n = nbytes // 4
+        reset_stats(lib)
         return Workload(lambda: lib.empty(n), items=1, extra=lambda: allocator_stats(lib))
 
 
@@ -102,6 +114,7 @@ def _temporaries(lib: Library, n: int, caching: bool) -> Workload:
     before = _caching(lib)
     if before is not None and before != caching:
         lib.ns.memory.set_allocator_settings(f"caching:{int(caching)}")
+    reset_stats(lib)
 
     def restore() -> dict[str, Any]:
         stats = allocator_stats(lib)
