@@ -17,11 +17,13 @@ def format_time(seconds: float | None) -> str:
     Example:
         >>> format_time(0.00123)
         '1.23 ms'
+        >>> format_time(9.9996e-7)
+        '1 µs'
     """
     if seconds is None or math.isnan(seconds):
         return "-"
     for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
-        if seconds >= scale:
+        if float(f"{seconds:.3g}") >= scale:
             return f"{seconds / scale:.3g} {unit}"
     return f"{seconds / 1e-9:.3g} ns"
 
@@ -116,8 +118,8 @@ def _notes(results: list[CaseResult]) -> list[str]:
             held = res.extra.get("allocated_bytes")
             if held:
                 shown = ", ".join(f"{k}={v:g}" for k, v in held.items())
-                notes.append(f"{r.name} [{name}] bytes allocated after {res.extra.get('steps')} "
-                             f"steps: {shown}")
+                steps = res.extra.get("steps")
+                notes.append(f"{r.name} [{name}] bytes allocated ({steps} steps): {shown}")
             stats = res.extra.get("allocator_stats")
             if stats:
                 shown = ", ".join(f"{k}={v:g}" for k, v in list(stats.items())[:8])
