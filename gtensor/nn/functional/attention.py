@@ -99,8 +99,8 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, num_
         ...     x, x, x, 2, w_in, b_in, w_out, b_out)  # doctest: +SKIP
     """
     from ...ops.creation import ones
-    from ...ops.ternary import where
     from ...ops.shape_ops import tril
+    from ...ops.ternary import where
 
     n, l_q, e = query.shape
     s_k = key.shape[1]

@@ -44,8 +44,8 @@ def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index
     The target's log-probability is picked with a one-hot product (elementwise
     ops and a sum), so the gradient needs no scatter.
     """
-    from ...ops.ternary import where
     from ...ops.shape_ops import one_hot
+    from ...ops.ternary import where
 
     check(not target.dtype.is_floating_point, op, lambda: "class-index targets must be an "
           f"integer tensor, got {target.dtype.name}", TypeError)
