@@ -10,20 +10,22 @@ from ..registry import ANY, register
 from ._launch import flat_operand, grid
 
 
+@cuda.jit(device=True)
+def strided_offset(i, shape, off, strides):  # noqa: ANN001, ANN201
+    """Element offset of the ``i``-th element (C order) of a strided view."""
+    for d in range(len(shape) - 1, -1, -1):
+        off += (i % shape[d]) * strides[d]
+        i //= shape[d]
+    return off
+
+
 @cuda.jit
 def gtensor_copy(n, shape, dst, dst_off, dst_strides, src, src_off, src_strides):  # noqa: ANN001
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     while i < n:
-        rem = i
-        so = src_off
-        do = dst_off
-        for d in range(len(shape) - 1, -1, -1):
-            idx = rem % shape[d]
-            rem //= shape[d]
-            so += idx * src_strides[d]
-            do += idx * dst_strides[d]
-        dst[do] = src[so]
+        dst[strided_offset(i, shape, dst_off, dst_strides)] = src[
+            strided_offset(i, shape, src_off, src_strides)]
         i += step
 
 
@@ -33,15 +35,8 @@ def gtensor_copy_to_bool(n, shape, dst, dst_off, dst_strides, src, src_off,  # n
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     while i < n:
-        rem = i
-        so = src_off
-        do = dst_off
-        for d in range(len(shape) - 1, -1, -1):
-            idx = rem % shape[d]
-            rem //= shape[d]
-            so += idx * src_strides[d]
-            do += idx * dst_strides[d]
-        dst[do] = src[so] != 0
+        dst[strided_offset(i, shape, dst_off, dst_strides)] = src[
+            strided_offset(i, shape, src_off, src_strides)] != 0
         i += step
 
 

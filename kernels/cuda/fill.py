@@ -8,6 +8,7 @@ from numba import cuda
 
 from ..registry import ANY, register
 from ._launch import flat_operand, grid
+from .copy import strided_offset
 
 
 @cuda.jit
@@ -15,12 +16,7 @@ def gtensor_fill(n, shape, out, off, strides, value):  # noqa: ANN001
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     while i < n:
-        rem = i
-        o = off
-        for d in range(len(shape) - 1, -1, -1):
-            o += (rem % shape[d]) * strides[d]
-            rem //= shape[d]
-        out[o] = value
+        out[strided_offset(i, shape, off, strides)] = value
         i += step
 
 
