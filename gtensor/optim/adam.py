@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..ops.creation import zeros_like
+from ..ops.creation import empty, zeros_like
+from ..ops.dispatch import launch
+from ..tensor import Tensor
 from .optimizer import Optimizer, ParamsT
 
 
@@ -70,6 +72,8 @@ class Adam(Optimizer):
                     st["max_exp_avg_sq"] = zeros_like(p)
             st["step"] += 1
             t = st["step"]
+            if _fused_step(p, g, st, group, t, self._decoupled):
+                continue
             if wd and self._decoupled:
                 p.mul_(1 - lr * wd)
             elif wd:
@@ -100,3 +104,25 @@ class AdamW(Adam):
                  0.999), eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False,
                  *, maximize: bool = False) -> None:
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
+
+
+def _fused_step(p: Tensor, g: Tensor, st: dict[str, Any], group: dict[str, Any], t: int,
+                decoupled: bool) -> bool:
+    """Run the whole update as one ``adam_step`` kernel when the layouts allow; True if done."""
+    m, v = st["exp_avg"], st["exp_avg_sq"]
+    # never alias two kernel arguments (the CUDA simulator copies each one back)
+    vmax = st["max_exp_avg_sq"] if "max_exp_avg_sq" in st else empty(1, dtype=p.dtype,
+                                                                        device=p.device)
+    tensors = (p, g, m, v, vmax)
+    if p.dtype.name not in ("float32", "float64") or any(
+            x.dtype is not p.dtype or x.device != p.device or not x.is_contiguous()
+            for x in tensors):
+        return False
+    beta1, beta2 = group["betas"]
+    launch("adam_step", p.device, (p.dtype,), *(x.reshape(-1)._native() for x in tensors),
+           float(group["lr"]), float(beta1), float(beta2), float(group["eps"]),
+           float(group["weight_decay"]), 1.0 - beta1 ** t, math.sqrt(1.0 - beta2 ** t),
+           decoupled, bool(group["amsgrad"]), 1.0)
+    for x in (p, m, v, vmax):
+        x._bump_version()
+    return True

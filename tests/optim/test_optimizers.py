@@ -210,3 +210,19 @@ def test_step_with_closure_and_training_reduces_loss() -> None:
     for _ in range(200):
         last = opt.step(closure).item()
     assert last < 1e-4 < first
+
+
+@pytest.mark.parametrize("kwargs", [{"lr": 0.01, "weight_decay": 0.1, "amsgrad": True},
+                                    {"lr": 0.02, "maximize": True}])
+def test_adam_fused_kernel_and_composite_path_agree(kwargs, rng) -> None:
+    p0 = rng.standard_normal((4, 3))
+    grads = [rng.standard_normal((4, 3)) for _ in range(STEPS)]
+    fused, _ = _run(Adam, kwargs, p0, grads, "cpu")
+    p = gt.nn.Parameter(gt.tensor(p0))
+    opt = Adam([p], **kwargs)
+    for g in grads:
+        p.grad = gt.tensor(np.ascontiguousarray(g.T)).T  # strided: the composite path runs
+        opt.step()
+    np.testing.assert_allclose(p.detach().numpy(), fused.detach().numpy(), rtol=1e-12)
+    np.testing.assert_allclose(fused.detach().numpy(), adam_ref(p0, grads, **kwargs),
+                               rtol=1e-10, atol=1e-12)
