@@ -67,3 +67,14 @@ def test_to_bad_arguments():
         gt.ones(2).to(devise="cpu")
     with pytest.raises(ValueError, match=r"^\[device\] unknown device type"):
         gt.ones(2).to("tpu")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "uint8", "float64"])
+@pytest.mark.parametrize("shape", [(70, 130), (300, 300)])
+def test_contiguous_of_large_transposes(rng, dtype, shape):
+    a = (rng.standard_normal(shape) * 50).astype(dtype)
+    t = gt.tensor(a).T  # the tiled transpose path (parallel above 65536 elements)
+    c = t.contiguous()
+    assert c.is_contiguous()
+    np.testing.assert_array_equal(c.numpy(), a.T)
+    np.testing.assert_array_equal(t.to(gt.float64).numpy(), a.T.astype(np.float64))
