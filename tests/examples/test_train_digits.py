@@ -9,9 +9,6 @@ from pathlib import Path
 
 import pytest
 
-import gtensor as gt
-
-pytest.importorskip("gtensor.ops.elementwise", reason="needs the elementwise/reduction ops")
 pytest.importorskip("sklearn")
 pytest.importorskip("tqdm")
 
@@ -34,7 +31,6 @@ def test_mlp_reaches_97_percent() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not hasattr(gt.nn, "Conv2d"), reason="needs gt.nn.Conv2d and MaxPool2d")
 def test_cnn_reaches_97_percent() -> None:
     [(name, acc, seconds)] = _run("--model", "cnn")
     assert name == "cnn" and acc >= 0.97, (acc, seconds)

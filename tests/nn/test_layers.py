@@ -12,8 +12,6 @@ import gtensor.nn.functional as F
 from gtensor import nn
 from gtensor.autograd import gradcheck
 
-pytest.importorskip("gtensor.ops.elementwise", reason="needs the elementwise/reduction ops")
-
 
 def _t(a, device: str = "cpu", grad: bool = False) -> gt.Tensor:
     return gt.tensor(np.asarray(a), device=device, requires_grad=grad)

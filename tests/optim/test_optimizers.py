@@ -10,8 +10,6 @@ import pytest
 import gtensor as gt
 from gtensor.optim import SGD, Adagrad, Adam, AdamW, RMSprop
 
-pytest.importorskip("gtensor.ops.elementwise", reason="needs the elementwise/reduction ops")
-
 STEPS = 5
 
 
