@@ -41,6 +41,7 @@ class CpuReduction:
     """The CPU kernel of one reduction op (see the module docstring)."""
 
     def __init__(self, op: str, red: Reduction) -> None:
+        self.op = op
         self.red = red
         self.__name__ = name = f"gtensor_{op}"
         ns: dict[str, Any] = {"prange": prange, "line": line_offsets_cpu,
@@ -64,6 +65,9 @@ class CpuReduction:
                  param: float = 0.0, stream: Any = None) -> None:
         if out.size == 0:
             return
+        if self.op in _ROW_FOLDS and _contiguous_rows(x, out, axes):
+            _sum_rows(x, out, self.op == "mean")
+            return
         kshape, kxs, kos, rshape, rxs, n = reduction_operands(x, out, axes)
         xb, xo = host_flat(x)
         ob, oo = host_flat(out)
@@ -82,6 +86,48 @@ class CpuReduction:
             part1 = np.empty(chunks, acc_dtype(center, dtype))
             part2 = np.empty(chunks, acc_dtype(self.red.main, dtype))
             self._split(*args, part1, part2)
+
+
+# Sums and means over the trailing dims of a contiguous float array are plain row folds:
+# with reassociation allowed LLVM vectorizes them (5x on a 16M float32 sum). Only the order
+# of the float64 additions changes; nan and inf keep their meaning.
+_ROW_FOLDS = ("sum", "mean")
+_FAST = {**_JIT, "fastmath": {"reassoc"}}
+
+
+@njit(parallel=True, **_FAST)
+def gtensor_sum_flat(x):  # noqa: ANN001, ANN201
+    acc = 0.0
+    for i in prange(x.size):
+        acc += x[i]
+    return acc
+
+
+@njit(parallel=True, **_FAST)
+def gtensor_sum_rows(x, out, scale):  # noqa: ANN001, ANN201
+    for r in prange(x.shape[0]):
+        acc = 0.0
+        for j in range(x.shape[1]):
+            acc += x[r, j]
+        out[r] = acc * scale
+
+
+def _contiguous_rows(x: np.ndarray, out: np.ndarray, axes: tuple[int, ...]) -> bool:
+    k = len(axes)
+    return (x.dtype.kind == "f" and x.dtype.itemsize >= 4 and x.flags.c_contiguous
+            and out.flags.c_contiguous and out.dtype.kind == "f" and k > 0
+            and tuple(sorted(axes)) == tuple(range(x.ndim - k, x.ndim))
+            and x.size >= PARALLEL_MIN and x.size > 0)
+
+
+def _sum_rows(x: np.ndarray, out: np.ndarray, mean: bool) -> None:
+    rows = out.size
+    n = x.size // rows
+    scale = 1.0 / n if mean else 1.0
+    if rows == 1:
+        out.reshape(-1)[0] = gtensor_sum_flat(x.reshape(-1)) * scale
+    else:
+        gtensor_sum_rows(x.reshape(rows, n), out.reshape(-1), scale)
 
 
 for _op, _red in REDUCTIONS.items():

@@ -120,3 +120,20 @@ def test_scans(device, rng, op):
     assert getattr(ints, op)(0).dtype == gt.int64
     small = gt.tensor(x[:2, :3], device=device, requires_grad=True)
     assert gradcheck(lambda s: getattr(s, op)(1), (small,))
+
+
+@pytest.mark.parametrize("dims", [None, 1, (1, 2), -1])
+def test_large_contiguous_sums_take_the_vectorized_path(dims):
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((16, 64, 48)).astype(np.float32)  # 49152 elements: the fast path
+    t = gt.tensor(a)
+    axis = dims if dims is None or isinstance(dims, tuple) else (dims,)
+    want = a.astype(np.float64).sum(axis=axis)
+    got = t.sum() if dims is None else t.sum(dim=dims)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-6, atol=1e-5)
+    kept = t.mean(dim=dims, keepdim=True) if dims is not None else t.mean()
+    np.testing.assert_allclose(kept.numpy(), a.astype(np.float64).mean(axis=axis, keepdims=(
+        dims is not None)), rtol=1e-6, atol=1e-6)
+    assert t.sum(dtype=gt.float64).item() == pytest.approx(a.astype(np.float64).sum(), rel=1e-12)
+    a[3, 5, 7] = np.nan
+    assert np.isnan(gt.tensor(a).sum().item())
