@@ -123,10 +123,10 @@ def tensor_repr(t: Any) -> str:
         'tensor([1.0000, 2.5000])'
     """
     arr = t.detach().cpu().numpy()
+    if arr.dtype == np.float16:
+        arr = arr.astype(np.float32)  # the formatter computes in float32
     summarize = arr.size > _options.threshold
     shown = _summarized(arr, _options.edgeitems) if summarize else arr
-    if arr.dtype == np.float16:
-        shown = shown.astype(np.float32)
     prefix = "tensor("
     suffix = []
     if t.device.type != "cpu":
@@ -136,9 +136,7 @@ def tensor_repr(t: Any) -> str:
         if arr.ndim != 1:
             suffix.append(f"size={tuple(arr.shape)}")
     else:
-        body = _render(arr if not summarize else arr, _Formatter(shown), len(prefix), summarize)
-        if arr.dtype == np.float16:
-            body = _render(arr.astype(np.float32), _Formatter(shown), len(prefix), summarize)
+        body = _render(arr, _Formatter(shown), len(prefix), summarize)
     if t.dtype not in (get_default_dtype(), int64, bool_):
         suffix.append(f"dtype=gtensor.{t.dtype.name}")
     if t.grad_fn is not None:

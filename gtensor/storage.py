@@ -14,6 +14,7 @@ import numpy as np
 
 from . import memory
 from .device import CPU, device
+from .kernels.common.strided import span
 
 _transfers = {"host_to_device": 0, "device_to_host": 0}
 
@@ -31,7 +32,7 @@ def transfer_count() -> dict[str, int]:
 class Storage:
     """Device bytes plus the version counter shared by every view of them.
 
-    Use :meth:`allocate` or :meth:`wrap_host` / :meth:`wrap_device` rather than
+    Use :meth:`allocate` or :meth:`wrap` rather than
     the constructor.
 
     Example:
@@ -73,24 +74,35 @@ class Storage:
                 pass
 
     @classmethod
-    def wrap_host(cls, array: np.ndarray, dev: device = CPU) -> tuple[Storage, int]:
-        """Wrap a NumPy array's memory without copying.
+    def wrap(cls, ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int,
+             dev: device, owner: Any, host: bool) -> tuple[Storage, int]:
+        """Wrap foreign memory holding a strided view, without copying.
+
+        Args:
+            ptr: address of the view's first element.
+            shape: the view's shape.
+            strides: its strides in elements (any sign).
+            itemsize: bytes per element.
+            dev: the device the memory belongs to.
+            owner: object kept alive while the storage lives.
+            host: whether the memory is host-addressable (cpu, simulated cuda).
 
         Returns:
-            The storage and the array's first element's offset in elements.
-        """
-        itemsize = array.itemsize
-        lo = sum(s * (n - 1) for s, n in zip(array.strides, array.shape, strict=True) if s < 0)
-        hi = sum(s * (n - 1) for s, n in zip(array.strides, array.shape, strict=True) if s > 0)
-        extent = 0 if array.size == 0 else hi - lo + itemsize
-        start = array.__array_interface__["data"][0] + lo
-        raw = np.asarray(_RawBuffer(start, extent, array)) if extent else np.empty(0, np.uint8)
-        return cls(dev, extent, start, raw, owner=array), -lo // itemsize
+            The storage and the first element's offset in it, in elements.
 
-    @classmethod
-    def wrap_device(cls, ptr: int, nbytes: int, dev: device, owner: Any) -> Storage:
-        """Wrap foreign device memory (kept alive by ``owner``) without copying."""
-        return cls(dev, nbytes, ptr, None, owner=owner)
+        Example:
+            >>> a = np.zeros(3)
+            >>> s, off = Storage.wrap(a.ctypes.data, (3,), (1,), 8, CPU, a, True)
+            >>> s.nbytes, off
+            (24, 0)
+        """
+        lo, hi = span(shape, strides)
+        nbytes = 0 if 0 in shape else (hi - lo + 1) * itemsize
+        start = ptr + lo * itemsize
+        raw = None
+        if host:
+            raw = np.asarray(_RawBuffer(start, nbytes, owner)) if nbytes else np.empty(0, np.uint8)
+        return cls(dev, nbytes, start, raw, owner=owner), -lo
 
     def copy_from(self, src: Storage, dst_offset: int, src_offset: int, nbytes: int,
                   stream: Any = None) -> None:

@@ -48,7 +48,7 @@ class Tensor:
     """
 
     __slots__ = ("_storage", "_shape", "_strides", "_offset", "_dtype", "_requires_grad",
-                 "grad", "grad_fn", "_base", "_retains_grad", "_hooks", "_post_acc_hooks",
+                 "grad", "grad_fn", "_base", "_retains_grad", "_post_acc_hooks",
                  "_output_nr", "_grad_accumulator", "_view_version", "_native_cache",
                  "__weakref__")
 
@@ -65,7 +65,6 @@ class Tensor:
         self.grad_fn: Any = None
         self._base = base
         self._retains_grad = False
-        self._hooks: list[Callable] | None = None
         self._post_acc_hooks: list[Callable] | None = None
         self._output_nr = 0
         self._grad_accumulator: Any = None

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.inplace import check_inplace, record_write
-from ..device import DeviceLike, resolve
+from ..device import CPU, DeviceLike, resolve
 from ..dtypes import as_dtype, bool_, dtype, get_default_dtype, int64
 from ..errors import check
 from ..shape_rules import normalize_shape
@@ -35,8 +35,9 @@ def from_numpy(array: np.ndarray) -> Tensor:
     dt = as_dtype(array.dtype)
     check(all(s % array.itemsize == 0 for s in array.strides), "from_numpy",
           "strides must be multiples of the element size", ValueError)
-    storage, offset = Storage.wrap_host(array)
     strides = tuple(s // array.itemsize for s in array.strides)
+    storage, offset = Storage.wrap(array.__array_interface__["data"][0], array.shape, strides,
+                                   array.itemsize, CPU, array, host=True)
     return Tensor(storage, tuple(array.shape), strides, offset, dt)
 
 

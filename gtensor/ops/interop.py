@@ -10,7 +10,7 @@ from ..device import device
 from ..dtypes import as_dtype
 from ..errors import check
 from ..storage import Storage
-from ..tensor import Tensor, tensor_method
+from ..tensor import Tensor, contiguous_strides, tensor_method
 
 _DL_CPU, _DL_CUDA = 1, 2
 
@@ -72,33 +72,12 @@ def from_cuda_array_interface(obj: Any) -> Tensor:
     shape = tuple(desc["shape"])
     item = dt.itemsize
     strides = desc.get("strides")
-    strides = tuple(s // item for s in strides) if strides else _c_strides(shape)
+    strides = tuple(s // item for s in strides) if strides else contiguous_strides(shape)
     dev = device("cuda", runtime.current_device())
-    if runtime.is_simulated():
-        # simulated device memory is host memory: view it through NumPy
-        host = np.asarray(_HostInterface(desc, obj))
-        storage, offset = Storage.wrap_host(host, dev)
-        return Tensor(storage, shape, strides, offset, dt)
-    lo = sum(s * (n - 1) for s, n in zip(strides, shape, strict=True) if s < 0)
-    hi = sum(s * (n - 1) for s, n in zip(strides, shape, strict=True) if s > 0)
-    extent = 0 if 0 in shape else (hi - lo + 1) * item
-    storage = Storage.wrap_device(desc["data"][0] + lo * item, extent, dev, owner=obj)
-    return Tensor(storage, shape, strides, -lo, dt)
-
-
-class _HostInterface:
-    def __init__(self, desc: dict[str, Any], owner: Any) -> None:
-        self._owner = owner
-        self.__array_interface__ = {k: desc[k] for k in ("shape", "typestr", "data", "strides")
-                                    if k in desc} | {"version": 3}
-
-
-def _c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
-    out, acc = [], 1
-    for n in reversed(shape):
-        out.append(acc)
-        acc *= max(n, 1)
-    return tuple(reversed(out))
+    # simulated device memory is host memory, addressable through NumPy
+    storage, offset = Storage.wrap(desc["data"][0], shape, strides, item, dev, obj,
+                                   host=runtime.is_simulated())
+    return Tensor(storage, shape, strides, offset, dt)
 
 
 def from_dlpack(obj: Any) -> Tensor:

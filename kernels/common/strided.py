@@ -69,6 +69,19 @@ class _HostBuffer:
                                     "data": (ptr, False), "version": 3}
 
 
+def span(shape: Sequence[int], strides: Sequence[int]) -> tuple[int, int]:
+    """Return the offsets (in elements, from the first element) of the lowest and highest
+    elements a strided view touches.
+
+    Example:
+        >>> span((2, 3), (3, -1))
+        (-2, 3)
+    """
+    lo = sum(s * (n - 1) for s, n in zip(strides, shape, strict=True) if s < 0)
+    hi = sum(s * (n - 1) for s, n in zip(strides, shape, strict=True) if s > 0)
+    return lo, hi
+
+
 def host_flat(arr: np.ndarray) -> tuple[np.ndarray, int]:
     """View the memory spanned by a strided NumPy array as a 1-D array, without copying.
 
@@ -81,9 +94,7 @@ def host_flat(arr: np.ndarray) -> tuple[np.ndarray, int]:
         >>> float(flat[off]), off
         (5.0, 4)
     """
-    strides = element_strides(arr)
-    lo = sum(s * (n - 1) for s, n in zip(strides, arr.shape, strict=True) if s < 0)
-    hi = sum(s * (n - 1) for s, n in zip(strides, arr.shape, strict=True) if s > 0)
+    lo, hi = span(arr.shape, element_strides(arr))
     if arr.size == 0:
         return np.empty(1, arr.dtype), 0
     start = arr.__array_interface__["data"][0] + lo * arr.dtype.itemsize

@@ -8,6 +8,8 @@ import numpy as np
 from numba import cuda
 from numba.core import config
 
+from ..common.strided import element_strides, host_flat, span
+
 SIMULATED = bool(config.ENABLE_CUDASIM)
 THREADS = 32 if SIMULATED else 256
 MAX_BLOCKS = 4 if SIMULATED else 65535
@@ -34,31 +36,14 @@ def flat_operand(arr: Any) -> tuple[Any, int, tuple[int, ...]]:
         >>> off, strides
         (2, (3, -1))
     """
-    itemsize = arr.dtype.itemsize
-    strides = tuple(int(s) // itemsize for s in arr.strides)
-    shape = tuple(arr.shape)
-    lo = sum(s * (n - 1) for s, n in zip(strides, shape, strict=True) if s < 0)
-    hi = sum(s * (n - 1) for s, n in zip(strides, shape, strict=True) if s > 0)
-    extent = 0 if 0 in shape else hi - lo + 1
+    strides = element_strides(arr)
     if isinstance(arr, np.ndarray):
-        start = arr.__array_interface__["data"][0] + lo * itemsize
-        flat = _host_flat(start, extent, arr)
-    else:
-        ptr = arr.__cuda_array_interface__["data"][0] + lo * itemsize
-        flat = cuda.from_cuda_array_interface(
-            {"shape": (extent,), "strides": None, "typestr": arr.dtype.str,
-             "data": (ptr, False), "version": 3, "stream": None}, owner=arr, sync=False)
+        flat, off = host_flat(arr)
+        return flat, off, strides
+    lo, hi = span(arr.shape, strides)
+    extent = 0 if arr.size == 0 else hi - lo + 1
+    ptr = arr.__cuda_array_interface__["data"][0] + lo * arr.dtype.itemsize
+    flat = cuda.from_cuda_array_interface(
+        {"shape": (extent,), "strides": None, "typestr": arr.dtype.str,
+         "data": (ptr, False), "version": 3, "stream": None}, owner=arr, sync=False)
     return flat, -lo, strides
-
-
-class _Host:
-    def __init__(self, ptr: int, n: int, typestr: str, owner: Any) -> None:
-        self._owner = owner
-        self.__array_interface__ = {"shape": (n,), "typestr": typestr,
-                                    "data": (ptr, False), "version": 3}
-
-
-def _host_flat(ptr: int, n: int, owner: np.ndarray) -> np.ndarray:
-    if n == 0:
-        return np.empty(0, owner.dtype)
-    return np.asarray(_Host(ptr, n, owner.dtype.str, owner))
