@@ -10,9 +10,7 @@ every VJP is a composition of them and can be differentiated again:
 * ``conv2d_weight(x, g)``; VJP: ``x`` <- ``conv_transpose2d(g, G)``,
   ``g`` <- ``conv2d(x, G)``.
 
-The bias gradient (``g`` summed over N, H, W) is the weight gradient of a 1x1
-convolution over a ones input, so it is a ``conv2d_weight`` too. Padding is
-carried as top/left amounts plus an explicit output size, which covers
+The bias gradient is ``g`` summed over N, H and W. Padding is carried as top/left amounts plus an explicit output size, which covers
 PyTorch's asymmetric ``"same"`` padding and the output padding of transposed
 convolutions.
 """
@@ -27,7 +25,6 @@ from ..autograd.grad_mode import no_grad
 from ..autograd.node import Node, record
 from ..errors import DTypeError, ShapeError, check, check_same_device
 from ..tensor import Tensor
-from .creation import ones
 from .dispatch import launch
 
 Pair = tuple[int, int]
@@ -106,7 +103,7 @@ def _conv2d_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, ...]:
     need = ctx.needs_input_grad
     gx = conv_transpose_primitive(g, w, None, ctx.geom, x.shape[2:]) if need[0] else None
     gw = conv2d_weight_primitive(x, g, ctx.geom, w.shape) if need[1] else None
-    return gx, gw, bias_grad(g) if need[2] else None
+    return gx, gw, g.sum(dim=(0, 2, 3)) if need[2] else None
 
 
 def conv_transpose_primitive(x: Tensor, w: Tensor, b: Tensor | None, geom: ConvGeometry,
@@ -129,7 +126,7 @@ def _conv_transpose_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, ...]:
     need = ctx.needs_input_grad
     gx = conv2d_primitive(g, w, None, ctx.geom, x.shape[2:]) if need[0] else None
     gw = conv2d_weight_primitive(g, x, ctx.geom, w.shape) if need[1] else None
-    return gx, gw, bias_grad(g) if need[2] else None
+    return gx, gw, g.sum(dim=(0, 2, 3)) if need[2] else None
 
 
 def conv2d_weight_primitive(x: Tensor, g: Tensor, geom: ConvGeometry,
@@ -152,19 +149,6 @@ def _conv2d_weight_vjp(ctx: Node, gw: Tensor) -> tuple[Tensor | None, ...]:
     gx = conv_transpose_primitive(g, gw, None, ctx.geom, x.shape[2:]) if need[0] else None
     gg = conv2d_primitive(x, gw, None, ctx.geom, g.shape[2:]) if need[1] else None
     return gx, gg
-
-
-def bias_grad(g: Tensor) -> Tensor:
-    """Sum ``g`` over dims 0, 2 and 3 as the weight gradient of a 1x1 convolution of ones.
-
-    Example:
-        >>> bias_grad(gt.ones(2, 3, 4, 4)).tolist()  # doctest: +SKIP
-        [32.0, 32.0, 32.0]
-    """
-    n, c, h, w = g.shape
-    unit = ones((n, 1, h, w), dtype=g.dtype, device=g.device)
-    geom = ConvGeometry((1, 1), (0, 0), (1, 1), 1)
-    return conv2d_weight_primitive(unit, g, geom, (c, 1, 1, 1)).reshape(c)  # type: ignore[attr-defined]
 
 
 def _padding(padding: Any, kernel: Pair, dilation: Pair, stride: Pair,
