@@ -41,10 +41,8 @@ def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index
                label_smoothing: float, reduction: str, op: str) -> Tensor:
     """NLL (with optional smoothing) of class-index targets over log-probabilities.
 
-    The target's log-probability is picked with a one-hot product (elementwise
-    ops and a sum), so the gradient needs no scatter.
+    The target's log-probability is picked with ``gather`` (its gradient scatters back).
     """
-    from ...ops.shape_ops import one_hot
     from ...ops.ternary import where
 
     check(not target.dtype.is_floating_point, op, lambda: "class-index targets must be an "
@@ -57,10 +55,9 @@ def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index
     t = target.reshape(-1)  # type: ignore[attr-defined]
     valid = t != ignore_index
     safe = where(valid, t, 0)
-    pick = one_hot(safe, n_classes).to(lp.dtype)  # type: ignore[attr-defined]
-    picked = (lp * pick).sum(1)  # type: ignore[attr-defined]
+    picked = lp.gather(1, safe.unsqueeze(1)).squeeze(1)  # type: ignore[attr-defined]
     mask = valid.to(lp.dtype)  # type: ignore[attr-defined]
-    w = mask if weight is None else (pick * weight).sum(1) * mask  # type: ignore[attr-defined]
+    w = mask if weight is None else weight.index_select(0, safe) * mask  # type: ignore
     loss = -(picked * w)
     if label_smoothing:
         total = lp.sum(1) if weight is None else (lp * weight).sum(1)  # type: ignore[attr-defined]
