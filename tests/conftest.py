@@ -27,13 +27,23 @@ REAL_GPU = _real_gpu()
 if not REAL_GPU:
     os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
 
+import numba.core.config  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 DEVICES = ("cpu", "cuda")
 
 
+def _check_simulator_state() -> None:
+    simulated = bool(numba.core.config.ENABLE_CUDASIM)
+    if simulated == REAL_GPU:
+        pytest.exit("the CUDA simulator was switched " + ("on" if simulated else "off")
+                    + " inside the test process; a test that needs the simulator on a GPU "
+                    "machine must run it in a subprocess", returncode=3)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _check_simulator_state()
     skip = pytest.mark.skip(reason="needs a real NVIDIA GPU")
     for item in items:
         if "gpu" in item.keywords and not REAL_GPU:

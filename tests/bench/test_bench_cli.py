@@ -8,12 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numba.core.config
 import pytest
 
 from bench.__main__ import main
 from bench.results import validate
 
 ROOT = Path(__file__).resolve().parents[2]
+REAL_GPU = not numba.core.config.ENABLE_CUDASIM  # tests/conftest.py simulates without one
 
 
 def _run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -38,12 +40,12 @@ def test_list_and_unknown_case(capsys) -> None:
 
 @pytest.mark.parametrize("simulated", [False, True], ids=["no-gpu", "simulator-on"])
 def test_cuda_without_a_real_gpu_exits_with_a_message(simulated: bool) -> None:
-    if not simulated and os.environ.get("NUMBA_ENABLE_CUDASIM") != "1":
+    if not simulated and REAL_GPU:
         pytest.skip("a real GPU is present")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
     if simulated:
         env["NUMBA_ENABLE_CUDASIM"] = "1"
-    done = _run("--device", "cuda", "--no-json", env=env)
+    done = _run("--device", "cuda", env=env)
     assert done.returncode == 2
     assert "--device cuda" in done.stderr
     assert ("simulated" in done.stderr) if simulated else ("no CUDA GPU" in done.stderr)

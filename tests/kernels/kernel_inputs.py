@@ -1,8 +1,25 @@
-"""Random inputs in the layouts kernels must handle: contiguous, transposed, reversed, broadcast."""
+"""Random inputs in the layouts kernels must handle: contiguous, transposed, reversed, broadcast.
+
+Kernel tests build their operands as NumPy arrays. ``lookup`` returns the
+registered kernel; on a real GPU a cuda kernel comes wrapped so that each
+NumPy operand is uploaded with its strides (views of one buffer stay views of
+one device buffer, so aliasing and broadcasting survive) and copied back after
+the call. On the simulator the kernel takes the NumPy arrays as they are.
+"""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numba.core.config
 import numpy as np
+
+try:
+    from gtensor.kernels import lookup as _registry_lookup
+except ImportError:
+    from kernels import lookup as _registry_lookup
 
 BACKENDS = ("cpu", "cuda")
 # Each CPU signature costs a Numba compile (0.2-1 s on a cold cache); the CPU tier
@@ -67,3 +84,67 @@ def check(got: np.ndarray, want: np.ndarray, dtype: str) -> None:
         np.testing.assert_allclose(got, want.astype(got.dtype), rtol=rtol, atol=atol)
     else:
         np.testing.assert_array_equal(got, want.astype(got.dtype))
+
+
+def _root(x: np.ndarray) -> np.ndarray:
+    while isinstance(x.base, np.ndarray):
+        x = x.base
+    return x
+
+
+class _DeviceOperands:
+    """Uploads each distinct host buffer once and hands out device views into it."""
+
+    def __init__(self) -> None:
+        from numba import cuda
+
+        self.cuda = cuda
+        self.buffers: dict[int, tuple[np.ndarray, Any]] = {}
+
+    def view(self, x: Any) -> Any:
+        if isinstance(x, tuple | list):
+            return type(x)(self.view(v) for v in x)
+        if not isinstance(x, np.ndarray):
+            return x
+        if x.size == 0:
+            return self.cuda.device_array(x.shape, x.dtype)
+        root = _root(x)
+        if not root.flags.c_contiguous:
+            root = x = np.ascontiguousarray(x)
+        if id(root) not in self.buffers:
+            flat = root.reshape(-1).view(np.uint8)
+            self.buffers[id(root)] = (root, self.cuda.to_device(flat))
+        _, device = self.buffers[id(root)]
+        offset = x.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+        desc = {"shape": x.shape, "strides": x.strides, "typestr": x.dtype.str,
+                "data": (device.__cuda_array_interface__["data"][0] + offset, False),
+                "version": 3}
+        return self.cuda.from_cuda_array_interface(desc, owner=device)
+
+    def copy_back(self) -> None:
+        self.cuda.synchronize()
+        for root, device in self.buffers.values():
+            if root.flags.writeable:
+                device.copy_to_host(root.reshape(-1).view(np.uint8))
+
+
+def _on_device(kernel: Callable) -> Callable:
+    @functools.wraps(kernel)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        ops = _DeviceOperands()
+        dev_args = [ops.view(a) for a in args]
+        dev_kwargs = {k: ops.view(v) for k, v in kwargs.items()}
+        try:
+            return kernel(*dev_args, **dev_kwargs)
+        finally:
+            ops.copy_back()
+
+    return call
+
+
+def lookup(op: str, backend: str, dtypes: tuple[str, ...]) -> Callable:
+    """The registered kernel; on a real GPU, a cuda kernel that takes NumPy operands."""
+    kernel = _registry_lookup(op, backend, dtypes)
+    if backend == "cpu" or numba.core.config.ENABLE_CUDASIM:
+        return kernel
+    return _on_device(kernel)

@@ -7,13 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-try:
-    from gtensor.kernels import lookup
-except ImportError:
-    from kernels import lookup
-
-from kernel_inputs import BACKENDS, check, poisoned
+from kernel_inputs import BACKENDS, check, lookup, poisoned
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ops"))
 from conv_reference import (  # noqa: E402

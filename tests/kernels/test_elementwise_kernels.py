@@ -8,15 +8,13 @@ import numpy as np
 import pytest
 
 try:
-    from gtensor.kernels import lookup
     from gtensor.kernels.common.scalar_binary import BINARY, TERNARY, TERNARY_SCALAR
     from gtensor.kernels.common.scalar_unary import UNARY
 except ImportError:
-    from kernels import lookup
     from kernels.common.scalar_binary import BINARY, TERNARY, TERNARY_SCALAR
     from kernels.common.scalar_unary import UNARY
 
-from kernel_inputs import BACKENDS, check, draw, layouts, op_cases, poisoned
+from kernel_inputs import BACKENDS, check, draw, layouts, lookup, op_cases, poisoned
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-try:
-    from gtensor.kernels import lookup
-except ImportError:
-    from kernels import lookup
-
-from kernel_inputs import BACKENDS, check, draw, poisoned
+from kernel_inputs import BACKENDS, check, draw, lookup, poisoned
 
 DTYPES = ["float32", "float64", "int32", "int64", "uint8", "int8", "int16"]
 

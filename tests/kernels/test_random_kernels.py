@@ -1,23 +1,20 @@
 """Tests for the Philox4x32-10 random kernels on cpu and on the simulated cuda device."""
 
-import os
+import importlib
+import math
 
-os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
-
-import importlib  # noqa: E402
-import math  # noqa: E402
-
-import numba  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from numba import cuda  # noqa: E402
+import numba
+import numpy as np
+import pytest
+from kernel_inputs import lookup
+from numba import cuda
 
 try:
-    from gtensor.kernels import lookup
+    import gtensor.kernels as kernel_package
 except ImportError:
-    from kernels import lookup
+    import kernels as kernel_package
 
-PACKAGE = lookup.__module__.rsplit(".", 1)[0]
+PACKAGE = kernel_package.__name__
 philox = importlib.import_module(f"{PACKAGE}.common.philox")
 cpu_random = importlib.import_module(f"{PACKAGE}.cpu.random")
 
@@ -66,12 +63,7 @@ def draw(op, backend, dtype, n, *args, seed=SEED, offset=OFFSET, **kwargs):
     """Run a kernel through the dispatch table on a poisoned output."""
     out = np.empty(n, dtype=dtype)
     out.view(np.uint8)[...] = 0xA5
-    kernel = lookup(op, backend, (np.dtype(dtype).name,))
-    if backend == "cuda" and not numba.config.ENABLE_CUDASIM:
-        device_out = cuda.to_device(out)
-        kernel(device_out, seed, offset, *args, **kwargs)
-        return device_out.copy_to_host()
-    kernel(out, seed, offset, *args, **kwargs)
+    lookup(op, backend, (np.dtype(dtype).name,))(out, seed, offset, *args, **kwargs)
     return out
 
 

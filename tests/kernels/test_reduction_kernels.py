@@ -6,13 +6,11 @@ import numpy as np
 import pytest
 
 try:
-    from gtensor.kernels import lookup
     from gtensor.kernels.common.scalar_reduce import REDUCTIONS
 except ImportError:
-    from kernels import lookup
     from kernels.common.scalar_reduce import REDUCTIONS
 
-from kernel_inputs import BACKENDS, check, draw, op_cases, poisoned
+from kernel_inputs import BACKENDS, check, draw, lookup, op_cases, poisoned
 
 
 def _wide(x: np.ndarray) -> np.ndarray:
