@@ -11,7 +11,7 @@ from numba import cuda
 from ..common.codegen import build, cuda_source, has_source_file, kernel_name
 from ..common.operands import convert_scalars, is_array
 from ..common.strided import collapse, element_strides
-from ._launch import SIMULATED, flat_operand, grid
+from ._launch import SIMULATED, flat_operand, on
 
 _JIT: dict[str, Any] = {} if SIMULATED else {"cache": True}
 
@@ -28,16 +28,6 @@ if not SIMULATED:
         if getattr(x, "ndim", None) is not None:
             return lambda x, i: x[i]
         return lambda x, i: x
-
-
-def launch(kernel: Any, n: int, stream: Any) -> Any:
-    """Return ``kernel`` configured for ``n`` items on ``stream`` (default stream when None).
-
-    Example:
-        >>> launch(k, 1000, None)(x, out)  # doctest: +SKIP
-    """
-    blocks, threads = grid(n)
-    return kernel[blocks, threads] if stream is None else kernel[blocks, threads, stream]
 
 
 def is_contiguous(x: Any) -> bool:
@@ -78,7 +68,7 @@ class CudaElementwise:
             is_contiguous(x) and tuple(x.shape) == tuple(out.shape) for x in arrays
         ):
             flat = [x.reshape(n) if is_array(x) else x for x in ops]
-            launch(self._flat, n, stream)(*flat, out.reshape(n))
+            on(self._flat, n, stream)(*flat, out.reshape(n))
             return
         shape, strides = collapse(out.shape, [element_strides(a) for a in (*arrays, out)])
         it = iter(strides)
@@ -91,4 +81,4 @@ class CudaElementwise:
             else:
                 packed += [x, 0, zero]
         obuf, ooff, _ = flat_operand(out)
-        launch(self._strided, n, stream)(n, shape, *packed, obuf, ooff, next(it))
+        on(self._strided, n, stream)(n, shape, *packed, obuf, ooff, next(it))

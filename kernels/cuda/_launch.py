@@ -1,18 +1,67 @@
-"""Launch geometry and raw-buffer helpers shared by the CUDA kernels."""
+"""Launch geometry, raw-buffer helpers and the simulator's launch lock for the CUDA kernels."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
 from numba import cuda
 from numba.core import config
 
+from ..common import transfers
 from ..common.strided import element_strides, host_flat, span
 
 SIMULATED = bool(config.ENABLE_CUDASIM)
 THREADS = 32 if SIMULATED else 256
 MAX_BLOCKS = 4 if SIMULATED else 65535
+
+SIMULATOR_LAUNCH_LOCK = threading.RLock()
+"""Held for each whole simulated launch; unused on a real GPU."""
+
+_fake_configure: Any = None  # the simulator's own FakeCUDAKernel.__getitem__ and __call__
+_fake_run: Any = None
+
+
+class _SimulatedLaunch:
+    """``kernel[config]`` under the simulator: configures and runs the kernel under one lock.
+
+    Numba's simulator keeps a single global kernel context and stores a
+    launch's grid on the shared kernel object, so two threads launching at
+    once would run with each other's grid and thread indices.
+    """
+
+    __slots__ = ("kernel", "configuration")
+
+    def __init__(self, kernel: Any, configuration: Any) -> None:
+        self.kernel = kernel
+        self.configuration = configuration
+
+    def __call__(self, *args: Any) -> Any:
+        with SIMULATOR_LAUNCH_LOCK:
+            _fake_configure(self.kernel, self.configuration)
+            return _fake_run(self.kernel, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.kernel, name)
+
+
+def _simulated_getitem(kernel: Any, configuration: Any) -> _SimulatedLaunch:
+    return _SimulatedLaunch(kernel, configuration)
+
+
+def _serialize_simulated_launches() -> None:
+    """Make every simulated ``kernel[grid](...)`` launch a :class:`_SimulatedLaunch`."""
+    global _fake_configure, _fake_run
+    from numba.cuda.simulator.kernel import FakeCUDAKernel
+
+    if FakeCUDAKernel.__getitem__ is not _simulated_getitem:
+        _fake_configure, _fake_run = FakeCUDAKernel.__getitem__, FakeCUDAKernel.__call__
+        FakeCUDAKernel.__getitem__ = _simulated_getitem
+
+
+if SIMULATED:
+    _serialize_simulated_launches()
 
 
 def grid(n: int) -> tuple[int, int]:
@@ -24,6 +73,16 @@ def grid(n: int) -> tuple[int, int]:
     """
     blocks = max(1, min(MAX_BLOCKS, (n + THREADS - 1) // THREADS))
     return blocks, THREADS
+
+
+def on(kernel: Any, n: int, stream: Any = None) -> Any:
+    """Return ``kernel`` configured for a grid-stride loop over ``n`` items on ``stream``.
+
+    Example:
+        >>> on(k, 1000, None)(x, out)  # doctest: +SKIP
+    """
+    blocks, threads = grid(n)
+    return kernel[blocks, threads] if stream is None else kernel[blocks, threads, stream]
 
 
 def flat_operand(arr: Any) -> tuple[Any, int, tuple[int, ...]]:
@@ -47,3 +106,48 @@ def flat_operand(arr: Any) -> tuple[Any, int, tuple[int, ...]]:
         {"shape": (extent,), "strides": None, "typestr": arr.dtype.str,
          "data": (ptr, False), "version": 3, "stream": None}, owner=arr, sync=False)
     return flat, -lo, strides
+
+
+def stream_pointer(stream: Any) -> int:
+    """Return the raw ``cudaStream_t`` of a Numba stream (0 for None or the default stream).
+
+    Numba-cuda before 0.20 keeps the handle as a ``ctypes.c_void_p`` (``.value``);
+    later releases keep a ``cuda.bindings`` ``CUstream`` (``int(handle)``).
+
+    Example:
+        >>> stream_pointer(None)
+        0
+    """
+    if stream is None:
+        return 0
+    if isinstance(stream, int):
+        return stream
+    handle = getattr(stream, "handle", stream)
+    try:
+        return int(handle)
+    except TypeError:
+        return int(getattr(handle, "value", None) or 0)
+
+
+def to_host(arr: Any, stream: Any = None) -> np.ndarray:
+    """Copy a device array to a new host array (waits for ``stream``), counting the copy.
+
+    Example:
+        >>> to_host(np.arange(3)).tolist()
+        [0, 1, 2]
+    """
+    if isinstance(arr, np.ndarray):
+        return arr.copy()
+    transfers.count("device_to_host")
+    return arr.copy_to_host(stream=0 if stream is None else stream)
+
+
+def to_device(arr: np.ndarray, stream: Any = None) -> Any:
+    """Copy a host array to a new device array on ``stream``, counting the copy.
+
+    Example:
+        >>> to_device(np.arange(3)).shape
+        (3,)
+    """
+    transfers.count("host_to_device")
+    return cuda.to_device(arr, stream=0 if stream is None else stream)

@@ -17,8 +17,8 @@ from ..common.offsets import element_offset, line_offsets
 from ..common.scalar_rows import scan_row, scan_start, softmax_row
 from ..common.strided import axis_operands
 from ..registry import register
-from ._elementwise_build import _JIT, launch
-from ._launch import flat_operand
+from ._elementwise_build import _JIT
+from ._launch import flat_operand, on
 
 _scan_row = cuda.jit(device=True)(scan_row)
 _softmax_row = cuda.jit(device=True)(softmax_row)
@@ -54,7 +54,7 @@ def _axis_kernel(op: str, fn: Any, extra: Any) -> Any:
         total = out.size // max(length, 1)
         xb, xo, _ = flat_operand(x)
         ob, oo, _ = flat_operand(out)
-        launch(fn, total, stream)(total, kshape, xb, xo, kxs, ob, oo, kos, length, sx, so,
+        on(fn, total, stream)(total, kshape, xb, xo, kxs, ob, oo, kos, length, sx, so,
                                   *extra(x))
 
     kernel.__name__ = f"gtensor_{op}_cuda"

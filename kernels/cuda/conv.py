@@ -21,10 +21,9 @@ from numba import cuda
 from ..common import window_math
 from ..common.dtype_groups import FLOAT, same
 from ..registry import register
-from ._launch import SIMULATED
+from ._launch import SIMULATED, on, stream_pointer
 from .copy import gtensor_copy_cuda
 from .matmul import gtensor_matmul_cuda
-from .pooling import on
 
 _dev = window_math.build(cuda.jit(device=True))
 _im2col_at = _dev.im2col_at
@@ -68,7 +67,7 @@ def _on_stream(stream: Any) -> Iterator[Any]:
         return
     import cupy
 
-    with cupy.cuda.ExternalStream(0 if stream is None else int(stream.handle.value or 0)):
+    with cupy.cuda.ExternalStream(stream_pointer(stream)):
         yield cupy
 
 

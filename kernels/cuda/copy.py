@@ -6,8 +6,9 @@ from typing import Any
 
 from numba import cuda
 
+from ..common.strided import collapse
 from ..registry import ANY, register
-from ._launch import flat_operand, grid
+from ._launch import flat_operand, on
 
 
 @cuda.jit(device=True)
@@ -55,10 +56,8 @@ def gtensor_copy_cuda(src: Any, out: Any, stream: Any = None) -> None:
     n = out.size
     if n == 0:
         return
-    shape = tuple(int(x) for x in out.shape)
     d_flat, d_off, d_strides = flat_operand(out)
     s_flat, s_off, s_strides = flat_operand(src)
+    shape, (d_strides, s_strides) = collapse(out.shape, [d_strides, s_strides])
     fn = gtensor_copy_to_bool if out.dtype.kind == "b" else gtensor_copy
-    blocks, threads = grid(n)
-    launch = fn[blocks, threads] if stream is None else fn[blocks, threads, stream]
-    launch(n, shape, d_flat, d_off, d_strides, s_flat, s_off, s_strides)
+    on(fn, n, stream)(n, shape, d_flat, d_off, d_strides, s_flat, s_off, s_strides)

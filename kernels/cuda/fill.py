@@ -6,8 +6,9 @@ from typing import Any
 
 from numba import cuda
 
+from ..common.strided import collapse
 from ..registry import ANY, register
-from ._launch import flat_operand, grid
+from ._launch import flat_operand, on
 from .copy import strided_offset
 
 
@@ -29,11 +30,6 @@ def gtensor_arange(out, start, step):  # noqa: ANN001
         i += stride
 
 
-def _launch(fn: Any, n: int, stream: Any) -> Any:
-    blocks, threads = grid(n)
-    return fn[blocks, threads] if stream is None else fn[blocks, threads, stream]
-
-
 @register("fill", "cuda", [ANY])
 def gtensor_fill_cuda(out: Any, value: Any, stream: Any = None) -> None:
     """Set every element of ``out`` (any strides) to ``value``.
@@ -45,9 +41,8 @@ def gtensor_fill_cuda(out: Any, value: Any, stream: Any = None) -> None:
     if n == 0:
         return
     flat, off, strides = flat_operand(out)
-    scalar = out.dtype.type(value)
-    _launch(gtensor_fill, n, stream)(n, tuple(int(x) for x in out.shape), flat, off, strides,
-                                     scalar)
+    shape, (strides,) = collapse(out.shape, [strides])
+    on(gtensor_fill, n, stream)(n, shape, flat, off, strides, out.dtype.type(value))
 
 
 @register("arange", "cuda", [ANY])
@@ -63,4 +58,4 @@ def gtensor_arange_cuda(out: Any, start: float, step: float, stream: Any = None)
         start, step = float(start), float(step)
     else:
         start, step = int(start), int(step)
-    _launch(gtensor_arange, out.shape[0], stream)(out, start, step)
+    on(gtensor_arange, out.shape[0], stream)(out, start, step)

@@ -17,7 +17,7 @@ from numba import cuda, float64, int64
 
 from ..common.dtype_groups import FLOAT, INT, same
 from ..registry import register
-from ._launch import SIMULATED, flat_operand
+from ._launch import SIMULATED, flat_operand, stream_pointer
 
 TILE = 4 if SIMULATED else 16
 
@@ -52,8 +52,7 @@ def _tiled(acc: Any) -> Any:
 def _cupy_matmul(a: Any, b: Any, out: Any, stream: Any) -> None:
     import cupy
 
-    handle = 0 if stream is None else int(stream.handle.value or 0)
-    with cupy.cuda.ExternalStream(handle):
+    with cupy.cuda.ExternalStream(stream_pointer(stream)):
         cupy.matmul(cupy.asarray(a), cupy.asarray(b), out=cupy.asarray(out))
 
 

@@ -8,7 +8,7 @@ from numba import cuda
 
 from ..common.optim_math import adam_element
 from ..registry import register
-from ._launch import grid
+from ._launch import on
 
 _element = cuda.jit(device=True)(adam_element)
 
@@ -32,7 +32,4 @@ def gtensor_adam_step_cuda(p: Any, g: Any, m: Any, v: Any, vmax: Any, *hyper: An
     Example:
         >>> gtensor_adam_step_cuda(p, g, m, v, v, *hyper, stream=s)  # doctest: +SKIP
     """
-    blocks, threads = grid(p.size)
-    launch = gtensor_adam_step[blocks, threads] if stream is None else \
-        gtensor_adam_step[blocks, threads, stream]
-    launch(p, g, m, v, vmax, *hyper)
+    on(gtensor_adam_step, p.size, stream)(p, g, m, v, vmax, *hyper)

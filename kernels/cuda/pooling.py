@@ -15,7 +15,7 @@ from numba import cuda
 from ..common import window_math
 from ..common.dtype_groups import FLOAT
 from ..registry import register
-from ._launch import grid
+from ._launch import on
 
 _dev = window_math.build(cuda.jit(device=True))
 _max_pool_at = _dev.max_pool_at
@@ -27,16 +27,6 @@ _adaptive_avg_at = _dev.adaptive_avg_at
 _adaptive_avg_grad_at = _dev.adaptive_avg_grad_at
 
 Pair = tuple[int, int]
-
-
-def on(fn: Any, n: int, stream: Any) -> Any:
-    """Return ``fn`` configured for a grid-stride loop over ``n`` items on ``stream``.
-
-    Example:
-        >>> on(gtensor_plane_gather, out.size, None)(x, idx, out)  # doctest: +SKIP
-    """
-    blocks, threads = grid(n)
-    return fn[blocks, threads] if stream is None else fn[blocks, threads, stream]
 
 
 @cuda.jit

@@ -13,7 +13,7 @@ from numba import cuda
 from ..common import window_math
 from ..common.dtype_groups import FLOAT
 from ..registry import register
-from .pooling import on
+from ._launch import on
 
 _dev = window_math.build(cuda.jit(device=True))
 _resample_at = _dev.resample_at

@@ -7,7 +7,7 @@ from typing import Any
 from numba import cuda
 
 from ..registry import ANY, register
-from ._launch import grid
+from ._launch import on
 
 
 @cuda.jit
@@ -41,7 +41,4 @@ def triangle(src: Any, out: Any, k: int, lower: bool, stream: Any = None) -> Non
     """
     if out.size == 0:
         return
-    blocks, threads = grid(out.size)
-    fn = gtensor_triangle[blocks, threads] if stream is None else \
-        gtensor_triangle[blocks, threads, stream]
-    fn(src, out, int(k), bool(lower))
+    on(gtensor_triangle, out.size, stream)(src, out, int(k), bool(lower))
