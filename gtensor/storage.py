@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 
 from . import memory
-from .device import CPU, device
+from .cuda.device_errors import raise_pending
+from .device import CPU, check_device_index, device
+from .kernels.common import transfers
 from .kernels.common.strided import span
-
-_transfers = {"host_to_device": 0, "device_to_host": 0}
 
 
 def transfer_count() -> dict[str, int]:
@@ -26,7 +26,7 @@ def transfer_count() -> dict[str, int]:
         >>> sorted(transfer_count())
         ['device_to_host', 'host_to_device']
     """
-    return dict(_transfers)
+    return transfers.counts()
 
 
 class Storage:
@@ -41,10 +41,11 @@ class Storage:
         64
     """
 
-    __slots__ = ("device", "nbytes", "ptr", "host", "block", "owner", "version", "__weakref__")
+    __slots__ = ("device", "nbytes", "ptr", "host", "block", "owner", "version", "readonly",
+                 "__weakref__")
 
     def __init__(self, device: device, nbytes: int, ptr: int, host: np.ndarray | None,
-                 block: Any = None, owner: Any = None) -> None:
+                 block: Any = None, owner: Any = None, readonly: bool = False) -> None:
         self.device = device
         self.nbytes = nbytes
         self.ptr = ptr
@@ -52,6 +53,7 @@ class Storage:
         self.block = block
         self.owner = owner  # keeps a foreign buffer alive
         self.version = 0
+        self.readonly = readonly  # foreign memory that must not be written (bytes, mmap 'r')
 
     @classmethod
     def allocate(cls, nbytes: int, dev: device) -> Storage:
@@ -60,6 +62,7 @@ class Storage:
             from .cuda import runtime
 
             runtime.ensure_initialized("allocate")
+            check_device_index(dev, "allocate")
         block = memory.allocate(nbytes, dev)
         return cls(dev, nbytes, block.ptr, block.host, block=block)
 
@@ -75,7 +78,7 @@ class Storage:
 
     @classmethod
     def wrap(cls, ptr: int, shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int,
-             dev: device, owner: Any, host: bool) -> tuple[Storage, int]:
+             dev: device, owner: Any, host: bool, readonly: bool = False) -> tuple[Storage, int]:
         """Wrap foreign memory holding a strided view, without copying.
 
         Args:
@@ -86,6 +89,7 @@ class Storage:
             dev: the device the memory belongs to.
             owner: object kept alive while the storage lives.
             host: whether the memory is host-addressable (cpu, simulated cuda).
+            readonly: the memory must not be written; tensors over it refuse writes.
 
         Returns:
             The storage and the first element's offset in it, in elements.
@@ -101,8 +105,10 @@ class Storage:
         start = ptr + lo * itemsize
         raw = None
         if host:
-            raw = np.asarray(_RawBuffer(start, nbytes, owner)) if nbytes else np.empty(0, np.uint8)
-        return cls(dev, nbytes, start, raw, owner=owner), -lo
+            raw = np.asarray(_ArrayInterface(owner, {
+                "shape": (nbytes,), "typestr": "|u1", "data": (start, readonly), "version": 3,
+            })) if nbytes else np.empty(0, np.uint8)
+        return cls(dev, nbytes, start, raw, owner=owner, readonly=readonly), -lo
 
     def copy_from(self, src: Storage, dst_offset: int, src_offset: int, nbytes: int,
                   stream: Any = None) -> None:
@@ -114,35 +120,45 @@ class Storage:
         """
         if nbytes == 0:
             return
-        if self.device.type != src.device.type:
-            key = "host_to_device" if src.device.type == "cpu" else "device_to_host"
-            _transfers[key] += 1
+        crossing = self.device.type != src.device.type
+        if crossing:
+            transfers.count("host_to_device" if src.device.type == "cpu" else "device_to_host")
         if self.host is not None and src.host is not None:
             self.host[dst_offset:dst_offset + nbytes] = src.host[src_offset:src_offset + nbytes]
-            return
-        from .cuda import runtime
+        else:
+            from .cuda import runtime
 
-        cp = runtime.cupy()
-        handle = 0 if stream is None else stream.handle
-        cp.cuda.runtime.memcpyAsync(self.ptr + dst_offset, src.ptr + src_offset, nbytes,
-                                    cp.cuda.runtime.memcpyDefault, handle)
-        if self.device.type == "cpu" or src.device.type == "cpu":
-            cp.cuda.runtime.streamSynchronize(handle)
+            cp = runtime.cupy()
+            handle = 0 if stream is None else stream.handle
+            cp.cuda.runtime.memcpyAsync(self.ptr + dst_offset, src.ptr + src_offset, nbytes,
+                                        cp.cuda.runtime.memcpyDefault, handle)
+            if crossing:
+                cp.cuda.runtime.streamSynchronize(handle)
+        if crossing:
+            raise_pending()  # the host waited for the device: errors kernels recorded surface
 
 
-class _RawBuffer:
-    """Exposes ``nbytes`` at address ``ptr`` to NumPy while holding the owner alive."""
+class _ArrayInterface:
+    """An ``__array_interface__`` whose NumPy arrays hold ``owner`` alive through their base."""
 
-    def __init__(self, ptr: int, nbytes: int, owner: Any) -> None:
+    __slots__ = ("_owner", "__array_interface__")
+
+    def __init__(self, owner: Any, interface: dict[str, Any]) -> None:
         self._owner = owner
-        self.__array_interface__ = {
-            "shape": (nbytes,), "typestr": "|u1", "data": (ptr, False), "version": 3,
-        }
+        self.__array_interface__ = interface
+
+
+_TYPESTR: dict[np.dtype, str] = {}
 
 
 def host_view(storage: Storage, dtype: np.dtype, shape: tuple[int, ...],
-              strides: tuple[int, ...], offset: int, keep_alive: bool = False) -> np.ndarray:
-    """Return a NumPy array over host-addressable ``storage`` (strides and offset in elements).
+              strides: tuple[int, ...], offset: int) -> np.ndarray:
+    """Return a NumPy array over host-addressable ``storage`` that holds the storage alive.
+
+    The array's base references ``storage`` (and nothing references the array
+    back), so the memory cannot return to the allocator while a kernel or a user
+    still holds the array, and no reference cycle delays the free. The array
+    is read-only when the storage is (on the cpu).
 
     Args:
         storage: the storage (its ``host`` must not be None).
@@ -150,23 +166,25 @@ def host_view(storage: Storage, dtype: np.dtype, shape: tuple[int, ...],
         shape: array shape.
         strides: strides in elements.
         offset: storage offset in elements.
-        keep_alive: make the array hold the storage alive (for arrays handed to users).
 
     Example:
         >>> s = Storage.allocate(16, CPU)
         >>> host_view(s, np.dtype("float32"), (2, 2), (2, 1), 0).shape
         (2, 2)
     """
-    itemsize = dtype.itemsize
-    byte_strides = tuple(s * itemsize for s in strides)
-    if keep_alive:
-        buffer = np.asarray(_RawBuffer(storage.ptr, storage.nbytes, storage)) if storage.nbytes \
-            else storage.host
-    else:
-        buffer = storage.host
     if 0 in shape:
-        return np.ndarray(shape, dtype, buffer=np.empty(0, np.uint8))
-    return np.ndarray(shape, dtype, buffer=buffer, offset=offset * itemsize, strides=byte_strides)
+        return np.empty(shape, dtype)
+    itemsize = dtype.itemsize
+    # the CUDA simulator writes every array argument back after a kernel, even inputs
+    readonly = storage.readonly and storage.device.type == "cpu"
+    typestr = _TYPESTR.get(dtype)
+    if typestr is None:  # ``dtype.str`` builds a new string on every access
+        typestr = _TYPESTR[dtype] = dtype.str
+    return np.asarray(_ArrayInterface(storage, {
+        "shape": shape, "typestr": typestr, "version": 3,
+        "data": (storage.ptr + offset * itemsize, readonly),
+        "strides": tuple([s * itemsize for s in strides]),
+    }))
 
 
 def cuda_array_interface(storage: Storage, typestr: str, shape: tuple[int, ...],

@@ -5,7 +5,16 @@ take NumPy arrays (CPU and the simulated CUDA device) or CUDA device arrays.
 """
 
 from .extension import define_elementwise
-from .registry import ANY, BACKENDS, KernelRegistrationError, load_backend, lookup, register
+from .registry import (
+    ANY,
+    BACKENDS,
+    KernelRegistrationError,
+    is_loaded,
+    load_backend,
+    lookup,
+    register,
+)
 
-__all__ = ["ANY", "BACKENDS", "KernelRegistrationError", "define_elementwise", "load_backend",
+__all__ = ["ANY", "BACKENDS", "KernelRegistrationError", "define_elementwise", "is_loaded",
+           "load_backend",
            "lookup", "register"]

@@ -67,6 +67,16 @@ def load_backend(backend: str) -> None:
         _loaded.add(backend)
 
 
+def is_loaded(backend: str) -> bool:
+    """True once ``backend``'s kernel modules have been imported.
+
+    Example:
+        >>> is_loaded("cpu") in (True, False)
+        True
+    """
+    return backend in _loaded
+
+
 def _match(entry: dict[Signature, Callable], sig: Signature) -> Callable | None:
     fn = entry.get(sig)
     if fn is not None:

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import functools
 from types import ModuleType
+from typing import Any
+
+from ..errors import DeviceUnavailableError
+from .device_errors import raise_pending
 
 _current_device = 0
 
@@ -37,7 +41,7 @@ def cupy() -> ModuleType:
     try:
         import cupy as cp
     except ImportError as exc:
-        raise RuntimeError(
+        raise DeviceUnavailableError(
             "[cuda] CuPy is not installed: install gtensor with the cuda12 or cuda13 extra"
         ) from exc
     return cp
@@ -73,9 +77,13 @@ def device_count() -> int:
 
 
 def require(op: str = "cuda") -> None:
-    """Raise a clear error unless CUDA (real or simulated) is available."""
+    """Raise :class:`DeviceUnavailableError` naming ``op`` unless CUDA (real or simulated) works.
+
+    Example:
+        >>> require("randn")  # doctest: +SKIP
+    """
     if not is_available():
-        raise RuntimeError(
+        raise DeviceUnavailableError(
             f"[{op}] no CUDA device is available: install a GPU driver and gtensor's cuda12/"
             "cuda13 extra, or set NUMBA_ENABLE_CUDASIM=1 before importing Numba to simulate one"
         )
@@ -92,11 +100,12 @@ def current_device() -> int:
 
 
 def check_index(index: int, op: str = "cuda") -> None:
-    """Raise unless ``index`` names an existing CUDA device."""
+    """Raise :class:`DeviceUnavailableError` unless ``index`` names an existing CUDA device."""
     require(op)
     count = device_count()
     if not 0 <= index < count:
-        raise RuntimeError(f"[{op}] invalid CUDA device index {index}; {count} device(s) present")
+        raise DeviceUnavailableError(
+            f"[{op}] invalid CUDA device index {index}; {count} device(s) present")
 
 
 def set_device(index: int | object) -> None:
@@ -121,7 +130,11 @@ _hooks_installed = False
 
 
 def ensure_initialized(op: str = "cuda") -> None:
-    """Check availability and, on a real GPU, route CuPy and Numba through gtensor's allocator."""
+    """Check availability and, on a real GPU, route CuPy and Numba through gtensor's allocator.
+
+    Raises:
+        DeviceUnavailableError: ``[op] no CUDA device is available ...``.
+    """
     global _hooks_installed
     require(op)
     if not _hooks_installed:
@@ -132,18 +145,39 @@ def ensure_initialized(op: str = "cuda") -> None:
             memory.install_cuda_hooks()  # before Numba creates its context
 
 
+def prepare(dev: Any, op: str) -> None:
+    """Ready ``dev`` for ``op`` before it allocates: a cuda device must exist and be initialized.
+
+    Creation ops call this first, so a missing GPU is reported under the
+    user's op (``[randn] no CUDA device is available ...``).
+
+    Raises:
+        DeviceUnavailableError: ``dev`` is a cuda device and no CUDA device is available.
+
+    Example:
+        >>> from gtensor.device import CPU
+        >>> prepare(CPU, "empty")
+    """
+    if dev.type == "cuda":
+        ensure_initialized(op)
+
+
 def synchronize(device: object | None = None) -> None:
-    """Wait for all work queued on a CUDA device (a no-op on the simulator, which runs eagerly).
+    """Wait for all work queued on a CUDA device (the simulator runs eagerly).
+
+    Raises:
+        IndexError: a kernel found a bad index since the last synchronizing call
+            (see :mod:`gtensor.cuda.device_errors`).
 
     Example:
         >>> synchronize()  # doctest: +SKIP
     """
     require("synchronize")
-    if is_simulated():
-        return
-    cp = cupy()
-    from ..device import device as _device
+    if not is_simulated():
+        cp = cupy()
+        from ..device import device as _device
 
-    idx = _current_device if device is None else _device(device).index or 0
-    with cp.cuda.Device(idx):
-        cp.cuda.runtime.deviceSynchronize()
+        idx = _current_device if device is None else _device(device).index or 0
+        with cp.cuda.Device(idx):
+            cp.cuda.runtime.deviceSynchronize()
+    raise_pending()

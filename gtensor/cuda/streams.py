@@ -18,6 +18,7 @@ from typing import Any
 from ..device import device as _device
 from ..device import resolve
 from . import runtime
+from .device_errors import raise_pending
 
 _sim_handles = itertools.count(1)
 
@@ -62,9 +63,14 @@ class Stream:
         return self._cupy
 
     def synchronize(self) -> None:
-        """Wait until all work queued on this stream has finished."""
+        """Wait until all work queued on this stream has finished.
+
+        Raises:
+            IndexError: a kernel found a bad index (see :mod:`gtensor.cuda.device_errors`).
+        """
         if self._cupy is not None:
             self._cupy.synchronize()
+        raise_pending()
 
     def query(self) -> bool:
         """True when all work queued on this stream has finished."""
@@ -127,9 +133,10 @@ class Event:
         return True if self._cupy is None else bool(self._cupy.done)
 
     def synchronize(self) -> None:
-        """Wait for the work before the event."""
+        """Wait for the work before the event (raising errors kernels recorded by then)."""
         if self._cupy is not None:
             self._cupy.synchronize()
+        raise_pending()
 
     def elapsed_time(self, end: Event) -> float:
         """Milliseconds between this event and ``end`` (both recorded, with timing)."""

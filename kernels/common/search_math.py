@@ -75,28 +75,49 @@ def insertion_sort_row(values, indices, row, n, descending):  # noqa: ANN001, AN
         indices[row, j + 1] = ix
 
 
-def row_offset(indices, sizes, strides, i):  # noqa: ANN001, ANN201
-    """Return ``sum(wrap(indices[j, i]) * strides[j])``, or -1 if an index is out of range.
+BAD_OFFSET = -(2**63)
 
-    Negative indices count from the end of their dim.
+
+def row_offset(indices, sizes, strides, i, strict):  # noqa: ANN001, ANN201
+    """Return ``sum(wrap(indices[j, i]) * strides[j])``, or ``BAD_OFFSET`` for a bad index.
+
+    Negative indices count from the end of their dim, unless ``strict`` (class
+    indices, embedding rows), where they are out of range. Offsets themselves
+    may be negative (views with negative strides), hence the sentinel.
 
     Example:
         >>> import numpy as np
-        >>> row_offset(np.array([[1], [-1]]), np.array([3, 4]), np.array([4, 1]), 0)
-        7
+        >>> row_offset(np.array([[1], [-1]]), np.array([3, 4]), np.array([4, -1]), 0, False)
+        1
     """
     o = 0
     for j in range(indices.shape[0]):
         v = indices[j, i]
-        if v < 0:
+        if v < 0 and not strict:
             v += sizes[j]
         if v < 0 or v >= sizes[j]:
-            return -1
+            return BAD_OFFSET
         o += v * strides[j]
     return o
 
 
-DEVICE_FUNCTIONS = ("before", "bound", "insertion_sort_row", "row_offset")
+def bad_index(indices, sizes, i, strict):  # noqa: ANN001, ANN201
+    """Return the row ``j`` of the first out-of-range index in column ``i`` (-1 if none).
+
+    Example:
+        >>> import numpy as np
+        >>> bad_index(np.array([[1], [-9]]), (3, 4), 0, False)
+        1
+    """
+    for j in range(indices.shape[0]):
+        v = indices[j, i]
+        low = 0 if strict else -sizes[j]
+        if v < low or v >= sizes[j]:
+            return j
+    return -1
+
+
+DEVICE_FUNCTIONS = ("before", "bound", "insertion_sort_row", "row_offset", "bad_index")
 
 
 def build(jit: Callable[[Callable], Callable]) -> types.SimpleNamespace:

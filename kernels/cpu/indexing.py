@@ -17,14 +17,16 @@ from ..registry import ANY, register
 _AT = {"add": np.add, "amax": np.maximum, "amin": np.minimum, "prod": np.multiply}
 
 
-_row_offset = search_math.build(numba.njit).row_offset
+_math = search_math.build(numba.njit)
+_row_offset = _math.row_offset
+_bad_index = _math.bad_index
 
 
 @numba.njit(cache=True)
-def gtensor_index_offsets_cpu(indices, sizes, strides, out):  # noqa: ANN001, ANN201
+def gtensor_index_offsets_cpu(indices, sizes, strides, out, strict):  # noqa: ANN001, ANN201
     for i in range(out.shape[0]):
-        o = _row_offset(indices, sizes, strides, i)
-        if o < 0:
+        o = _row_offset(indices, sizes, strides, i, strict)
+        if o == search_math.BAD_OFFSET:
             return i
         out[i] = o
     return -1
@@ -32,7 +34,7 @@ def gtensor_index_offsets_cpu(indices, sizes, strides, out):  # noqa: ANN001, AN
 
 @register("index_offsets", "cpu", ["int64"])
 def index_offsets(indices: np.ndarray, sizes: tuple[int, ...], strides: tuple[int, ...],
-                  out: np.ndarray, *, opname: str, dims: tuple[int, ...],
+                  out: np.ndarray, *, opname: str, dims: tuple[int, ...], strict: bool = False,
                   stream: object = None) -> None:
     """Write ``sum(wrap(indices[j, i]) * strides[j])`` into ``out[i]``, checking bounds.
 
@@ -43,6 +45,7 @@ def index_offsets(indices: np.ndarray, sizes: tuple[int, ...], strides: tuple[in
         out: ``(n,)`` int64 offsets, overwritten.
         opname: op name for the error message.
         dims: dim number each row indexes, for the error message.
+        strict: negative indices are out of range instead of counting from the end.
         stream: ignored on the CPU.
 
     Raises:
@@ -56,13 +59,12 @@ def index_offsets(indices: np.ndarray, sizes: tuple[int, ...], strides: tuple[in
     """
     if out.size == 0:
         return
-    bad = gtensor_index_offsets_cpu(indices, np.asarray(sizes, np.int64),
-                                    np.asarray(strides, np.int64), out)
+    sizes_arr = np.asarray(sizes, np.int64)
+    bad = gtensor_index_offsets_cpu(indices, sizes_arr, np.asarray(strides, np.int64), out,
+                                    bool(strict))
     if bad >= 0:
-        for j, size in enumerate(sizes):
-            v = int(indices[j, bad])
-            if not -size <= v < size:
-                raise out_of_range(opname, v, dims[j], size)
+        j = _bad_index(indices, sizes_arr, bad, bool(strict))
+        raise out_of_range(opname, int(indices[j, bad]), dims[j], sizes[j])
 
 
 @register("gather", "cpu", [ANY])

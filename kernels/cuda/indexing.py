@@ -1,9 +1,12 @@
 """CUDA indexing kernels: index validation, gather and scatter by element offsets, nonzero.
 
-Same contracts as ``kernels/cpu/indexing.py``. Bad indices never wrap: the
-validation kernel records the first bad position with an atomic min in a
-one-element flag buffer, the host reads it back and raises ``IndexError``.
-Scatter reductions use atomics for 32/64-bit dtypes; ``prod`` and narrow
+Same contracts as ``kernels/cpu/indexing.py``, except when an index is out of
+range: the host never waits for the check. The offsets kernel marks a bad
+row with ``BAD_OFFSET`` (gather writes zeros there, scatter skips it, so
+nothing outside the tensor is read or written) and records the first bad
+position with an atomic min; a one-thread kernel then writes the error into
+the host-mapped record of ``device_errors``, raised at the next synchronizing
+call. Scatter reductions use atomics for 32/64-bit dtypes; ``prod`` and narrow
 dtypes (which CUDA has no atomics for) run a one-thread kernel, so every
 duplicate index still combines exactly once.
 """
@@ -16,48 +19,94 @@ import numpy as np
 from numba import cuda
 
 from ..common import search_math
-from ..common.index_layout import SCATTER_MODES, out_of_range, pad_rank
+from ..common.index_layout import SCATTER_MODES, pad_rank
 from ..registry import ANY, register
-from ._launch import THREADS, flat_operand, grid
+from ._launch import THREADS, flat_operand, on, stream_pointer, to_device, to_host
+from .device_errors import (
+    DIM,
+    FLAG,
+    KIND,
+    KIND_INDEX,
+    OP,
+    SIMULATED,
+    SIZE,
+    VALUE,
+    fence,
+    op_code,
+    record,
+)
 
 ATOMIC_KINDS = ("int32", "int64", "uint32", "uint64", "float32", "float64")
 NONZERO_CHUNKS = 4 * THREADS
-_row_offset = search_math.build(cuda.jit(device=True)).row_offset
-
-
-def _on(fn: Any, n: int, stream: Any) -> Any:
-    blocks, threads = grid(n)
-    return fn[blocks, threads] if stream is None else fn[blocks, threads, stream]
+BAD = search_math.BAD_OFFSET
+NO_ERROR = 2**63 - 1
+_math = search_math.build(cuda.jit(device=True))
+_row_offset = _math.row_offset
+_bad_index = _math.bad_index
+_first_bad: dict[tuple[int, int], Any] = {}
 
 
 @cuda.jit
-def gtensor_index_offsets(indices, sizes, strides, out, err):  # noqa: ANN001
+def gtensor_index_reset(first):  # noqa: ANN001
+    first[0] = NO_ERROR
+
+
+@cuda.jit
+def gtensor_index_offsets(indices, sizes, strides, out, first, strict):  # noqa: ANN001
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     while i < out.shape[0]:
-        o = _row_offset(indices, sizes, strides, i)
-        if o < 0:
-            cuda.atomic.min(err, 0, i)
-            o = 0
+        o = _row_offset(indices, sizes, strides, i, strict)
+        if o == BAD:
+            cuda.atomic.min(first, 0, i)
         out[i] = o
         i += step
 
 
+@cuda.jit
+def gtensor_index_report(indices, sizes, dims, first, record, op, strict):  # noqa: ANN001
+    i = first[0]
+    if i != NO_ERROR:
+        first[0] = NO_ERROR
+        if record[FLAG] == 0:
+            j = _bad_index(indices, sizes, i, strict)
+            record[OP] = op
+            record[VALUE] = indices[j, i]
+            record[DIM] = dims[j]
+            record[SIZE] = sizes[j]
+            record[KIND] = KIND_INDEX
+            fence()
+            record[FLAG] = 1
+
+
+def _first_bad_slot(stream: Any) -> Any:
+    """A one-element device buffer per (device, stream) for the first bad position."""
+    key = (0 if SIMULATED else cuda.get_current_device().id, stream_pointer(stream))
+    slot = _first_bad.get(key)
+    if slot is None:
+        slot = cuda.device_array(1, np.int64, stream=0 if stream is None else stream)
+        (gtensor_index_reset[1, 1] if stream is None else gtensor_index_reset[1, 1, stream])(slot)
+        _first_bad[key] = slot
+    return slot
+
+
 @register("index_offsets", "cuda", ["int64"])
 def index_offsets(indices: Any, sizes: tuple[int, ...], strides: tuple[int, ...], out: Any, *,
-                  opname: str, dims: tuple[int, ...], stream: Any = None) -> None:
+                  opname: str, dims: tuple[int, ...], strict: bool = False,
+                  stream: Any = None) -> None:
     """Write ``sum(wrap(indices[j, i]) * strides[j])`` into ``out[i]``, checking bounds.
 
     Args:
         indices: ``(k, n)`` int64 device index rows.
         sizes, strides: size and element stride of the dim each row indexes.
-        out: ``(n,)`` int64 device offsets, overwritten.
+        out: ``(n,)`` int64 device offsets, overwritten (``BAD_OFFSET`` for bad rows).
         opname: op name for the error message.
         dims: dim number each row indexes, for the error message.
+        strict: negative indices are out of range instead of counting from the end.
         stream: Numba stream (default stream when None).
 
-    Raises:
-        IndexError: for the first bad index (the host waits for the flag).
+    A bad index is recorded on the device and raised as ``IndexError`` at the
+    next synchronizing call; this function never waits for the device.
 
     Example:
         >>> index_offsets(d_idx, (3,), (4,), d_out, opname="take", dims=(0,))  # doctest: +SKIP
@@ -65,22 +114,14 @@ def index_offsets(indices: Any, sizes: tuple[int, ...], strides: tuple[int, ...]
     n = out.shape[0]
     if n == 0:
         return
-    s = 0 if stream is None else stream
-    err = cuda.to_device(np.array([n], np.int64), stream=s)
-    k = len(sizes)
-    _on(gtensor_index_offsets, n, stream)(indices, cuda.to_device(np.asarray(sizes, np.int64),
-                                                                  stream=s),
-                                          cuda.to_device(np.asarray(strides, np.int64), stream=s),
-                                          out, err)
-    bad = int(err.copy_to_host(stream=s)[0])
-    if bad < n:
-        column = indices[:, bad:bad + 1]
-        if not isinstance(column, np.ndarray):
-            column = column.copy_to_host(stream=s)
-        column = column.reshape(k)
-        for j, size in enumerate(sizes):
-            if not -size <= int(column[j]) < size:
-                raise out_of_range(opname, int(column[j]), dims[j], size)
+    sizes = tuple(int(v) for v in sizes)
+    first = _first_bad_slot(stream)
+    strict = bool(strict)
+    on(gtensor_index_offsets, n, stream)(indices, sizes, tuple(int(v) for v in strides), out,
+                                          first, strict)
+    report = gtensor_index_report[1, 1] if stream is None else \
+        gtensor_index_report[1, 1, stream]
+    report(indices, sizes, tuple(int(d) for d in dims), first, record(), op_code(opname), strict)
 
 
 @cuda.jit(device=True)
@@ -105,7 +146,11 @@ def gtensor_gather(total, nrest, shape, out, out_off, out_strides, src, src_off,
     step = cuda.gridsize(1)
     while i < total:
         b, oo, so = _pair(i, nrest, shape, out_strides, src_strides)
-        out[out_off + oo] = src[src_off + offsets[b] + so]
+        row = offsets[b]
+        if row == BAD:
+            out[out_off + oo] = 0
+        else:
+            out[out_off + oo] = src[src_off + row + so]
         i += step
 
 
@@ -138,7 +183,7 @@ def gather(src: Any, base: int, shape: tuple[int, ...], strides: tuple[int, ...]
         return
     shape, strides, (o_flat, o_off, o_strides) = _layouts(out, shape, strides)
     nrest = int(np.prod(shape))
-    _on(gtensor_gather, total, stream)(total, nrest, shape, o_flat, o_off, o_strides, src,
+    on(gtensor_gather, total, stream)(total, nrest, shape, o_flat, o_off, o_strides, src,
                                        int(base), strides, offsets)
 
 
@@ -149,7 +194,8 @@ def gtensor_scatter_copy(total, nrest, shape, dst, dst_off, dst_strides, src,  #
     step = cuda.gridsize(1)
     while i < total:
         b, so, do = _pair(i, nrest, shape, src_strides, dst_strides)
-        dst[dst_off + offsets[b] + do] = src[src_off + so]
+        if offsets[b] != BAD:
+            dst[dst_off + offsets[b] + do] = src[src_off + so]
         i += step
 
 
@@ -161,7 +207,9 @@ def gtensor_scatter_atomic(total, nrest, shape, dst, dst_off, dst_strides, src, 
     while i < total:
         b, so, do = _pair(i, nrest, shape, src_strides, dst_strides)
         at = dst_off + offsets[b] + do
-        if mode == 1:
+        if offsets[b] == BAD:
+            pass
+        elif mode == 1:
             cuda.atomic.add(dst, at, src[src_off + so])
         elif mode == 2:
             cuda.atomic.max(dst, at, src[src_off + so])
@@ -177,6 +225,8 @@ def gtensor_scatter_serial(total, nrest, shape, dst, dst_off, dst_strides, src, 
         return
     for i in range(total):
         b, so, do = _pair(i, nrest, shape, src_strides, dst_strides)
+        if offsets[b] == BAD:
+            continue
         at = dst_off + offsets[b] + do
         v = src[src_off + so]
         cur = dst[at]
@@ -220,10 +270,10 @@ def scatter(dst: Any, base: int, shape: tuple[int, ...], strides: tuple[int, ...
     nrest = int(np.prod(shape))
     args = (total, nrest, shape, dst, int(base), strides, s_flat, s_off, s_strides, offsets)
     if mode == "copy":
-        _on(gtensor_scatter_copy, total, stream)(*args)
+        on(gtensor_scatter_copy, total, stream)(*args)
         return
     if mode != "prod" and np.dtype(dst.dtype).name in ATOMIC_KINDS:
-        _on(gtensor_scatter_atomic, total, stream)(*args, SCATTER_MODES.index(mode))
+        on(gtensor_scatter_atomic, total, stream)(*args, SCATTER_MODES.index(mode))
         return
     launch = gtensor_scatter_serial[1, 1] if stream is None else \
         gtensor_scatter_serial[1, 1, stream]
@@ -282,14 +332,14 @@ def nonzero(x: Any, out: Any = None, stream: Any = None) -> int:
     chunk = -(-n // NONZERO_CHUNKS)
     nchunks = -(-n // chunk)
     counts = cuda.device_array(nchunks, np.int64, stream=s)
-    _on(gtensor_nonzero_count, nchunks, stream)(flat, chunk, counts)
-    host = counts.copy_to_host(stream=s)
+    on(gtensor_nonzero_count, nchunks, stream)(flat, chunk, counts)
+    host = to_host(counts, stream)
     total = int(host.sum())
     if out is not None and total:
-        starts = cuda.to_device(np.concatenate(([0], np.cumsum(host)[:-1])).astype(np.int64),
-                                stream=s)
+        starts = to_device(np.concatenate(([0], np.cumsum(host)[:-1])).astype(np.int64),
+                           stream)
         shape = tuple(int(v) for v in x.shape)
-        _on(gtensor_nonzero_write, nchunks, stream)(flat, chunk, starts, shape, out)
+        on(gtensor_nonzero_write, nchunks, stream)(flat, chunk, starts, shape, out)
     return total
 
 
@@ -313,4 +363,4 @@ def divide_by_count(values: Any, counts: Any, stream: Any = None) -> None:
     """
     if values.shape[0]:
         integral = np.dtype(values.dtype).kind in "iu"
-        _on(gtensor_divide_by_count, values.shape[0], stream)(values, counts, integral)
+        on(gtensor_divide_by_count, values.shape[0], stream)(values, counts, integral)

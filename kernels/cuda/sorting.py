@@ -16,7 +16,7 @@ from numba import cuda
 
 from ..common import search_math
 from ..registry import ANY, register
-from ._launch import SIMULATED, THREADS, grid
+from ._launch import SIMULATED, THREADS, on, stream_pointer, to_host
 
 SORTABLE = ("bool", "int8", "int16", "int32", "int64", "uint8", "float16", "float32", "float64")
 RANGE_CHUNKS = 4 * THREADS
@@ -24,11 +24,6 @@ RANGE_CHUNKS = 4 * THREADS
 _dev = search_math.build(cuda.jit(device=True))
 _bound = _dev.bound
 _insertion_sort_row = _dev.insertion_sort_row
-
-
-def _on(fn: Any, n: int, stream: Any) -> Any:
-    blocks, threads = grid(n)
-    return fn[blocks, threads] if stream is None else fn[blocks, threads, stream]
 
 
 def _cupy() -> Any:
@@ -49,9 +44,7 @@ def gtensor_sort_rows(values, indices, descending):  # noqa: ANN001
 
 
 def _sort_rows_cupy(cp: Any, values: Any, indices: Any, descending: bool, stream: Any) -> None:
-    ext = cp.cuda.ExternalStream(int(stream.handle.value or 0)) if stream is not None else \
-        cp.cuda.Stream.null
-    with ext:
+    with cp.cuda.ExternalStream(stream_pointer(stream)):
         v = cp.asarray(values)
         n = v.shape[1]
         if descending:
@@ -81,7 +74,7 @@ def sort_rows(values: Any, indices: Any, descending: bool, stream: Any = None) -
     if cp is not None:
         _sort_rows_cupy(cp, values, indices, bool(descending), stream)
         return
-    _on(gtensor_sort_rows, values.shape[0], stream)(values, indices, bool(descending))
+    on(gtensor_sort_rows, values.shape[0], stream)(values, indices, bool(descending))
 
 
 @cuda.jit
@@ -112,7 +105,7 @@ def searchsorted(seq: Any, values: Any, out: Any, right: bool, stream: Any = Non
         >>> searchsorted(d_seq, d_values, d_out, False)  # doctest: +SKIP
     """
     if out.size:
-        _on(gtensor_searchsorted, out.size, stream)(seq, values, out, bool(right))
+        on(gtensor_searchsorted, out.size, stream)(seq, values, out, bool(right))
 
 
 @cuda.jit
@@ -137,7 +130,7 @@ def bincount(x: Any, weights: Any, out: Any, stream: Any = None) -> None:
     if n == 0:
         return
     weighted = weights is not None
-    _on(gtensor_bincount, n, stream)(x, weights if weighted else x, out, weighted)
+    on(gtensor_bincount, n, stream)(x, weights if weighted else x, out, weighted)
 
 
 @cuda.jit
@@ -161,7 +154,7 @@ def histc(x: Any, out: Any, lo: float, hi: float, stream: Any = None) -> None:
         >>> histc(d_x, d_out, 0.0, 1.0)  # doctest: +SKIP
     """
     if x.shape[0]:
-        _on(gtensor_histc, x.shape[0], stream)(x, out, float(lo), float(hi))
+        on(gtensor_histc, x.shape[0], stream)(x, out, float(lo), float(hi))
 
 
 @cuda.jit
@@ -199,8 +192,8 @@ def value_range(x: Any, stream: Any = None) -> tuple:
     nchunks = -(-n // chunk)
     lows = cuda.device_array(nchunks, x.dtype, stream=s)
     highs = cuda.device_array(nchunks, x.dtype, stream=s)
-    _on(gtensor_value_range, nchunks, stream)(flat, chunk, lows, highs)
-    return lows.copy_to_host(stream=s).min().item(), highs.copy_to_host(stream=s).max().item()
+    on(gtensor_value_range, nchunks, stream)(flat, chunk, lows, highs)
+    return to_host(lows, stream).min().item(), to_host(highs, stream).max().item()
 
 
 @cuda.jit
@@ -211,21 +204,19 @@ def gtensor_unique_flags(s, flags):  # noqa: ANN001
         if i == 0:
             flags[i] = True
         else:
-            a = s[i]
-            b = s[i - 1]
-            flags[i] = a != b and not (a != a and b != b)
+            flags[i] = s[i] != s[i - 1]
         i += step
 
 
 @register("unique_flags", "cuda", [(d, "bool") for d in SORTABLE])
 def unique_flags(s: Any, flags: Any, stream: Any = None) -> None:
-    """Mark where a sorted 1-D ``s`` starts a new run of equal values (NaNs are equal).
+    """Mark where a sorted 1-D ``s`` starts a new run of equal values (each NaN is its own run).
 
     Example:
         >>> unique_flags(d_sorted, d_flags)  # doctest: +SKIP
     """
     if s.shape[0]:
-        _on(gtensor_unique_flags, s.shape[0], stream)(s, flags)
+        on(gtensor_unique_flags, s.shape[0], stream)(s, flags)
 
 
 @cuda.jit
@@ -249,4 +240,4 @@ def unique_runs(starts: Any, perm: Any, counts: Any, inverse: Any, stream: Any =
         >>> unique_runs(d_starts, d_perm, d_counts, d_inverse)  # doctest: +SKIP
     """
     if starts.shape[0]:
-        _on(gtensor_unique_runs, starts.shape[0], stream)(starts, perm, counts, inverse)
+        on(gtensor_unique_runs, starts.shape[0], stream)(starts, perm, counts, inverse)
