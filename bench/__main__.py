@@ -1,7 +1,8 @@
 """Command line of the benchmark suite: ``python -m bench`` or ``gtensor-bench``.
 
 Example:
-    python -m bench                     # quick run on the CPU, table + JSON under bench/results/
+    python -m bench                     # quick run on the CPU, table only
+    python -m bench --save              # ... and keep the JSON under bench/results/
     python -m bench --device cuda --full --plot ratios.png
     python -m bench --only copy memory.allocator_churn --json out.json
 """
@@ -31,9 +32,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     p.add_argument("--only", nargs="+", metavar="CASE",
                    help="case names, families (e.g. 'copy') or globs ('matmul.*')")
-    p.add_argument("--json", type=Path, metavar="PATH",
-                   help="result file (default: bench/results/<time>-<device>-<preset>.json)")
-    p.add_argument("--no-json", action="store_true", help="do not write a result file")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", type=Path, metavar="PATH", help="write the results to PATH")
+    out.add_argument("--save", action="store_true",
+                     help="write the results to bench/results/<time>-<device>-<preset>.json")
     p.add_argument("--plot", type=Path, metavar="PATH", help="write a PNG chart of the ratios")
     p.add_argument("--isolate", choices=("auto", "always", "never"), default="auto",
                    help="run each library in its own subprocess (auto: thread-pool-heavy "
@@ -83,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
           "ceilings first", file=sys.stderr, flush=True)
     run = run_suite(cases, args.device, args.preset, isolate=args.isolate, progress=True)
     print(report.table(run.results, run.libraries, run.ceilings))
-    if not args.no_json:
+    if args.json or args.save:
         path = args.json or results.default_path(args.device, args.preset)
         print(f"\nresults: {results.write(run.doc, path)}")
     if args.plot:

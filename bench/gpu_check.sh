@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
-# GPU check: the gpu-marked tests and the quick CUDA benchmark, logs and JSON into OUTDIR.
+# GPU check: the whole test suite on the GPU and the quick CUDA benchmark, into OUTDIR.
 #
 # Usage: bench/gpu_check.sh OUTDIR
 #
 # Needs no internet: gtensor is installed from this checkout without dependencies (or, when
-# pip cannot install it, put on PYTHONPATH through a small link tree). Each step has its own
-# time limit so that the whole script ends in under 8 minutes on one H200; a step that runs
-# out of time is stopped with SIGINT (the benchmark then still writes what it measured).
-# Limits (seconds) can be changed through INSTALL_S, TESTS_S and BENCH_S; SKIP_INSTALL=1 skips
-# pip. Writes: nvidia-smi.txt, install.log, pytest-gpu.log, bench-cuda.log, bench-cuda.json,
-# bench-cuda.png, summary.txt. Exits non-zero when a step failed.
+# pip cannot install it, put on PYTHONPATH through a small link tree). Wheels found in .whl/
+# (for example numpy<2.5, which numba-cuda 0.30 needs) are unpacked first and put ahead on
+# PYTHONPATH. Each step has its own time limit so that the whole script ends in under 8
+# minutes on one H200; a step that runs out of time is stopped with SIGINT (pytest then still
+# prints its summary, the benchmark still writes what it measured). Limits (seconds) can be
+# changed through INSTALL_S, TESTS_S and BENCH_S; SKIP_INSTALL=1 skips pip. Writes:
+# nvidia-smi.txt, install.log, pytest.log, tests.txt (pytest's final summary lines),
+# bench-cuda.log, bench-cuda.json, bench-cuda.png, summary.txt. Exits non-zero when a step
+# failed.
 set -uo pipefail
 
 OUT=${1:?usage: bench/gpu_check.sh OUTDIR}
 PY=${PYTHON:-python3}
-INSTALL_S=${INSTALL_S:-40}   # per pip attempt (two at most)
-TESTS_S=${TESTS_S:-140}
-BENCH_S=${BENCH_S:-200}
+INSTALL_S=${INSTALL_S:-25}   # per pip attempt (two at most)
+TESTS_S=${TESTS_S:-210}
+BENCH_S=${BENCH_S:-140}
 SKIP_INSTALL=${SKIP_INSTALL:-0}  # 1: do not pip install, use the link tree
 
 mkdir -p "$OUT"
@@ -34,6 +37,19 @@ summary() { echo "$*" | tee -a "$OUT/summary.txt"; }
 started=$SECONDS
 
 nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1 || summary "nvidia-smi: failed (no driver?)"
+
+# Wheels carried along (.whl/) go first on the path.
+if compgen -G "$ROOT/.whl/*.whl" >/dev/null; then
+    if timeout "$INSTALL_S" "$PY" -m pip install -q --no-index --no-deps --no-compile \
+        --no-cache-dir --upgrade --target "$SCRATCH/wheels" "$ROOT"/.whl/*.whl \
+        >>"$OUT/install.log" 2>&1; then
+        export PYTHONPATH="$SCRATCH/wheels${PYTHONPATH:+:$PYTHONPATH}"
+    else
+        summary "wheels: .whl/ could not be installed (see install.log)"
+    fi
+fi
+"$PY" -c "import numpy, numba, numba_cuda; print('numpy', numpy.__version__, 'numba',
+numba.__version__, 'numba-cuda', numba_cuda.__version__)" >>"$OUT/install.log" 2>&1
 
 # Install gtensor (and bench) from this checkout, offline.
 install_ok=0
@@ -62,15 +78,16 @@ else
     summary "install: gtensor does not import or sees no CUDA device (see install.log)"
 fi
 
-# The gpu tier of the test suite.
+# The whole test suite on the real device (the gpu tier included).
 timeout --signal=INT --kill-after=15 "$TESTS_S" \
-    "$PY" -m pytest -m gpu -q -p no:cacheprovider >"$OUT/pytest-gpu.log" 2>&1
+    "$PY" -m pytest -n 8 -q -p no:cacheprovider >"$OUT/pytest.log" 2>&1
 tests_rc=$?
+grep -E "^(FAILED|ERROR) |^=+ .*(passed|failed|error).* =+$|^[0-9]+ (passed|failed)" \
+    "$OUT/pytest.log" >"$OUT/tests.txt"
 case $tests_rc in
-    0) summary "pytest -m gpu: passed" ;;
-    5) summary "pytest -m gpu: no tests selected" ; tests_rc=0 ;;
-    124|130) summary "pytest -m gpu: stopped after ${TESTS_S}s" ;;
-    *) summary "pytest -m gpu: failed (exit $tests_rc)" ;;
+    0) summary "pytest -n 8: passed ($(tail -n 1 "$OUT/tests.txt"))" ;;
+    124|130) summary "pytest -n 8: stopped after ${TESTS_S}s" ;;
+    *) summary "pytest -n 8: failed (exit $tests_rc): $(tail -n 1 "$OUT/tests.txt")" ;;
 esac
 
 # The quick benchmark on the GPU.

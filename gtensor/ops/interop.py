@@ -31,6 +31,11 @@ def __dlpack__(self: Tensor, *, stream: Any = None, max_version: Any = None,  # 
                dl_device: Any = None, copy: bool | None = None) -> Any:
     """Export this tensor as a DLPack capsule (zero-copy).
 
+    Args:
+        stream: the consumer's CUDA stream (DLPack convention: None or 1 for the legacy
+            default stream, 2 for the per-thread one, -1 for no synchronization); work
+            queued on gtensor's current stream before the export is ordered before it.
+
     Example:
         >>> import numpy as np
         >>> np.from_dlpack(gt.arange(3)).tolist()  # doctest: +SKIP
@@ -45,11 +50,13 @@ def __dlpack__(self: Tensor, *, stream: Any = None, max_version: Any = None,  # 
         kwargs["copy"] = copy
     if self._storage.host is not None:
         return self.numpy().__dlpack__(**kwargs)  # type: ignore[attr-defined]
-    from ..cuda import runtime
+    from ..cuda import current_stream, runtime
 
     cp = runtime.cupy()
-    arr = cp.asarray(_CaiHolder(self))
-    return arr.__dlpack__(stream=stream, **kwargs)
+    with cp.cuda.Device(self.device.index or 0), \
+            cp.cuda.ExternalStream(current_stream(self.device).handle):
+        arr = cp.asarray(_CaiHolder(self))
+        return arr.__dlpack__(stream=stream, **kwargs)
 
 
 class _CaiHolder:
@@ -60,6 +67,10 @@ class _CaiHolder:
 
 def from_cuda_array_interface(obj: Any) -> Tensor:
     """Wrap an object exposing ``__cuda_array_interface__`` as a CUDA tensor, without copying.
+
+    Memory the interface marks read-only gives a read-only tensor (writes raise). When
+    the interface names the producer's stream, gtensor's current stream waits for the
+    work queued on it so far (version 3 of the protocol), without blocking the host.
 
     Example:
         >>> t = from_cuda_array_interface(cupy.arange(3))  # doctest: +SKIP
@@ -73,10 +84,14 @@ def from_cuda_array_interface(obj: Any) -> Tensor:
     item = dt.itemsize
     strides = desc.get("strides")
     strides = tuple(s // item for s in strides) if strides else contiguous_strides(shape)
-    dev = device("cuda", runtime.current_device())
+    if runtime.is_simulated():
+        dev = device("cuda", runtime.current_device())
+    else:
+        dev = device("cuda", _pointer_device(desc["data"][0]))
+        _wait_for_producer(desc.get("stream"), dev)
     # simulated device memory is host memory, addressable through NumPy
     storage, offset = Storage.wrap(desc["data"][0], shape, strides, item, dev, obj,
-                                   host=runtime.is_simulated())
+                                   host=runtime.is_simulated(), readonly=bool(desc["data"][1]))
     return Tensor(storage, shape, strides, offset, dt)
 
 
@@ -99,7 +114,36 @@ def from_dlpack(obj: Any) -> Tensor:
         return from_numpy(np.from_dlpack(obj))
     check(dev_type == _DL_CUDA, "from_dlpack",
           lambda: f"unsupported DLPack device type {dev_type}", RuntimeError)
+    from ..cuda import current_stream, runtime
+
+    cp = runtime.cupy()
+    # CuPy passes its current stream to the producer's __dlpack__: make it gtensor's
+    with cp.cuda.ExternalStream(current_stream().handle):
+        return from_cuda_array_interface(cp.from_dlpack(obj))
+
+
+def _pointer_device(ptr: int) -> int:
+    """The ordinal of the GPU that owns device pointer ``ptr`` (the current one for null)."""
     from ..cuda import runtime
 
-    return from_cuda_array_interface(runtime.cupy().from_dlpack(obj))
+    if not ptr:
+        return runtime.current_device()
+    attrs = runtime.cupy().cuda.runtime.pointerGetAttributes(ptr)
+    return int(attrs.device)
+
+
+def _wait_for_producer(stream_ptr: int | None, dev: device) -> None:
+    """Order gtensor's current stream on ``dev`` after the producer's stream ``stream_ptr``."""
+    from ..cuda import current_stream, runtime
+
+    ours = current_stream(dev)
+    legacy = (0, 1)  # 0: the null stream, 1: the protocol's name for the legacy default
+    if stream_ptr is None or stream_ptr == ours.handle or (stream_ptr in legacy
+                                                           and ours.handle in legacy):
+        return
+    cp = runtime.cupy()
+    with cp.cuda.Device(dev.index or 0):
+        event = cp.cuda.Event(disable_timing=True)
+        event.record(cp.cuda.ExternalStream(int(stream_ptr)))
+        cp.cuda.ExternalStream(ours.handle).wait_event(event)
 

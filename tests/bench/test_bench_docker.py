@@ -60,7 +60,7 @@ def test_base_image_is_an_nvidia_cuda_runtime_matching_the_extra() -> None:
 
 def test_default_command_runs_the_full_suite_on_cuda() -> None:
     cmd = re.findall(r"^CMD (.+)$", DOCKERFILE.read_text(), re.M)
-    assert cmd == ['["python", "-m", "bench", "--device", "cuda", "--full"]']
+    assert cmd == ['["python", "-m", "bench", "--device", "cuda", "--full", "--save"]']
 
 
 def test_dockerignore_keeps_what_the_image_copies() -> None:

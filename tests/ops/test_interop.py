@@ -76,3 +76,40 @@ def test_cupy_round_trip_on_gpu():
     back[0, 0] = 7
     assert t[0, 0].item() == 7.0
     assert gt.as_tensor(c).data_ptr() == c.data.ptr
+
+
+@pytest.mark.gpu
+def test_torch_cuda_round_trip_on_gpu():
+    torch = pytest.importorskip("torch")
+    x = torch.arange(6, dtype=torch.float32, device="cuda").reshape(2, 3)[:, ::2]
+    t = gt.from_dlpack(x)
+    assert t.device.type == "cuda" and t.data_ptr() == x.data_ptr()
+    assert t.stride() == x.stride() and t.tolist() == x.tolist()
+    y = torch.from_dlpack(t)
+    assert y.device.type == "cuda" and y.data_ptr() == t.data_ptr()
+    y[0, 0] = 42.0
+    assert t[0, 0].item() == 42.0
+    z = torch.as_tensor(gt.arange(4.0, device="cuda"), device="cuda")  # the array interface
+    assert z.tolist() == [0.0, 1.0, 2.0, 3.0]
+    w = gt.as_tensor(z)
+    assert w.data_ptr() == z.data_ptr()
+
+
+@pytest.mark.gpu
+def test_exports_are_ordered_after_work_on_a_side_stream():
+    torch = pytest.importorskip("torch")
+    side = gt.cuda.Stream()
+    n = 1 << 24
+    with gt.cuda.stream(side):
+        x = gt.ones(n, device="cuda")
+        for _ in range(20):  # enough queued work that an unordered read would see it unfinished
+            x = x * 1.0 + 1.0
+        y = torch.from_dlpack(x)  # consumer: torch's current (legacy default) stream
+        total = float(y.sum().item())
+    assert total == 21.0 * n
+    produced = torch.full((n,), 2.0, device="cuda")
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        produced.mul_(3.0)
+        t = gt.as_tensor(produced)  # __cuda_array_interface__ names torch's stream
+    assert float(t.sum().item()) == 6.0 * n

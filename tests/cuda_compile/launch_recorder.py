@@ -1,0 +1,91 @@
+"""pytest plugin: record every call into a cuda kernel of the dispatch table.
+
+Run the simulated suite with it to collect the argument layouts the CUDA
+kernels really see; ``replay.py`` then compiles each one for a real GPU::
+
+    PYTHONPATH=tests/cuda_compile python -m pytest -p launch_recorder -k cuda \\
+        --record-launches launches.jsonl tests/ops tests/autograd tests/nn tests/optim tests/kernels
+
+Each line of the output is one distinct call: op, dtype signature and a
+description of each argument (arrays by dtype, shape and strides; scalars by
+type and value).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+_calls: set[str] = set()
+
+
+def describe(x: Any) -> Any:
+    """Return a JSON-able description of one kernel argument.
+
+    Example:
+        >>> describe((2, np.zeros(3, np.float32)))
+        {'t': [{'i': 2}, {'a': ['<f4', [3], [4]]}]}
+    """
+    if isinstance(x, np.ndarray):
+        return {"a": [x.dtype.str, list(x.shape), list(x.strides)]}
+    if isinstance(x, bool | np.bool_):
+        return {"b": bool(x)}
+    if isinstance(x, np.generic):
+        return {"n": [x.dtype.str, x.item()]}
+    if isinstance(x, int):
+        return {"i": x}
+    if isinstance(x, float):
+        return {"f": x}
+    if x is None or isinstance(x, str):
+        return x
+    if isinstance(x, np.dtype):
+        return {"dt": x.str}
+    if isinstance(x, tuple | list):
+        return {"t" if isinstance(x, tuple) else "l": [describe(v) for v in x]}
+    if type(x).__name__.lower() in ("stream", "fakestream"):
+        return {"stream": 0}
+    return {"?": type(x).__name__}
+
+
+def _recording(op: str, sig: tuple[str, ...], fn: Callable) -> Callable:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        entry = {"op": op, "sig": list(sig), "args": [describe(a) for a in args],
+                 "kwargs": {k: describe(v) for k, v in kwargs.items()}}
+        _calls.add(json.dumps(entry, sort_keys=True))
+        return fn(*args, **kwargs)
+
+    call.__wrapped__ = fn  # type: ignore[attr-defined]
+    return call
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--record-launches", default=None,
+                     help="write the distinct cuda kernel calls to this JSON-lines file")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not config.getoption("--record-launches"):
+        return
+    from gtensor.kernels import registry
+
+    registry.load_backend("cuda")
+    for (op, backend), entry in registry._table.items():
+        if backend == "cuda":
+            for sig, fn in list(entry.items()):
+                entry[sig] = _recording(op, sig, fn)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    path = config.getoption("--record-launches")
+    if not path:
+        return
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        path = f"{path}.{worker}"
+    with open(path, "w", encoding="utf-8") as out:
+        out.writelines(line + "\n" for line in sorted(_calls))

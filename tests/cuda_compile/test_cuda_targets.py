@@ -1,0 +1,35 @@
+"""Every CUDA kernel compiles for a real GPU (sm_90), not only under the simulator.
+
+Replays the recorded kernel calls of ``launches.jsonl.gz`` (regenerate with
+``launch_recorder.py`` after adding kernels) through Numba's real CUDA target
+in a subprocess, one signature per kernel; ``replay.py`` without
+``--max-per-kernel`` checks all of them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.mark.slow
+def test_each_recorded_kernel_compiles_for_sm90() -> None:
+    if importlib.util.find_spec("nvidia") is None:
+        pytest.skip("NVVM is not installed (the test extra brings cuda-toolkit[nvvm,nvrtc])")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    done = subprocess.run(
+        [sys.executable, str(HERE / "replay.py"), str(HERE / "launches.jsonl.gz"),
+         "--max-per-kernel", "1"],
+        env=env, capture_output=True, text=True, timeout=900)
+    summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    assert ": 0 failed" in summary
+    compiled = int(summary.split(" kernel signatures")[0].rsplit(" ", 1)[1])
+    assert compiled > 150, summary  # the corpus reaches the kernels it should
