@@ -27,7 +27,17 @@ from .dtypes import (
     set_default_dtype,
     uint8,
 )
-from .errors import DeviceMismatchError, DTypeError, GTensorError, OutOfMemoryError, ShapeError
+from .errors import (
+    DeviceMismatchError,
+    DeviceUnavailableError,
+    DivisionByZeroError,
+    DTypeError,
+    GTensorError,
+    OutOfMemoryError,
+    SerializationError,
+    ShapeError,
+    SizeOverflowError,
+)
 from .generator import Generator, default_generator, initial_seed, manual_seed
 from .printing import set_printoptions
 from .storage import transfer_count
@@ -69,7 +79,8 @@ int = int32  # noqa: A001
 __all__ = [
     "autograd", "func", "enable_grad", "inference_mode", "is_grad_enabled", "no_grad",
     "set_grad_enabled", "DTypeError", "DeviceMismatchError", "GTensorError", "Generator",
-    "OutOfMemoryError",
+    "OutOfMemoryError", "DeviceUnavailableError", "DivisionByZeroError", "SerializationError",
+    "SizeOverflowError",
     "ShapeError", "Tensor", "arange", "as_tensor", "bool_", "broadcast_shapes", "cuda",
     "default_generator", "device", "dtype", "empty", "empty_like", "eye", "float16", "float32",
     "float64", "from_dlpack", "from_numpy", "full", "full_like", "get_default_dtype",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Union
 
+from .errors import DeviceUnavailableError, check
+
 _TYPES = ("cpu", "cuda")
 
 
@@ -86,8 +88,12 @@ DeviceLike = Union[str, int, device]  # noqa: UP007 - a runtime alias
 CPU = device("cpu")
 
 
-def resolve(spec: DeviceLike | None) -> device:
+def resolve(spec: DeviceLike | None, op: str = "device") -> device:
     """Return a concrete device: ``None`` means cpu, bare ``cuda`` the current CUDA device.
+
+    Args:
+        spec: what the caller passed as ``device=``.
+        op: the op named in the error when ``spec`` names a CUDA device that does not exist.
 
     Example:
         >>> resolve("cpu")
@@ -96,8 +102,31 @@ def resolve(spec: DeviceLike | None) -> device:
     if spec is None:
         return CPU
     d = spec if isinstance(spec, device) else device(spec)
-    if d.type == "cuda" and d.index is None:
-        from .cuda import runtime
+    if d.type == "cuda":
+        if d.index is None:
+            from .cuda import runtime
 
-        return device("cuda", runtime.current_device())
+            runtime.require(op)
+            return device("cuda", runtime.current_device())
+        check_device_index(d, op)
     return d
+
+
+def check_device_index(dev: device, op: str) -> None:
+    """Raise unless ``dev`` is cpu, an unindexed cuda, or a CUDA device that exists.
+
+    Raises:
+        DeviceUnavailableError: ``[op] invalid device ordinal: cuda:N ...`` (or no CUDA at all).
+
+    Example:
+        >>> check_device_index(CPU, "empty")
+    """
+    if dev.type != "cuda" or dev.index is None:
+        return
+    from .cuda import runtime
+
+    runtime.require(op)
+    count = runtime.device_count()
+    check(dev.index < count, op, lambda: f"invalid device ordinal: {dev} (CUDA device "
+          f"count is {count})", DeviceUnavailableError)
+

@@ -25,8 +25,29 @@ class DTypeError(GTensorError, TypeError):
     """A dtype is not supported by the op."""
 
 
-class OutOfMemoryError(MemoryError):
+class OutOfMemoryError(GTensorError, MemoryError):
     """A device ran out of memory after the allocator flushed its cache and retried."""
+
+
+class DeviceUnavailableError(GTensorError):
+    """The requested device does not exist here (no CUDA, or no device with that index)."""
+
+
+class SizeOverflowError(GTensorError, OverflowError):
+    """A shape's element count or byte size does not fit in a signed 64-bit integer."""
+
+
+class DivisionByZeroError(GTensorError, ZeroDivisionError):
+    """An integer division or remainder by zero (checked where the divisor is on the host)."""
+
+
+class SerializationError(GTensorError, ValueError):
+    """A file is not a valid gtensor save file (corrupt, truncated or another format).
+
+    Raised by :func:`gtensor.load` for every malformed input, so callers catch
+    one class; it is also a ``ValueError`` (bad data) and, as every gtensor
+    error, a ``RuntimeError``.
+    """
 
 
 def check(

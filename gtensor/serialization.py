@@ -28,44 +28,58 @@ and ``tree`` describes the saved object with these nodes (``type`` key)::
     {"type": "dict" | "ordered_dict", "keys": [node, ...], "values": [node, ...]}
 
 Loading only interprets this data (no ``pickle``, no imports), so a file
-can never run code. A wrong magic, a header that is not valid JSON or does
-not follow the schema, a size that does not match, or a checksum mismatch
-raises :class:`SerializationError` saying what is wrong. Tensors are saved
-one by one: two views of one storage load as two independent tensors.
+can never run code. Every malformed input (a wrong magic, a header that is
+not valid JSON or does not follow the schema exactly, a size that does not
+match, a checksum mismatch, nesting deeper than ``MAX_DEPTH``, a file object
+opened in text mode) raises :class:`~gtensor.errors.SerializationError`
+(a ``ValueError`` and a ``RuntimeError``) saying what is wrong. A tensor
+whose target device does not exist here raises
+:class:`~gtensor.errors.DeviceUnavailableError` unless ``map_location``
+moves it. Nothing is allocated before the whole file has been checked.
+Tensors are saved one by one: two views of one storage load as two
+independent tensors.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import IO, Any, Union
 
 import numpy as np
 
 from .device import DeviceLike, device, resolve
 from .dtypes import ALL_DTYPES, as_dtype, dtype
-from .errors import GTensorError
+from .errors import DeviceUnavailableError, SerializationError
 from .tensor import Tensor
 
 MAGIC = b"GTSAVE\x00\x01"
 VERSION = 1
+MAX_DEPTH = 100
+"""Deepest nesting of lists, tuples and dicts that :func:`save` writes and :func:`load` reads."""
 _ALIGN = 64
+_MAX_NDIM = 64
+_INT64_LIMIT = 2**63
 _DTYPE_NAMES = {d.name for d in ALL_DTYPES}
 
 FileLike = Union[str, "os.PathLike[str]", IO[bytes]]  # noqa: UP007 - a runtime alias
 MapLocation = Union[DeviceLike, dict[str, DeviceLike], Callable[[Tensor, str], Tensor], None]  # noqa: UP007
 
-
-class SerializationError(GTensorError, ValueError):
-    """A file is not a valid gtensor save file (corrupt, truncated or another format)."""
+__all__ = ["MAGIC", "MAX_DEPTH", "SerializationError", "load", "save"]
 
 
 def _pad(n: int) -> int:
     return -n % _ALIGN
+
+
+def _where(path: str) -> str:
+    return path or "the top level"
 
 
 class _Writer:
@@ -91,7 +105,7 @@ class _Writer:
         self.size += len(raw)
         return {"type": "tensor", "index": len(self.entries) - 1}
 
-    def node(self, obj: Any, path: str) -> dict[str, Any]:
+    def node(self, obj: Any, path: str, depth: int = 0) -> dict[str, Any]:
         if isinstance(obj, Tensor):
             return self.tensor(obj)
         if obj is None:
@@ -111,22 +125,25 @@ class _Writer:
             return {"type": "dtype", "value": obj.name}
         if isinstance(obj, device):
             return {"type": "device", "value": str(obj)}
+        if isinstance(obj, (list, tuple, dict)) and depth >= MAX_DEPTH:
+            raise ValueError(f"[save] containers nested more than {MAX_DEPTH} levels deep at "
+                             f"{_where(path)} (or a container that holds itself)")
         if isinstance(obj, (list, tuple)):
             kind = "tuple" if isinstance(obj, tuple) else "list"
-            return {"type": kind, "items": [self.node(v, f"{path}[{i}]")
+            return {"type": kind, "items": [self.node(v, f"{path}[{i}]", depth + 1)
                                             for i, v in enumerate(obj)]}
         if isinstance(obj, dict):
             keys, values = [], []
             for k, v in obj.items():
                 if isinstance(k, (Tensor, list, dict)):
                     raise TypeError(f"[save] unsupported dict key of type {type(k).__name__} "
-                                    f"at {path or 'the top level'}")
-                keys.append(self.node(k, path))
-                values.append(self.node(v, f"{path}[{k!r}]"))
+                                    f"at {_where(path)}")
+                keys.append(self.node(k, path, depth + 1))
+                values.append(self.node(v, f"{path}[{k!r}]", depth + 1))
             kind = "ordered_dict" if isinstance(obj, OrderedDict) else "dict"
             return {"type": kind, "keys": keys, "values": values}
         raise TypeError(f"[save] cannot save an object of type {type(obj).__name__} at "
-                        f"{path or 'the top level'}: gtensor.save takes tensors, numbers, "
+                        f"{_where(path)}: gtensor.save takes tensors, numbers, "
                         "strings, bytes, None, dtypes, devices and lists, tuples and dicts "
                         "of these")
 
@@ -141,10 +158,16 @@ def save(obj: Any, f: FileLike) -> None:
         obj: what to save (see the module docstring for the accepted types).
         f: a path, or a binary file object opened for writing.
 
+    Raises:
+        TypeError: ``obj`` holds an unsupported type, or ``f`` is in text mode.
+        ValueError: containers are nested more than :data:`MAX_DEPTH` levels deep.
+
     Example:
         >>> import gtensor as gt
         >>> gt.save({"w": gt.ones(2, 3), "step": 10}, "ckpt.gt")  # doctest: +SKIP
     """
+    if isinstance(f, io.TextIOBase):
+        raise TypeError("[save] the file object is opened in text mode; open it with 'wb'")
     writer = _Writer()
     tree = writer.node(obj, "")
     data = b"".join(writer.chunks)
@@ -165,10 +188,28 @@ def _fail(source: str, what: str) -> SerializationError:
 
 
 def _read_all(f: FileLike) -> tuple[bytes, str]:
-    if hasattr(f, "read"):
-        return f.read(), "the file object"  # type: ignore[union-attr]
-    with open(f, "rb") as fh:  # type: ignore[arg-type]
-        return fh.read(), repr(os.fspath(f))  # type: ignore[arg-type]
+    if not hasattr(f, "read"):
+        with open(f, "rb") as fh:  # type: ignore[arg-type]
+            return fh.read(), repr(os.fspath(f))  # type: ignore[arg-type]
+    source = "the file object"
+    if isinstance(f, io.TextIOBase):
+        raise _fail(source, "it is opened in text mode; open it with 'rb'")
+    try:
+        blob = f.read()  # type: ignore[union-attr]
+    except UnicodeDecodeError:
+        raise _fail(source, "it decodes text; open it in binary mode ('rb')") from None
+    if not isinstance(blob, (bytes, bytearray, memoryview)):
+        raise _fail(source, f"read() returned {type(blob).__name__}, not bytes; open it in "
+                    "binary mode ('rb')")
+    return bytes(blob), source
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not allowed in a gtensor header")
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
 
 
 def _parse_header(blob: bytes, source: str) -> tuple[dict[str, Any], memoryview]:
@@ -183,88 +224,142 @@ def _parse_header(blob: bytes, source: str) -> tuple[dict[str, Any], memoryview]
         raise _fail(source, f"the header claims {n} bytes but only {len(blob) - 16} follow "
                     "(truncated file)")
     try:
-        header = json.loads(blob[16:16 + n].decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        header = json.loads(blob[16:16 + n].decode("utf-8"), parse_constant=_reject_constant)
+    except ValueError as e:  # JSONDecodeError, UnicodeDecodeError, over-long integers
         raise _fail(source, f"the header is not valid JSON ({e})") from None
+    except RecursionError:
+        raise _fail(source, "the header is nested too deeply") from None
     if not isinstance(header, dict) or header.get("format") != "gtensor":
         raise _fail(source, "the header does not describe a gtensor save file")
-    if header.get("version") != VERSION:
-        raise _fail(source, f"unsupported format version {header.get('version')!r} "
+    version = header.get("version")
+    if not _is_int(version) or version != VERSION:
+        raise _fail(source, f"unsupported format version {version!r} "
                     f"(this gtensor reads version {VERSION})")
     data = memoryview(blob)[16 + n:]
     expected = header.get("data_bytes")
-    if not isinstance(expected, int) or expected != len(data):
-        raise _fail(source, f"expected {expected} bytes of tensor data, found {len(data)} "
+    if not _is_int(expected) or expected != len(data):
+        raise _fail(source, f"expected {expected!r} bytes of tensor data, found {len(data)} "
                     "(truncated or extended file)")
-    if zlib.crc32(data) != header.get("data_crc32"):
+    crc = header.get("data_crc32")
+    if not _is_int(crc) or zlib.crc32(data) != crc:
         raise _fail(source, "the tensor data does not match its checksum (corrupt file)")
     return header, data
 
 
-def _target_device(saved: str, map_location: MapLocation) -> device | None:
-    if map_location is None:
-        return resolve(saved)
-    if isinstance(map_location, dict):
-        return resolve(map_location.get(saved, saved))
+@dataclass(frozen=True)
+class _Entry:
+    dtype: dtype
+    shape: tuple[int, ...]
+    device: str
+    start: int
+    nbytes: int
+    requires_grad: bool
+    parameter: bool
+
+
+@dataclass(frozen=True)
+class _TensorRef:
+    index: int
+
+
+_ENTRY_KEYS = {"dtype", "shape", "device", "start", "nbytes", "requires_grad", "parameter"}
+
+
+def _is_device_name(text: str) -> bool:
+    try:
+        device(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _entry(e: Any, index: int, data_size: int, source: str) -> _Entry:
+    def bad(what: str) -> SerializationError:
+        return _fail(source, f"tensor {index} {what}")
+
+    if not isinstance(e, dict) or not {"dtype", "shape", "device", "start", "nbytes"} <= e.keys():
+        raise bad(f"entry is malformed: {e!r:.200}")
+    if not e.keys() <= _ENTRY_KEYS:
+        raise bad(f"entry has unknown keys {sorted(e.keys() - _ENTRY_KEYS)!r:.200}")
+    name, shape, saved = e["dtype"], e["shape"], e["device"]
+    if not isinstance(name, str) or name not in _DTYPE_NAMES:
+        raise bad(f"has unknown dtype {name!r:.100}")
+    if not isinstance(shape, list) or len(shape) > _MAX_NDIM or not all(
+            _is_int(s) and 0 <= s < _INT64_LIMIT for s in shape):
+        raise bad(f"has an invalid shape {shape!r:.200} (expected at most {_MAX_NDIM} "
+                  "non-negative ints)")
+    numel = math.prod(shape)
+    dt = as_dtype(name)
+    if numel * dt.itemsize >= _INT64_LIMIT:
+        raise bad(f"has shape {tuple(shape)} of {name}, too large to address")
+    if not isinstance(saved, str) or not _is_device_name(saved):
+        raise bad(f"has an invalid device {saved!r:.100}")
+    start, nbytes = e["start"], e["nbytes"]
+    if not _is_int(start) or not _is_int(nbytes) or nbytes != numel * dt.itemsize:
+        raise bad(f"claims shape {tuple(shape)} of {name} in {nbytes!r:.40} bytes")
+    if start < 0 or start + nbytes > data_size:
+        raise bad("lies outside the data section")
+    flags = [e.get("requires_grad", False), e.get("parameter", False)]
+    if not all(isinstance(v, bool) for v in flags):
+        raise bad(f"has non-boolean flags {flags!r:.100}")
+    return _Entry(dt, tuple(shape), saved, start, nbytes, *flags)
+
+
+def _target_device(saved: str, map_location: MapLocation, index: int) -> device | None:
+    """The device tensor ``index`` goes to (None: ``map_location`` is a function)."""
     if callable(map_location):
         return None
-    return resolve(map_location)
+    if map_location is None:
+        spec: Any = saved
+    elif isinstance(map_location, dict):
+        spec = map_location.get(saved, saved)
+    else:
+        spec = map_location
+    target = spec if isinstance(spec, device) else device(spec)
+    if target.type == "cuda":
+        from .cuda import runtime
+
+        count = runtime.device_count() if runtime.is_available() else 0
+        wanted = runtime.current_device() if target.index is None else target.index
+        if wanted >= count:
+            moved = "" if str(target) == saved else f" (mapped to {target})"
+            raise DeviceUnavailableError(
+                f"[load] tensor {index} was saved on {saved}{moved}, but this process has "
+                f"{count} CUDA device(s); pass map_location (e.g. map_location='cpu') to load "
+                "it on an existing device")
+    return resolve(target)
 
 
 class _Reader:
-    def __init__(self, header: dict[str, Any], data: memoryview, source: str,
-                 map_location: MapLocation) -> None:
-        self.entries = header.get("tensors")
-        if not isinstance(self.entries, list):
+    """Checks the whole tree first (tensors become references), then loads the tensors."""
+
+    def __init__(self, header: dict[str, Any], data: memoryview, source: str) -> None:
+        entries = header.get("tensors")
+        if not isinstance(entries, list):
             raise _fail(source, "the header has no tensor table")
-        self.data = data
         self.source = source
-        self.map_location = map_location
-        self.loaded: dict[int, Tensor] = {}
+        self.raw_entries = entries
+        self.entries: list[_Entry] = []
+        self.data = data
+
+    def check_entries(self) -> None:
+        """Check the tensor table (after the tree, whose errors are reported first)."""
+        self.entries = [_entry(e, i, len(self.data), self.source)
+                        for i, e in enumerate(self.raw_entries)]
 
     def fail(self, what: str) -> SerializationError:
         return _fail(self.source, what)
 
-    def tensor(self, index: Any) -> Tensor:
-        from .nn.parameter import Parameter
-        from .ops.creation import from_numpy
-
-        if not isinstance(index, int) or not 0 <= index < len(self.entries):  # type: ignore[arg-type]
-            raise self.fail(f"tensor index {index!r} is out of range")
-        if index in self.loaded:
-            return self.loaded[index]
-        e = self.entries[index]  # type: ignore[index]
-        try:
-            dt = as_dtype(e["dtype"]) if e["dtype"] in _DTYPE_NAMES else None
-            shape = tuple(int(s) for s in e["shape"])
-            start, nbytes, saved_dev = int(e["start"]), int(e["nbytes"]), str(e["device"])
-        except (KeyError, TypeError, ValueError):
-            raise self.fail(f"tensor entry {index} is malformed: {e!r}") from None
-        if dt is None:
-            raise self.fail(f"tensor {index} has unknown dtype {e['dtype']!r}")
-        if any(s < 0 for s in shape) or nbytes != math.prod(shape) * dt.itemsize:
-            raise self.fail(f"tensor {index} claims shape {shape} of {dt.name} in {nbytes} "
-                            "bytes")
-        if start < 0 or start + nbytes > len(self.data):
-            raise self.fail(f"tensor {index} lies outside the data section")
-        arr = np.frombuffer(self.data[start:start + nbytes], dtype=dt.numpy.newbyteorder("<"))
-        host = from_numpy(arr.astype(dt.numpy).reshape(shape))
-        dev = _target_device(saved_dev, self.map_location)
-        t = self.map_location(host, saved_dev) if dev is None else host.to(dev)  # type: ignore[operator]
-        if e.get("parameter"):
-            t = Parameter(t, requires_grad=bool(e.get("requires_grad")))
-        elif e.get("requires_grad") and t.dtype.is_floating_point:
-            t.requires_grad_(True)
-        self.loaded[index] = t
-        return t
-
-    def node(self, n: Any) -> Any:
+    def node(self, n: Any, depth: int = 0) -> Any:
         if not isinstance(n, dict) or "type" not in n:
-            raise self.fail(f"malformed structure node {n!r}")
+            raise self.fail(f"malformed structure node {n!r:.200}")
         kind = n["type"]
         value = n.get("value")
         if kind == "tensor":
-            return self.tensor(n.get("index"))
+            index = n.get("index")
+            if not _is_int(index) or not 0 <= index < len(self.raw_entries):
+                raise self.fail(f"tensor index {index!r:.40} is out of range")
+            return _TensorRef(index)
         if kind == "none":
             return None
         simple: dict[str, tuple[type, Callable[[Any], Any]]] = {
@@ -273,34 +368,89 @@ class _Reader:
         if kind in simple:
             typ, convert = simple[kind]
             if not isinstance(value, typ) or (kind == "int" and isinstance(value, bool)):
-                raise self.fail(f"a {kind} node holds {value!r}")
+                raise self.fail(f"a {kind} node holds {value!r:.100}")
             try:
                 return convert(value)
             except (TypeError, ValueError) as e:
-                raise self.fail(f"a {kind} node holds {value!r} ({e})") from None
+                raise self.fail(f"a {kind} node holds {value!r:.100} ({e})") from None
         if kind == "float":
             if isinstance(value, str) and value in ("nan", "inf", "-inf"):
                 return float(value)
             if not isinstance(value, (int, float)) or isinstance(value, bool):
-                raise self.fail(f"a float node holds {value!r}")
-            return float(value)
+                raise self.fail(f"a float node holds {value!r:.100}")
+            try:
+                return float(value)
+            except OverflowError:
+                raise self.fail(f"a float node holds {value!r:.100}") from None
+        if kind in ("list", "tuple", "dict", "ordered_dict") and depth >= MAX_DEPTH:
+            raise self.fail(f"containers are nested more than {MAX_DEPTH} levels deep")
         if kind in ("list", "tuple"):
             items = n.get("items")
             if not isinstance(items, list):
                 raise self.fail(f"a {kind} node has no item list")
-            out = [self.node(v) for v in items]
+            out = [self.node(v, depth + 1) for v in items]
             return out if kind == "list" else tuple(out)
         if kind in ("dict", "ordered_dict"):
             keys, values = n.get("keys"), n.get("values")
             if not isinstance(keys, list) or not isinstance(values, list) or len(keys) != len(
                     values):
                 raise self.fail(f"a {kind} node has mismatched keys and values")
-            pairs = [(self.node(k), self.node(v)) for k, v in zip(keys, values, strict=True)]
+            pairs = [(self.node(k, depth + 1), self.node(v, depth + 1))
+                     for k, v in zip(keys, values, strict=True)]
             try:
                 return OrderedDict(pairs) if kind == "ordered_dict" else dict(pairs)
             except TypeError:
                 raise self.fail("a dict node has an unhashable key") from None
-        raise self.fail(f"unknown structure node type {kind!r}")
+        raise self.fail(f"unknown structure node type {kind!r:.100}")
+
+    def load_tensors(self, tree: Any, map_location: MapLocation) -> dict[int, Tensor]:
+        used = sorted(_refs(tree))
+        targets = {i: _target_device(self.entries[i].device, map_location, i) for i in used}
+        return {i: self.tensor(i, targets[i], map_location) for i in used}
+
+    def tensor(self, index: int, dev: device | None, map_location: MapLocation) -> Tensor:
+        from .nn.parameter import Parameter
+        from .ops.creation import from_numpy
+
+        e = self.entries[index]
+        raw = np.frombuffer(self.data[e.start:e.start + e.nbytes],
+                            dtype=e.dtype.numpy.newbyteorder("<"))
+        host = from_numpy(raw.astype(e.dtype.numpy).reshape(e.shape))
+        t = map_location(host, e.device) if dev is None else host.to(dev)  # type: ignore[operator]
+        if e.parameter:
+            t = Parameter(t, requires_grad=e.requires_grad)
+        elif e.requires_grad and t.dtype.is_floating_point:
+            t.requires_grad_(True)
+        return t
+
+
+def _refs(obj: Any) -> set[int]:
+    """Indices of the tensors referenced anywhere in a checked tree."""
+    found: set[int] = set()
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _TensorRef):
+            found.add(item.index)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+    return found
+
+
+def _fill(obj: Any, tensors: dict[int, Tensor]) -> Any:
+    """Replace the tensor references of a checked tree by the loaded tensors."""
+    if isinstance(obj, _TensorRef):
+        return tensors[obj.index]
+    if isinstance(obj, list):
+        return [_fill(v, tensors) for v in obj]
+    if isinstance(obj, tuple):
+        return tuple(_fill(v, tensors) for v in obj)
+    if isinstance(obj, dict):
+        return type(obj)((_fill(k, tensors), _fill(v, tensors)) for k, v in obj.items())
+    return obj
 
 
 def load(f: FileLike, map_location: MapLocation = None) -> Any:
@@ -317,7 +467,9 @@ def load(f: FileLike, map_location: MapLocation = None) -> Any:
         The saved object, with tensors restored (Parameters as Parameters).
 
     Raises:
-        SerializationError: the file is corrupt, truncated or not a gtensor file.
+        SerializationError: the file is corrupt, truncated, not a gtensor
+            file, or a file object opened in text mode.
+        DeviceUnavailableError: a tensor's target device does not exist here.
 
     Example:
         >>> import gtensor as gt
@@ -325,5 +477,7 @@ def load(f: FileLike, map_location: MapLocation = None) -> Any:
     """
     blob, source = _read_all(f)
     header, data = _parse_header(blob, source)
-    reader = _Reader(header, data, source, map_location)
-    return reader.node(header.get("tree"))
+    reader = _Reader(header, data, source)
+    tree = reader.node(header.get("tree"))
+    reader.check_entries()
+    return _fill(tree, reader.load_tensors(tree, map_location))

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from .errors import ShapeError
+from .errors import ShapeError, SizeOverflowError
+
+SIZE_LIMIT = 2**63
+"""Element counts, byte sizes and dimensions must stay below this (a signed 64-bit size)."""
 
 
 def broadcast_shapes(*shapes: Sequence[int], op: str = "broadcast_shapes") -> tuple[int, ...]:
@@ -47,18 +51,51 @@ def normalize_shape(args: tuple[Any, ...], op: str) -> tuple[int, ...]:
                 n, "__index__"):
             raise TypeError(f"[{op}] shape entries must be ints, got {type(n).__name__}")
         shape.append(int(n.__index__()))
+    checked_numel(shape, op)
     return tuple(shape)
+
+
+def checked_numel(shape: Sequence[int], op: str, itemsize: int = 1) -> int:
+    """Return the element count of ``shape``, raising when a size does not fit in 64 bits.
+
+    Negative entries (such as ``reshape``'s ``-1``) are left to the caller.
+
+    Raises:
+        SizeOverflowError: a dimension, the element count or the byte size
+            (``itemsize`` bytes per element) reaches ``2**63``.
+
+    Example:
+        >>> checked_numel((2, 3), "empty", itemsize=4)
+        6
+    """
+    numel = math.prod(shape)
+    if -SIZE_LIMIT < numel * itemsize < SIZE_LIMIT and max(shape, default=0) < SIZE_LIMIT:
+        return numel
+    if max(shape) >= SIZE_LIMIT:
+        what = f"has a dimension of {max(shape)}"
+    elif itemsize == 1:
+        what = f"has {abs(numel)} elements"
+    else:
+        what = f"needs {abs(numel) * itemsize} bytes of {itemsize}-byte elements"
+    raise SizeOverflowError(f"[{op}] shape {tuple(shape)} {what}, more than a 64-bit size "
+                            "can hold (2**63 - 1)")
 
 
 def wrap_dim(dim: int, ndim: int, op: str) -> int:
     """Map a possibly negative ``dim`` into ``range(ndim)`` (0-d tensors accept -1 and 0).
 
+    Raises:
+        TypeError: ``dim`` is not an int; IndexError: it is out of range.
+
     Example:
         >>> wrap_dim(-1, 3, "sum")
         2
     """
+    if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"[{op}] dim must be an int (or a tuple of ints), got "
+                        f"{type(dim).__name__}")
     lo, hi = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
-    if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)) or not lo <= dim <= hi:
+    if not lo <= dim <= hi:
         raise IndexError(f"[{op}] dimension out of range (expected to be in range of "
                          f"[{lo}, {hi}], but got {dim})")
     return int(dim) % max(ndim, 1)

@@ -5,15 +5,22 @@ PyTorch's ``PYTORCH_CUDA_ALLOC_CONF``::
 
     GTENSOR_ALLOC_CONF=max_split_size_mb:128,garbage_collection_threshold:0.8
 
+``GTENSOR_CUDA_SIM_MEMORY`` is the simulated CUDA device's capacity: bytes, or
+a number with a binary unit (``512MB``, ``2GiB``, ``1.5G``; K, M, G and T with
+or without ``B`` or ``iB`` all mean powers of 1024).
+
 Unknown keys and bad values raise :class:`AllocatorConfigError` the first time
-the allocator is used.
+an allocator that uses them is made: ``GTENSOR_CUDA_SIM_MEMORY`` only when the
+simulated ``cuda`` device is first used, so it never breaks the ``cpu`` device.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
+from ..errors import GTensorError
 from .policy import LARGE_BUFFER, NO_SPLIT_LIMIT, MiB
 
 ALLOC_CONF_ENV = "GTENSOR_ALLOC_CONF"
@@ -21,7 +28,7 @@ SIM_MEMORY_ENV = "GTENSOR_CUDA_SIM_MEMORY"
 DEFAULT_SIM_MEMORY = 1024 * MiB
 
 
-class AllocatorConfigError(ValueError):
+class AllocatorConfigError(GTensorError, ValueError):
     """``GTENSOR_ALLOC_CONF`` or ``GTENSOR_CUDA_SIM_MEMORY`` holds an unknown key or a bad value."""
 
 
@@ -138,42 +145,50 @@ def parse_alloc_conf(text: str, base: AllocatorConfig | None = None) -> Allocato
     return replace(base or AllocatorConfig(), **fields)  # type: ignore[arg-type]
 
 
+_SIZE = re.compile(r"([+-]?(?:\d+\.?\d*|\.\d+))\s*([a-z]*)", re.IGNORECASE)
+_MAX_SIM_MEMORY = 2**63 - 1
+_UNITS = {"": 1, "b": 1}
+for _power, _letter in enumerate("kmgt", start=1):
+    for _suffix in ("", "b", "ib"):
+        _UNITS[_letter + _suffix] = 1024**_power
+
+
 def parse_sim_memory(text: str | None) -> int:
     """Parse ``GTENSOR_CUDA_SIM_MEMORY``: the simulated CUDA device's capacity in bytes.
 
     Args:
-        text: the variable's value, or ``None`` when unset (1 GiB).
+        text: the variable's value (bytes, or a number with a unit such as
+            ``512MB``, ``2GiB`` or ``1.5G``; units are powers of 1024), or
+            ``None`` when unset (1 GiB).
 
     Returns:
-        The capacity in bytes.
+        The capacity in bytes (fractions of a byte are dropped).
+
+    Raises:
+        AllocatorConfigError: the value is not a size or is negative.
 
     Example:
-        >>> parse_sim_memory("4096"), parse_sim_memory(None) == DEFAULT_SIM_MEMORY
-        (4096, True)
+        >>> parse_sim_memory("4096"), parse_sim_memory("1.5K"), parse_sim_memory("2GiB")
+        (4096, 1536, 2147483648)
+        >>> parse_sim_memory(None) == DEFAULT_SIM_MEMORY
+        True
     """
     if text is None or not text.strip():
         return DEFAULT_SIM_MEMORY
+    match = _SIZE.fullmatch(text.strip())
+    unit = _UNITS.get(match.group(2).lower()) if match else None
     try:
-        capacity = int(text.strip())
-    except ValueError:
+        number = Fraction(match.group(1)) if match else None
+    except ValueError:  # more digits than Python converts
+        number = None
+    if number is None or unit is None:
         raise AllocatorConfigError(
-            f"[{SIM_MEMORY_ENV}] expects a number of bytes, got {text!r}"
-        ) from None
-    if capacity < 0:
-        raise AllocatorConfigError(f"[{SIM_MEMORY_ENV}] must be >= 0 bytes, got {capacity}")
+            f"[{SIM_MEMORY_ENV}] expects a size in bytes or with a unit (such as 4096, 512MB, "
+            f"2GiB or 1.5G), got {text!r:.80}"
+        )
+    capacity = int(number * unit)
+    if not 0 <= capacity <= _MAX_SIM_MEMORY:
+        raise AllocatorConfigError(
+            f"[{SIM_MEMORY_ENV}] must be >= 0 and < 2**63 bytes, got {text!r:.80}"
+        )
     return capacity
-
-
-def read_environment(environ: Mapping[str, str]) -> tuple[AllocatorConfig, int]:
-    """Read both variables from ``environ``.
-
-    Returns:
-        ``(config, simulated CUDA capacity in bytes)``.
-
-    Example:
-        >>> read_environment({})[1] == DEFAULT_SIM_MEMORY
-        True
-    """
-    return parse_alloc_conf(environ.get(ALLOC_CONF_ENV, "")), parse_sim_memory(
-        environ.get(SIM_MEMORY_ENV)
-    )

@@ -28,6 +28,8 @@ class CudaMemory:
         with cupy.cuda.Device(self.index):
             try:
                 return cupy.cuda.runtime.malloc(nbytes), None
+            except OverflowError as exc:  # past size_t: no device holds it
+                raise RawOutOfMemory(nbytes) from exc
             except cupy.cuda.runtime.CUDARuntimeError as exc:
                 if exc.status == _CUDA_ERROR_MEMORY_ALLOCATION:
                     raise RawOutOfMemory(nbytes) from exc

@@ -48,18 +48,17 @@ def aligned_buffer(nbytes: int) -> np.ndarray:
     and advised ``MADV_HUGEPAGE`` where the platform has it.
 
     Raises:
-        MemoryError: when the host cannot provide the memory.
+        MemoryError: when the host cannot provide the memory (or the size is
+            past what the platform can address).
 
     Example:
         >>> aligned_buffer(100).ctypes.data % 64, aligned_buffer(100).nbytes
         (0, 100)
     """
-    if nbytes >= HUGE_THRESHOLD:
-        try:
-            return _aligned_huge(nbytes)
-        except OSError as exc:
-            raise MemoryError(str(exc)) from exc
-    return _aligned_small(nbytes)
+    try:
+        return _aligned_huge(nbytes) if nbytes >= HUGE_THRESHOLD else _aligned_small(nbytes)
+    except (OSError, OverflowError, ValueError) as exc:
+        raise MemoryError(f"cannot allocate {nbytes} bytes on the host: {exc}") from exc
 
 
 def physical_memory() -> int:

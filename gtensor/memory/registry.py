@@ -8,7 +8,13 @@ from collections.abc import Mapping
 
 from ..device import device
 from .allocator import CachingAllocator
-from .config import AllocatorConfig, parse_alloc_conf, read_environment
+from .config import (
+    ALLOC_CONF_ENV,
+    SIM_MEMORY_ENV,
+    AllocatorConfig,
+    parse_alloc_conf,
+    parse_sim_memory,
+)
 from .history import History
 from .raw import RawMemory
 from .raw_host import HostMemory
@@ -25,7 +31,9 @@ class DeviceAllocators:
     """The allocators of a process, one per device.
 
     Settings are read from ``environ`` when the first allocator is made, so
-    a bad ``GTENSOR_ALLOC_CONF`` raises on first use, not at import.
+    a bad ``GTENSOR_ALLOC_CONF`` raises on first use, not at import; a bad
+    ``GTENSOR_CUDA_SIM_MEMORY`` raises only when a simulated ``cuda`` device
+    is first used (and again on each try until it is fixed).
 
     Args:
         environ: where ``GTENSOR_ALLOC_CONF`` and ``GTENSOR_CUDA_SIM_MEMORY``
@@ -39,7 +47,7 @@ class DeviceAllocators:
 
     def __init__(self, environ: Mapping[str, str] | None = None) -> None:
         self._environ = os.environ if environ is None else environ
-        self._settings: tuple[AllocatorConfig, int] | None = None
+        self._config: AllocatorConfig | None = None
         self._allocators: dict[device, CachingAllocator] = {}
         self._lock = threading.Lock()
         self._history: tuple[int, bool] | None = None
@@ -86,37 +94,34 @@ class DeviceAllocators:
         Keys not named keep their values. Returns the new settings.
         """
         with self._lock:
-            config, sim_memory = self._load()
-            config = parse_alloc_conf(text, base=config)
-            self._settings = (config, sim_memory)
+            config = self._config = parse_alloc_conf(text, base=self._load())
             allocators = list(self._allocators.values())
         for allocator in allocators:
             allocator.set_config(config)
         return config
 
-    def _load(self) -> tuple[AllocatorConfig, int]:
-        if self._settings is None:
-            self._settings = read_environment(self._environ)
-        return self._settings
+    def _load(self) -> AllocatorConfig:
+        if self._config is None:
+            self._config = parse_alloc_conf(self._environ.get(ALLOC_CONF_ENV, ""))
+        return self._config
 
     def _create(self, dev: device) -> CachingAllocator:
         with self._lock:
             allocator = self._allocators.get(dev)
             if allocator is not None:
                 return allocator
-            config, sim_memory = self._load()
-            allocator = CachingAllocator(self._raw(dev, sim_memory), dev, config)
+            config = self._load()
+            allocator = CachingAllocator(self._raw(dev), dev, config)
             if self._history is not None:
                 allocator.history = History(*self._history)
             self._allocators[dev] = allocator
             return allocator
 
-    @staticmethod
-    def _raw(dev: device, sim_memory: int) -> RawMemory:
+    def _raw(self, dev: device) -> RawMemory:
         if dev.type == "cpu":
             return HostMemory()
         if cuda_is_simulated():
-            return HostMemory(capacity=sim_memory)
+            return HostMemory(capacity=parse_sim_memory(self._environ.get(SIM_MEMORY_ENV)))
         from .raw_cuda import CudaMemory
 
         return CudaMemory(dev.index or 0)

@@ -9,10 +9,11 @@ import numpy as np
 
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.inplace import check_inplace, record_write
+from ..cuda import runtime
 from ..device import CPU, DeviceLike, resolve
 from ..dtypes import as_dtype, bool_, dtype, get_default_dtype, int64
 from ..errors import check
-from ..shape_rules import normalize_shape
+from ..shape_rules import checked_numel, normalize_shape
 from ..storage import Storage
 from ..tensor import Tensor, tensor_method
 from .dispatch import launch
@@ -25,6 +26,15 @@ def _finish(t: Tensor, requires_grad: bool) -> Tensor:
 def from_numpy(array: np.ndarray) -> Tensor:
     """Return a cpu tensor sharing memory with ``array`` (any strides).
 
+    A read-only array (``np.frombuffer(bytes)``, ``np.load(..., mmap_mode="r")``)
+    gives a read-only tensor: it shares the memory, reads work, and every
+    write into it or its views (in-place ops, ``x[i] = v``, ``copy_``,
+    ``fill_``, ``out=``) raises :class:`~gtensor.errors.GTensorError`;
+    ``clone()`` gives a writable copy. PyTorch instead warns and shares the
+    memory writable. An array in non-native byte order (``dtype=">f4"`` on a
+    little-endian machine) is copied to native byte order, so that tensor does
+    not share memory with ``array``.
+
     Example:
         >>> import numpy as np
         >>> a = np.zeros(3); t = from_numpy(a); a[0] = 1; t[0].item()
@@ -33,11 +43,14 @@ def from_numpy(array: np.ndarray) -> Tensor:
     check(isinstance(array, np.ndarray), "from_numpy",
           lambda: f"expected np.ndarray, got {type(array).__name__}", TypeError)
     dt = as_dtype(array.dtype)
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
     check(all(s % array.itemsize == 0 for s in array.strides), "from_numpy",
           "strides must be multiples of the element size", ValueError)
     strides = tuple(s // array.itemsize for s in array.strides)
     storage, offset = Storage.wrap(array.__array_interface__["data"][0], array.shape, strides,
-                                   array.itemsize, CPU, array, host=True)
+                                   array.itemsize, CPU, array, host=True,
+                                   readonly=not array.flags.writeable)
     return Tensor(storage, tuple(array.shape), strides, offset, dt)
 
 
@@ -58,7 +71,7 @@ def _infer_dtype(data: Any) -> dtype:
 def _from_host(array: np.ndarray, dt: dtype, dev: DeviceLike | None) -> Tensor:
     """Copy host data into a new tensor allocated by gtensor's allocator on ``dev``."""
     host = np.asarray(array, dtype=dt.numpy, order="C")
-    out = Tensor.empty(host.shape, dt, resolve(dev))
+    out = Tensor.empty(host.shape, dt, resolve(dev, "tensor"))
     src = from_numpy(host)
     out._storage.copy_from(src._storage, 0, src._offset * dt.itemsize, out.nbytes)
     return out
@@ -81,7 +94,7 @@ def tensor(data: Any, dtype: Any = None, device: DeviceLike | None = None,
     if isinstance(data, Tensor):
         src = data.detach()  # type: ignore[attr-defined]
         dt = src.dtype if dtype is None else as_dtype(dtype)
-        out = src.to(device=src.device if device is None else resolve(device), dtype=dt,
+        out = src.to(device=src.device if device is None else resolve(device, "tensor"), dtype=dt,
                      copy=True)
         return _finish(out, requires_grad)
     if hasattr(data, "__cuda_array_interface__") or hasattr(data, "__dlpack__") and not \
@@ -96,14 +109,16 @@ def as_tensor(data: Any, dtype: Any = None, device: DeviceLike | None = None) ->
     """Convert ``data`` to a tensor, sharing memory when dtype and device allow.
 
     NumPy arrays on cpu and objects exposing ``__cuda_array_interface__`` on
-    CUDA are wrapped without a copy; DLPack producers go through
-    :func:`gtensor.from_dlpack`.
+    CUDA are wrapped without a copy (a read-only array gives a read-only
+    tensor, an array in non-native byte order is copied: see
+    :func:`from_numpy`); DLPack producers go through :func:`gtensor.from_dlpack`.
 
     Example:
         >>> import numpy as np
         >>> a = np.arange(3.0); as_tensor(a).data_ptr() == a.ctypes.data
         True
     """
+    target = None if device is None else resolve(device, "as_tensor")
     if isinstance(data, Tensor):
         t = data
     elif isinstance(data, np.ndarray):
@@ -118,8 +133,8 @@ def as_tensor(data: Any, dtype: Any = None, device: DeviceLike | None = None) ->
 
         t = from_dlpack(data)
     else:
-        return tensor(data, dtype=dtype, device=device)
-    dev = t.device if device is None else resolve(device)
+        return tensor(data, dtype=dtype, device=target)
+    dev = t.device if target is None else target
     dt = t.dtype if dtype is None else as_dtype(dtype)
     return t.to(device=dev, dtype=dt)  # type: ignore[attr-defined]
 
@@ -134,7 +149,10 @@ def _creation_args(shape: tuple[Any, ...], dtype: Any, device: DeviceLike | None
     check(all(n >= 0 for n in dims), op, lambda: f"negative dimension in shape {dims}",
           ValueError)
     dt = (default or get_default_dtype()) if dtype is None else as_dtype(dtype)
-    return dims, dt, resolve(device)
+    checked_numel(dims, op, dt.itemsize)
+    dev = resolve(device, op)
+    runtime.prepare(dev, op)
+    return dims, dt, dev
 
 
 def empty(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
@@ -151,6 +169,7 @@ def empty(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
 
 def fill_(t: Tensor, value: Any) -> Tensor:
     """Set every element of ``t`` to the Python scalar ``value`` in place."""
+    t._check_writable("fill_")
     if isinstance(value, Tensor) and value.requires_grad:
         return t.copy_(value.expand(t.shape))  # type: ignore[attr-defined]
     grad = t.requires_grad and is_grad_enabled()
@@ -260,7 +279,7 @@ def arange(start: float, end: float | None = None, step: float = 1, *, dtype: An
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     dt = (int64 if is_int else get_default_dtype()) if dtype is None else as_dtype(dtype)
     n = max(0, math.ceil((end - start) / step))
-    out = Tensor.empty((n,), dt, resolve(device))
+    out = Tensor.empty((n,), dt, resolve(device, "arange"))
     if n:
         launch("arange", out.device, (dt,), out._native(), start, step)
     return _finish(out, requires_grad)
@@ -277,7 +296,7 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None,
     check(isinstance(steps, int) and steps >= 0, "linspace",
           lambda: f"number of steps must be a non-negative int, got {steps}", ValueError)
     dt = get_default_dtype() if dtype is None else as_dtype(dtype)
-    out = Tensor.empty((steps,), dt, resolve(device))
+    out = Tensor.empty((steps,), dt, resolve(device, "linspace"))
     if steps:
         step = (end - start) / (steps - 1) if steps > 1 else 0.0
         launch("arange", out.device, (dt,), out._native(), float(start), float(step))

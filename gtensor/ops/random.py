@@ -15,6 +15,7 @@ from .dispatch import launch
 
 def _draw(out: Tensor, op: str, generator: Generator | None, *params: Any) -> Tensor:
     """Fill ``out`` in place with ``op``'s distribution; strided outputs are written back."""
+    out._check_writable(op)
     gen = default_generator_for(out.device) if generator is None else generator
     check(gen.device.type == out.device.type, op, lambda: f"generator on {gen.device} can't "
           f"draw for a tensor on {out.device}", RuntimeError)

@@ -8,13 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..device import DeviceLike, resolve
+from ..cuda import runtime
+from ..device import DeviceLike, device, resolve
 from ..dtypes import as_dtype, bool_, float64, get_default_dtype, int64
 from ..errors import ShapeError, check
 from ..generator import Generator, default_generator_for
-from ..shape_rules import normalize_shape
+from ..shape_rules import checked_numel, normalize_shape
 from ..tensor import Tensor, tensor_method
 from .dispatch import launch
+
+
+def _target(spec: DeviceLike | None, op: str) -> device:
+    """The device ``op`` creates its result on (cpu by default), checked before allocating."""
+    dev = resolve("cpu" if spec is None else spec, op)
+    runtime.prepare(dev, op)
+    return dev
 
 
 def _counters(dev: Any, n: int, generator: Generator | None, op: str) -> tuple[int, int]:
@@ -89,7 +97,8 @@ def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None,
     """
     check(isinstance(n, int) and n >= 0, "randperm", lambda: f"n must be a non-negative int, "
           f"got {n!r}", ValueError)
-    dev = resolve("cpu" if device is None else device)
+    checked_numel((n,), "randperm", int64.itemsize)
+    dev = _target(device, "randperm")
     keys = Tensor.empty((1, n), int64, dev)
     order = Tensor.empty((1, n), int64, dev)
     if n:
@@ -160,7 +169,10 @@ def dropout_mask(*size: Any, p: float = 0.5, scale: bool = True, dtype: Any = No
     dt = get_default_dtype() if dtype is None else as_dtype(dtype)
     check(dt.is_floating_point, "dropout_mask", lambda: f"expected a floating dtype, got "
           f"{dt.name}", TypeError)
-    dev = resolve("cpu" if device is None else device)
+    checked_numel(dims, "dropout_mask", dt.itemsize)
+    check(all(d >= 0 for d in dims), "dropout_mask", lambda: f"negative dimension in shape "
+          f"{dims}", ValueError)
+    dev = _target(device, "dropout_mask")
     out = Tensor.empty(dims, dt, dev)
     n = out.numel()
     if n:

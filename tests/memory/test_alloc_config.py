@@ -55,7 +55,7 @@ def test_sim_memory():
     assert parse_sim_memory(None) == DEFAULT_SIM_MEMORY
     assert parse_sim_memory(" 4096 ") == 4096
     with pytest.raises(AllocatorConfigError, match=r"^\[GTENSOR_CUDA_SIM_MEMORY\] expects"):
-        parse_sim_memory("1G")
+        parse_sim_memory("1Q")
     with pytest.raises(AllocatorConfigError, match=">= 0"):
         parse_sim_memory("-1")
 
