@@ -15,7 +15,7 @@ import numpy as np
 
 from .device import device
 from .dtypes import dtype
-from .errors import check
+from .errors import DeviceMismatchError, DTypeError, GTensorError, ShapeError, check
 from .shape_rules import wrap_dim
 from .storage import Storage, cuda_array_interface, host_view
 
@@ -48,8 +48,9 @@ class Tensor:
     """
 
     __slots__ = ("_storage", "_shape", "_strides", "_offset", "_dtype", "_requires_grad",
-                 "grad", "grad_fn", "_base", "_retains_grad", "_post_acc_hooks",
-                 "_output_nr", "_grad_accumulator", "_view_version", "_native_cache",
+                 "_grad", "grad_fn", "_base", "_retains_grad", "_post_acc_hooks",
+                 "_backward_hooks", "_output_nr", "_grad_accumulator", "_view_version",
+                 "_native_cache",
                  "__weakref__")
 
     def __init__(self, storage: Storage, shape: tuple[int, ...], strides: tuple[int, ...],
@@ -61,11 +62,12 @@ class Tensor:
         self._offset = offset
         self._dtype = dt
         self._requires_grad = requires_grad
-        self.grad: Tensor | None = None
+        self._grad: Tensor | None = None
         self.grad_fn: Any = None
         self._base = base
         self._retains_grad = False
         self._post_acc_hooks: list[Callable] | None = None
+        self._backward_hooks: list[Callable] | None = None
         self._output_nr = 0
         self._grad_accumulator: Any = None
         self._view_version = storage.version
@@ -193,6 +195,29 @@ class Tensor:
         return self
 
     @property
+    def grad(self) -> Tensor | None:
+        """The accumulated gradient: None until a backward pass reaches this tensor.
+
+        An assigned value must be None or a tensor of this tensor's shape,
+        dtype and device, as in PyTorch.
+        """
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            check(isinstance(value, Tensor), "grad", lambda: "assigned grad expected to be a "
+                  f"Tensor or None, got {type(value).__name__}", TypeError)
+            check(value._shape == self._shape, "grad", lambda: "assigned grad has data of a "
+                  f"different size: {value._shape}, expected {self._shape}", ShapeError)
+            check(value._dtype is self._dtype, "grad", lambda: "assigned grad has data of a "
+                  f"different type: {value._dtype.name}, expected {self._dtype.name}", DTypeError)
+            check(value._storage.device == self._storage.device, "grad", lambda: "assigned grad "
+                  f"has data located on a different device: {value.device}, expected "
+                  f"{self.device}", DeviceMismatchError)
+        self._grad = value
+
+    @property
     def is_leaf(self) -> bool:
         """True for tensors not produced by a recorded op."""
         return self.grad_fn is None
@@ -213,7 +238,11 @@ class Tensor:
 
     # -- raw buffers -----------------------------------------------------------------------
     def _native(self) -> Any:
-        """Return the backend's array for this view: NumPy on host memory, Numba on a GPU."""
+        """Return the backend's array for this view: NumPy on host memory, Numba on a GPU.
+
+        The array holds this tensor's storage alive, so the native array of a
+        temporary (``t.contiguous()._native()``) stays valid while a kernel uses it.
+        """
         cached = self._native_cache
         if cached is not None:
             return cached
@@ -227,6 +256,13 @@ class Tensor:
                                                                  sync=False)
         self._native_cache = arr
         return arr
+
+    def _check_writable(self, op: str) -> None:
+        """Raise before ``op`` writes into a tensor over read-only memory."""
+        if self._storage.readonly:
+            raise GTensorError(f"[{op}] cannot write into a read-only tensor (it wraps read-only "
+                               "memory such as bytes or a read-only memory map); clone() it "
+                               "first")
 
     def _set_data(self, new: Tensor) -> None:
         """Point this tensor at ``new``'s storage and layout (``Module.to`` moves parameters)."""
@@ -269,7 +305,7 @@ class Tensor:
               "can't call numpy() on a tensor that requires grad; use .detach().numpy()",
               RuntimeError)
         return host_view(self._storage, self._dtype.numpy, self._shape, self._strides,
-                         self._offset, keep_alive=True)
+                         self._offset)
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         arr = self.detach().cpu().numpy()

@@ -120,14 +120,22 @@ def _overwrite_vjp(ctx: Node, g: Tensor) -> tuple[None, Tensor]:
     return None, g
 
 
-def differentiable_inplace(out_of_place: Callable[..., Tensor]) -> Callable[[F], F]:
+def differentiable_inplace(out_of_place: Callable[..., Tensor], *,
+                           elementwise: bool = False) -> Callable[[F], F]:
     """Make an in-place op differentiable by routing it through ``out_of_place`` and ``copy_``.
 
     When grad mode is on and ``self`` or a tensor argument requires grad, the
     decorated in-place op instead computes ``out_of_place(self, ...)`` (which
     records its own node) and writes it into ``self`` with ``copy_`` (which
     rewrites ``self``'s history, or its base's for a view). Otherwise the fast
-    in-place kernel runs unchanged.
+    in-place kernel runs, on copies of the tensor arguments that share memory
+    with ``self`` (so it reads every input before writing, as PyTorch does).
+    A read-only ``self`` is refused before anything runs.
+
+    Args:
+        out_of_place: the op's out-of-place form, taking the same arguments.
+        elementwise: the kernel reads each input at the index it writes, so an
+            argument that is exactly ``self`` (``x.add_(x)``) needs no copy.
 
     Example:
         >>> @differentiable_inplace(scatter_add)  # doctest: +SKIP
@@ -135,16 +143,36 @@ def differentiable_inplace(out_of_place: Callable[..., Tensor]) -> Callable[[F],
     """
 
     def decorate(inplace: F) -> F:
+        name = inplace.__name__.removeprefix("_raw_")  # raw kernels may be named _raw_<op>_
+
         @functools.wraps(inplace)
         def wrapper(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+            self._check_writable(name)
             if needs_grad(self, *args, *kwargs.values()):
-                check_inplace(self, inplace.__name__)
+                check_inplace(self, name)
                 # the op may save its input for backward: give it a copy the write won't touch
                 before = self.clone() if self.requires_grad else self  # type: ignore[attr-defined]
                 result = out_of_place(before, *args, **kwargs)
                 return self.copy_(result)  # type: ignore[attr-defined]
+            if _shares_storage(self, args, kwargs):
+                from ..ops.overlap import unaliased
+
+                args = tuple(unaliased(self, a, elementwise) for a in args)
+                kwargs = {k: unaliased(self, v, elementwise) for k, v in kwargs.items()}
             return inplace(self, *args, **kwargs)
 
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def _shares_storage(t: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """True when a tensor argument shares ``t``'s storage (the in-place write may alias it)."""
+    storage = t._storage
+    for a in args:
+        if isinstance(a, Tensor) and a._storage is storage:
+            return True
+    for a in kwargs.values():
+        if isinstance(a, Tensor) and a._storage is storage:
+            return True
+    return False

@@ -10,8 +10,9 @@ every VJP is a composition of them and can be differentiated again:
 * ``conv2d_weight(x, g)``; VJP: ``x`` <- ``conv_transpose2d(g, G)``,
   ``g`` <- ``conv2d(x, G)``.
 
-The bias gradient is ``g`` summed over N, H and W. Padding is carried as top/left amounts plus an explicit output size, which covers
-PyTorch's asymmetric ``"same"`` padding and the output padding of transposed
+The bias gradient is ``g`` summed over N, H and W. Padding is carried as
+top/left amounts plus an explicit output size, which covers PyTorch's
+asymmetric ``"same"`` padding and the output padding of transposed
 convolutions.
 """
 
@@ -56,6 +57,7 @@ def pair(value: Any, op: str, name: str, low: int) -> Pair:
 
 
 def _contiguous(t: Tensor) -> Any:
+    """The native array of ``t`` in C order; it holds a temporary copy's storage alive."""
     with no_grad():
         return t.contiguous()._native()  # type: ignore[attr-defined]
 

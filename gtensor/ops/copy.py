@@ -17,6 +17,7 @@ from ..errors import check
 from ..shape_rules import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from .dispatch import launch
+from .overlap import unaliased
 
 
 def broadcast_view(t: Tensor, shape: tuple[int, ...], op: str) -> Tensor:
@@ -62,6 +63,10 @@ def _to_device_contiguous(src: Tensor, dev: device) -> Tensor:
 def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     """Copy ``src`` into ``self`` in place (broadcasting, converting dtype and device).
 
+    When ``src`` shares memory with ``self`` without being exactly ``self``
+    (``x[1:].copy_(x[:-1])``), it is read in full before anything is written,
+    as in PyTorch.
+
     Args:
         src: the values; broadcastable to ``self.shape``; any device and dtype.
         non_blocking: accepted for PyTorch compatibility.
@@ -69,18 +74,22 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     Returns:
         ``self``.
 
+    Raises:
+        GTensorError: ``self`` is read-only (it wraps read-only memory).
+
     Example:
         >>> x = gt.zeros(2, 3); x.copy_(gt.ones(3))  # doctest: +SKIP
     """
     from .creation import as_tensor
 
+    self._check_writable("copy_")
     if not isinstance(src, Tensor):
         src = as_tensor(src, dtype=self.dtype, device=self.device)
     broadcast_shapes(src.shape, self.shape, op="copy_")
     grad = needs_grad(self, src)
     if grad:
         check_inplace(self, "copy_")
-    values = broadcast_view(src, self.shape, "copy_")
+    values = broadcast_view(unaliased(self, src), self.shape, "copy_")
     if values.device != self.device:
         values = _to_device_contiguous(values, self.device)
     if self.numel():
@@ -169,7 +178,7 @@ def to(self: Tensor, *args: Any, copy: bool = False, non_blocking: bool = False,
     dev_spec, dt_spec = _parse_to_args(args, dict(kwargs))
     unknown = set(kwargs) - {"device", "dtype"}
     check(not unknown, "to", lambda: f"unexpected keyword arguments {sorted(unknown)}", TypeError)
-    dev = self.device if dev_spec is None else resolve(dev_spec)
+    dev = self.device if dev_spec is None else resolve(dev_spec, "to")
     dt: dtype = self.dtype if dt_spec is None else as_dtype(dt_spec)
     if dev == self.device and dt is self.dtype and not copy:
         return self

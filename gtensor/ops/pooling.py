@@ -21,6 +21,7 @@ from .dispatch import launch
 
 
 def _native(t: Tensor) -> Any:
+    """The native array of ``t`` in C order; it holds a temporary copy's storage alive."""
     with no_grad():
         return t.contiguous()._native()  # type: ignore[attr-defined]
 
