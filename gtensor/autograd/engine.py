@@ -114,6 +114,18 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
         hook(leaf)
 
 
+def _run_pre_hooks(node: Node, grads: list[Tensor | None]) -> None:
+    """Let the tensor hooks of ``node``'s outputs see (and replace) their incoming gradients."""
+    lists = list(node.pre_hooks.items())
+    if isinstance(node, AccumulateGrad) and node.variable._backward_hooks:
+        lists.append((0, node.variable._backward_hooks))
+    for nr, hooks in lists:
+        for hook in list(hooks):
+            if grads[nr] is not None:
+                new = hook(grads[nr])
+                grads[nr] = grads[nr] if new is None else new
+
+
 def _check_nan(node: Node, grads: Sequence[Tensor | None]) -> None:
     for i, g in enumerate(grads):
         if g is not None and g.dtype.is_floating_point and bool(g.isnan().any()):  # type: ignore[attr-defined]
@@ -184,11 +196,7 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
         while ready:
             node = ready.pop()
             grads = buffers.pop(node, [None] * node.n_outputs)
-            for nr, hooks in node.pre_hooks.items():
-                for hook in hooks:
-                    if grads[nr] is not None:
-                        new = hook(grads[nr])
-                        grads[nr] = grads[nr] if new is None else new
+            _run_pre_hooks(node, grads)
             if node in capture_nodes:
                 for nr, g in enumerate(grads):
                     j = targets.get((id(node), nr))

@@ -8,20 +8,33 @@ from typing import Any
 
 from ..tensor import Tensor, tensor_method, tensor_property
 from .engine import backward as _backward
-from .node import accumulator_of
 
 
 class RemovableHandle:
-    """Returned by hook registration; ``remove()`` unregisters the hook."""
+    """Returned by hook registration; ``remove()`` unregisters the hook.
+
+    Example:
+        >>> with x.register_hook(lambda g: g * 2):  # doctest: +SKIP
+        ...     loss.backward()
+    """
 
     def __init__(self, hooks: list[Callable], hook: Callable) -> None:
-        self._hooks = hooks
+        self._hooks: list[Callable] | None = hooks
         self._hook = hook
 
     def remove(self) -> None:
-        """Unregister the hook (idempotent)."""
-        if self._hook in self._hooks:
-            self._hooks.remove(self._hook)
+        """Unregister the hook (idempotent; other registrations of the same callable stay)."""
+        hooks, self._hooks = self._hooks, None
+        for i, registered in enumerate(hooks or ()):
+            if registered is self._hook:
+                del hooks[i]  # type: ignore[union-attr]
+                return
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.remove()
 
 
 @tensor_method()
@@ -37,11 +50,20 @@ def backward(self: Tensor, gradient: Tensor | None = None, retain_graph: bool | 
 
 
 def _hook_list(t: Tensor, op: str) -> list[Callable]:
+    """The list that holds ``t``'s gradient hooks.
+
+    A leaf keeps its hooks itself: its ``AccumulateGrad`` node is only weakly
+    referenced and made afresh for each graph, so hooks stored there would be
+    lost. A non-leaf's hooks live on its ``grad_fn``, which it holds.
+    """
     if not t.requires_grad:
         raise RuntimeError(f"[{op}] cannot register a hook on a tensor that doesn't require "
                            "gradient")
-    node, nr = (t.grad_fn, t._output_nr) if t.grad_fn is not None else (accumulator_of(t), 0)
-    return node.pre_hooks.setdefault(nr, [])
+    if t.grad_fn is None:
+        if t._backward_hooks is None:
+            t._backward_hooks = []
+        return t._backward_hooks
+    return t.grad_fn.pre_hooks.setdefault(t._output_nr, [])
 
 
 @tensor_method()
@@ -70,7 +92,6 @@ def register_post_accumulate_grad_hook(self: Tensor,
     if self._post_acc_hooks is None:
         self._post_acc_hooks = []
     self._post_acc_hooks.append(hook)
-    accumulator_of(self)
     return RemovableHandle(self._post_acc_hooks, hook)
 
 

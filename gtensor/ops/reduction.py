@@ -10,11 +10,13 @@ float32 in float64 and integers in int64 (see ``gtensor.kernels.cpu.reduction``)
 from __future__ import annotations
 
 import builtins
+import math
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from ..autograd.grad_mode import no_grad
 from ..autograd.node import Node, record
-from ..dtypes import as_dtype, bool_, dtype, float16, float32, int64
+from ..dtypes import as_dtype, bool_, dtype, float16, float32, int64, uint8
 from ..errors import DTypeError, check
 from ..shape_rules import wrap_dim
 from ..tensor import Tensor, tensor_method
@@ -32,7 +34,7 @@ def reduce_dims(x: Tensor, dim: Dims, op: str) -> tuple[int, ...]:
     """
     if dim is None:
         return tuple(range(x.ndim))
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    dims = tuple(dim) if hasattr(dim, "__iter__") else (dim,)
     wrapped = [wrap_dim(d, x.ndim, op) for d in dims]
     check(len(set(wrapped)) == len(wrapped), op, lambda: f"dim {tuple(dims)} appears multiple "
           "times in the list of dims", RuntimeError)
@@ -78,37 +80,88 @@ def _mean_vjp(ctx: Node, g: Tensor) -> Tensor:
     return _restore(g, ctx).expand(ctx.in_shape) / builtins.max(ctx.count, 1)  # type: ignore[attr-defined]
 
 
+def _exclusive_prod(x: Tensor, dims: tuple[int, ...], n: int) -> Tensor:
+    """For each element, the product of the other elements of its slice over ``dims``.
+
+    Two exclusive running products (from the front and from the back) of the
+    slice flattened into one dim: exact with any number of zeros, no division.
+    """
+    from .creation import ones, ones_like
+    from .shape_ops import cat
+
+    if n <= 1 or x.ndim == 0:
+        return ones_like(x)
+    keep = [d for d in range(x.ndim) if d not in dims]
+    order = keep + list(dims)
+    moved = x.permute(order)  # type: ignore[attr-defined]
+    lead = moved.shape[:len(keep)]
+    rows = moved.reshape(lead + (n,))  # type: ignore[attr-defined]
+    one = ones(lead + (1,), dtype=x.dtype, device=x.device)
+    front = cat([one, rows.narrow(-1, 0, n - 1)], -1).cumprod(-1)  # type: ignore[attr-defined]
+    back = cat([one, rows.flip(-1).narrow(-1, 0, n - 1)], -1)  # type: ignore[attr-defined]
+    excl = (front * back.cumprod(-1).flip(-1)).reshape(moved.shape)  # type: ignore[attr-defined]
+    return excl.permute([order.index(i) for i in range(x.ndim)])  # type: ignore[attr-defined]
+
+
 def _prod_vjp(ctx: Node, g: Tensor) -> Tensor:
+    """``result / x`` on slices without zeros (PyTorch's choice there), exact products else."""
     from .ternary import where
 
     x, result = ctx.saved_tensors
-    dims = ctx.dims
-    zero = x == 0
-    others = where(zero, 1.0, x).prod(dim=dims, keepdim=True)  # type: ignore[attr-defined]
-    zeros = zero.sum(dim=dims, keepdim=True)  # type: ignore[attr-defined]
-    at_zero = where(zeros == 1, others, 0.0)
-    grad = where(zero, at_zero, _restore(result, ctx) / where(zero, 1.0, x))
-    return _restore(g, ctx) * grad
+    gr = _restore(g, ctx)
+    if x.numel() == 0:
+        return gr.expand(ctx.in_shape)  # type: ignore[attr-defined]
+    has_zero = (x == 0).any(dim=ctx.dims, keepdim=True)  # type: ignore[attr-defined]
+    quotient = _restore(result, ctx) / where(has_zero, 1.0, x)
+    return gr * where(has_zero, _exclusive_prod(x, ctx.dims, ctx.count), quotient)
 
 
 def _extreme_vjp(ctx: Node, g: Tensor) -> Tensor:
+    """``amax``/``amin``: ties share evenly; a nan result gives nan (PyTorch)."""
     x, result = ctx.saved_tensors
     mask = (x == _restore(result, ctx)).to(g.dtype)  # type: ignore[attr-defined]
     count = mask.sum(dim=ctx.dims, keepdim=True)  # type: ignore[attr-defined]
     return _restore(g, ctx) * mask / count
 
 
+def _evenly_vjp(ctx: Node, g: Tensor) -> Tensor:
+    """Full ``max()``/``min()``: the gradient is split evenly among the elements equal to the
+    result, or among the nans when the result is nan (PyTorch)."""
+    x, result = ctx.saved_tensors
+    r = _restore(result, ctx)
+    mask = ((x == r) | (x.isnan() & r.isnan())).to(g.dtype)  # type: ignore[attr-defined]
+    return _restore(g, ctx) * mask / mask.sum(dim=ctx.dims, keepdim=True)  # type: ignore
+
+
+def _var_grad(ctx: Node, x: Tensor, gr: Tensor) -> Tensor:
+    """PyTorch's ``var_backward`` for a gradient ``gr`` of the variance, in kept dims.
+
+    ``2 / (n - correction)`` is inf when ``n == correction``; a full reduction
+    with no degree of freedom gives nan where ``x`` equals the mean, inf elsewhere.
+    """
+    from .ternary import where
+
+    mean = x.mean(dim=ctx.dims, keepdim=True)  # type: ignore[attr-defined]
+    dof = ctx.count - ctx.correction
+    if ctx.full and dof <= 0:
+        return gr * where(x == mean, math.nan, math.inf)
+    return gr * (x - mean) * (2.0 / dof if dof != 0 else math.inf)
+
+
 def _var_vjp(ctx: Node, g: Tensor) -> Tensor:
     (x,) = ctx.saved_tensors
-    centered = x - x.mean(dim=ctx.dims, keepdim=True)  # type: ignore[attr-defined]
-    return _restore(g, ctx) * centered * (2.0 / builtins.max(ctx.count - ctx.correction, 0))
+    return _var_grad(ctx, x, _restore(g, ctx))
 
 
 def _std_vjp(ctx: Node, g: Tensor) -> Tensor:
+    """The variance's gradient scaled by ``1 / (2 std)``, and 0 where the std is 0."""
+    from .ternary import where
+
     x, result = ctx.saved_tensors
-    centered = x - x.mean(dim=ctx.dims, keepdim=True)  # type: ignore[attr-defined]
-    denom = _restore(result, ctx) * builtins.max(ctx.count - ctx.correction, 0)
-    return _restore(g, ctx) * centered / denom
+    r = _restore(result, ctx)
+    zero = r == 0
+    gv = where(zero, 0.0, _restore(g, ctx) / where(zero, 1.0, r * 2.0))
+    return _var_grad(ctx, x, gv)
 
 
 def _logsumexp_vjp(ctx: Node, g: Tensor) -> Tensor:
@@ -117,33 +170,54 @@ def _logsumexp_vjp(ctx: Node, g: Tensor) -> Tensor:
 
 
 def _norm_vjp(ctx: Node, g: Tensor) -> Tensor:
+    """PyTorch's ``norm_backward``: 0 where the norm is 0, ties and nans share an inf-norm."""
+    from .creation import zeros_like
     from .ternary import where
+    from .unary import sgn
 
     x, result = ctx.saved_tensors
     p = ctx.p
     r = _restore(result, ctx)
-    if p == float("inf"):
-        mask = (x.abs() == r).to(g.dtype)  # type: ignore[attr-defined]
-        grad = x.sign() * mask / mask.sum(dim=ctx.dims, keepdim=True)  # type: ignore[attr-defined]
-    elif p == 0:
-        grad = x * 0.0
-    else:
-        grad = x.sign() * x.abs() ** (p - 1) / r ** (p - 1)  # type: ignore[attr-defined]
-        grad = where(r == 0, 0.0, grad)
-    return _restore(g, ctx) * grad
+    gr = _restore(g, ctx)
+    if p == 0:
+        return zeros_like(x)
+    if p == 1:
+        return sgn(x) * gr
+    zero = r == 0
+    if p == 2:
+        return gr * where(zero, 0.0, x / where(zero, 1.0, r))
+    if math.isinf(p):
+        ax = x.abs()  # type: ignore[attr-defined]
+        mask = ((ax == r) | ax.isnan()).to(g.dtype)  # type: ignore[attr-defined]
+        return sgn(x) * (gr / mask.sum(dim=ctx.dims, keepdim=True) * mask)  # type: ignore
+    if p < 1:
+        at_zero = x == 0
+        scaled = sgn(x) * where(at_zero, 0.0, where(at_zero, 1.0, x.abs()) ** (p - 1))  # type: ignore
+        return scaled * gr * r ** (1 - p)
+    scaled = sgn(x) * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)  # type: ignore
+    return scaled * where(zero, 0.0, gr / where(zero, 1.0, r) ** (p - 1))
+
+
+def _all_if_empty(dim: Dims) -> Dims:
+    """``dim=()`` (or ``[]``) reduces over every dim, as ``None`` does (PyTorch)."""
+    return None if isinstance(dim, (tuple, list)) and not dim else dim
 
 
 def _reduce(op: str, x: Tensor, dim: Dims, keepdim: bool, out_dt: dtype, vjp: Any,
-            save_input: bool, save_output: bool, param: float = 0.0, **attrs: Any) -> Tensor:
+            save_input: bool, save_output: bool, param: float = 0.0, *,
+            kernel: str | None = None, src: Tensor | None = None, **attrs: Any) -> Tensor:
+    """Run reduction ``kernel`` (default ``op``) on ``src`` (default ``x``); record ``op``."""
+    dim = _all_if_empty(dim)
     dims = reduce_dims(x, dim, op)
-    result = run_reduction(op, x, dims, keepdim, out_dt, param)
+    result = run_reduction(kernel or op, x if src is None else src, dims, keepdim, out_dt, param)
     count = 1
     for d in dims:
         count *= x.shape[d]
     if vjp is not None and out_dt.is_floating_point:
         save = [x] if save_input else []
         record(op, result, (x,), vjp, save=save + ([result] if save_output else []),
-               dims=dims, keepdim=keepdim, in_shape=x.shape, count=count, **attrs)
+               dims=dims, keepdim=keepdim, in_shape=x.shape, count=count,
+               full=dim is None or x.ndim == 0, **attrs)
     return result
 
 
@@ -158,7 +232,7 @@ def _with_dtype(x: Tensor, dt: Any) -> Tensor:
 
 
 def _check_nonempty(x: Tensor, dims: Dims, op: str) -> None:
-    for d in reduce_dims(x, dim=dims, op=op):
+    for d in reduce_dims(x, dim=_all_if_empty(dims), op=op):
         check(x.shape[d] != 0, op, lambda: f"cannot reduce over a zero-size dimension of "
               f"shape {x.shape}: the operation has no identity", IndexError)
 
@@ -287,7 +361,10 @@ def _max_min(op: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
     if isinstance(dim, Tensor):
         return getattr(elementwise, "maximum" if op == "max" else "minimum")(input, dim)
     if dim is None:
-        return amax(input) if op == "max" else amin(input)
+        kernel = "amax" if op == "max" else "amin"
+        _check_nonempty(input, None, op)
+        return _reduce(op, input, None, False, input.dtype, _evenly_vjp, True, True,
+                       kernel=kernel)
     idx, vals = _arg_extreme("argmax" if op == "max" else "argmin", input, dim, keepdim, True)
     assert vals is not None
     if vals.dtype is not input.dtype:
@@ -370,37 +447,57 @@ def logsumexp(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
 
 @tensor_method()
 def norm(input: Tensor, p: float | str = 2, dim: Dims = None, keepdim: bool = False) -> Tensor:
-    """Vector p-norm over ``dim`` (``"fro"`` is 2, ``inf`` the max of ``|x|``, 0 counts nonzeros).
+    """Vector p-norm over ``dim`` (``"fro"`` is 2, ``inf`` the max of ``|x|``, ``-inf`` the min,
+    0 counts nonzeros).
 
     Example:
         >>> gt.tensor([3.0, 4.0]).norm().item()  # doctest: +SKIP
         5.0
     """
     order = 2.0 if p == "fro" else float(p)
-    return _reduce("norm", input, dim, keepdim, _float_dtype(input, "norm"), _norm_vjp, True,
-                   True, order, p=order)
+    out_dt = _float_dtype(input, "norm")
+    if math.isinf(order):
+        _check_nonempty(input, dim, "norm")
+    if order == -math.inf:
+        with no_grad():
+            magnitude = input.abs()  # type: ignore[attr-defined]
+        return _reduce("norm", input, dim, keepdim, out_dt, _norm_vjp, True, True, p=order,
+                       kernel="amin", src=magnitude)
+    return _reduce("norm", input, dim, keepdim, out_dt, _norm_vjp, True, True, order, p=order)
 
 
 @tensor_method()
 def any(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """True where any element over ``dim`` is nonzero (False for an empty reduction).
 
+    ``uint8`` inputs give ``uint8`` results; ``dim=()`` reduces nothing (PyTorch).
+
     Example:
         >>> gt.tensor([0, 2]).any().item()  # doctest: +SKIP
         True
     """
-    return _reduce("any", input, dim, keepdim, bool_, None, False, False)
+    return _any_all("any", input, dim, keepdim)
 
 
 @tensor_method()
 def all(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """True where every element over ``dim`` is nonzero (True for an empty reduction).
 
+    ``uint8`` inputs give ``uint8`` results; ``dim=()`` reduces nothing (PyTorch).
+
     Example:
         >>> gt.tensor([1, 2]).all().item()  # doctest: +SKIP
         True
     """
-    return _reduce("all", input, dim, keepdim, bool_, None, False, False)
+    return _any_all("all", input, dim, keepdim)
+
+
+def _any_all(op: str, x: Tensor, dim: Dims, keepdim: bool) -> Tensor:
+    out_dt = uint8 if x.dtype is uint8 else bool_
+    if _all_if_empty(dim) is None and dim is not None:
+        nonzero = x != 0
+        return nonzero if out_dt is bool_ else nonzero.to(out_dt)  # type: ignore[attr-defined]
+    return _reduce(op, x, dim, keepdim, out_dt, None, False, False)
 
 
 EXPORTS = ("sum", "mean", "prod", "amax", "amin", "argmax", "argmin", "max", "min", "var",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.node import Node, record
 from ..dtypes import as_dtype, float16, float32, int64
 from ..shape_rules import wrap_dim
@@ -15,18 +16,58 @@ from ..tensor import Tensor, tensor_method
 from .dispatch import launch
 
 
+def _reversed_cumsum(t: Tensor, d: int) -> Tensor:
+    """``t[k] + t[k+1] + ...`` along ``d`` (no cancellation, unlike total minus prefix)."""
+    return t.flip(d).cumsum(d).flip(d)  # type: ignore[attr-defined]
+
+
 def _cumsum_vjp(ctx: Node, g: Tensor) -> Tensor:
-    # reversed cumulative sum: total - inclusive prefix + own term
-    total = g.sum(dim=ctx.dim, keepdim=True)  # type: ignore[attr-defined]
-    return total - g.cumsum(ctx.dim) + g  # type: ignore[attr-defined]
+    return _reversed_cumsum(g, ctx.dim)
 
 
 def _cumprod_vjp(ctx: Node, g: Tensor) -> Tensor:
-    """Exact where ``x`` has no zeros (PyTorch's fast path); nan/inf at zeros."""
+    """Exact with any zeros (PyTorch's formulas).
+
+    Without zeros: the reversed cumulative sum of ``g * y`` divided by ``x``. With
+    zeros, when the gradient itself is not recorded, in O(n): that formula before
+    the first zero; at the first zero the sum of ``g * cumprod(x with that zero
+    set to 1)`` up to the second zero; 0 after it. When it is recorded
+    (``create_graph``), the products that omit each element, which stay
+    differentiable at the zeros.
+    """
+    from .ternary import where
+
     x, y = ctx.saved_tensors
-    gy = g * y
-    rev = gy.sum(dim=ctx.dim, keepdim=True) - gy.cumsum(ctx.dim) + gy  # type: ignore[attr-defined]
-    return rev / x
+    d = ctx.dim
+    if x.ndim == 0 or x.shape[d] <= 1:
+        return g
+    zero = x == 0
+    if is_grad_enabled():
+        if bool(zero.any()):  # type: ignore[attr-defined]
+            return _omitted_products_grad(x, g, d)
+        return _reversed_cumsum(g * y, d) / x
+    z = zero.cumsum(d)  # type: ignore[attr-defined]
+    before = z == 0
+    grad = _reversed_cumsum(where(before, g * y, 0.0), d) / where(before, x, 1.0)
+    first = zero & (z == 1)
+    run = where(z == 1, g * where(first, 1.0, x).cumprod(d), 0.0)  # type: ignore[attr-defined]
+    at_first = run.sum(dim=d, keepdim=True)  # type: ignore[attr-defined]
+    return where(before, grad, where(first, at_first, 0.0))
+
+
+def _omitted_products_grad(x: Tensor, g: Tensor, d: int) -> Tensor:
+    """``grad[k] = sum over i >= k of g[i] * prod(x[j] for j <= i, j != k)``, in O(n^2)."""
+    from .creation import arange
+    from .ternary import where
+
+    n = x.shape[d]
+    xs = x.transpose(d, -1).unsqueeze(-2)  # type: ignore[attr-defined]
+    gs = g.transpose(d, -1).unsqueeze(-2)  # type: ignore[attr-defined]
+    k = arange(n, device=x.device).reshape(n, 1)  # type: ignore[attr-defined]
+    i = arange(n, device=x.device).reshape(1, n)  # type: ignore[attr-defined]
+    omitted = where(k == i, 1.0, xs).cumprod(-1)  # type: ignore[attr-defined]
+    grad = where(i >= k, omitted * gs, 0.0).sum(-1)  # type: ignore[attr-defined]
+    return grad.transpose(d, -1)  # type: ignore[attr-defined]
 
 
 def _scan(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:

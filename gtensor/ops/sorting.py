@@ -143,6 +143,9 @@ def unique(self: Tensor, sorted: bool = True, return_inverse: bool = False,
            return_counts: bool = False, dim: int | None = None) -> Any:
     """Distinct values (or slices along ``dim``), sorted; optionally inverse indices and counts.
 
+    NaNs never equal each other: each one is its own value (or makes its slice
+    distinct), sorted last, as in PyTorch.
+
     Args:
         sorted: accepted for PyTorch compatibility (the result is always sorted).
         return_inverse: also return, for each input element (or slice), its position

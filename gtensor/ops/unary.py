@@ -24,14 +24,22 @@ class UnarySpec:
     """A unary op: its kernel name, how it types its result, and its VJP ``(x, out, g)``."""
 
     name: str
-    kind: str  # "float": ints become the default float; "same": keep; "bool": bool result;
-    #            "int": integer or bool input only
+    kind: str  # "float": ints become the default float; "floating": float input only;
+    #            "same": keep; "bool": bool result; "int": integer or bool input only
     vjp: Callable[[Tensor, Tensor, Tensor], Tensor] | None = None
     kernel: str | None = None
 
 
+def check_floating(x: Tensor, op: str) -> None:
+    """Refuse integer and bool inputs, as PyTorch's activations without an integer kernel do."""
+    check(x.dtype.is_floating_point, op, lambda: f"not implemented for dtype {x.dtype.name}; "
+          "expected a floating point tensor", DTypeError)
+
+
 def _result(spec: UnarySpec, x: Tensor) -> tuple[dtype, dtype]:
     dt = x.dtype
+    if spec.kind == "floating":
+        check_floating(x, spec.name)
     if spec.kind == "float" and dt.category < 2:
         dt = get_default_dtype()
     if spec.kind == "int":
@@ -72,7 +80,21 @@ def _vjp_of(spec: UnarySpec) -> Callable[[Node, Tensor], Tensor]:
 
 
 def _zero(x: Tensor, out: Tensor, g: Tensor) -> Tensor:
-    return g * 0.0  # type: ignore[operator]
+    from .creation import zeros_like
+
+    return zeros_like(g)
+
+
+def sgn(x: Tensor) -> Tensor:
+    """-1, 0 or 1 with 0 at nan: the sign PyTorch's gradients (``abs``, norms) use."""
+    return (x > 0).to(x.dtype) - (x < 0).to(x.dtype)  # type: ignore[attr-defined,operator]
+
+
+def _relu_grad(x: Tensor, out: Tensor, g: Tensor) -> Tensor:
+    """PyTorch's ``threshold_backward``: 0 where the output is <= 0 (so at 0), else ``g``."""
+    from .ternary import where
+
+    return where(out <= 0, 0.0, g)
 
 
 def _gelu_grad(x: Tensor, out: Tensor, g: Tensor) -> Tensor:
@@ -96,10 +118,10 @@ def _silu_grad(x: Tensor, out: Tensor, g: Tensor) -> Tensor:
 
 _RULES: tuple[UnarySpec, ...] = (
     UnarySpec("neg", "same", lambda x, o, g: -g),  # type: ignore[operator]
-    UnarySpec("abs", "same", lambda x, o, g: g * x.sign()),  # type: ignore[attr-defined,operator]
+    UnarySpec("abs", "same", lambda x, o, g: g * sgn(x)),  # type: ignore[operator]
     UnarySpec("sign", "same", _zero),
     UnarySpec("square", "same", lambda x, o, g: g * x * 2.0),  # type: ignore[operator]
-    UnarySpec("relu", "same", lambda x, o, g: g * (o > 0).to(g.dtype)),  # type: ignore
+    UnarySpec("relu", "same", _relu_grad),
     UnarySpec("exp", "float", lambda x, o, g: g * o),  # type: ignore[operator]
     UnarySpec("exp2", "float", lambda x, o, g: g * o * _LN2),  # type: ignore[operator]
     UnarySpec("log", "float", lambda x, o, g: g / x),  # type: ignore[operator]
@@ -120,10 +142,10 @@ _RULES: tuple[UnarySpec, ...] = (
     UnarySpec("cosh", "float", lambda x, o, g: g * x.sinh()),  # type: ignore
     UnarySpec("tanh", "float", lambda x, o, g: g * (1.0 - o * o)),  # type: ignore[operator]
     UnarySpec("sigmoid", "float", lambda x, o, g: g * o * (1.0 - o)),  # type: ignore
-    UnarySpec("gelu", "float", _gelu_grad),
-    UnarySpec("gelu_tanh", "float", _gelu_tanh_grad),
-    UnarySpec("silu", "float", _silu_grad),
-    UnarySpec("softplus", "float", lambda x, o, g: g * x.sigmoid()),  # type: ignore
+    UnarySpec("gelu", "floating", _gelu_grad),
+    UnarySpec("gelu_tanh", "floating", _gelu_tanh_grad),
+    UnarySpec("silu", "floating", _silu_grad),
+    UnarySpec("softplus", "floating", lambda x, o, g: g * x.sigmoid()),  # type: ignore
     UnarySpec("erf", "float", lambda x, o, g: g * (x * x * -1.0).exp() * (  # type: ignore
         2.0 / math.sqrt(math.pi))),
     UnarySpec("floor", "same", _zero),
@@ -181,6 +203,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """
     check(approximate in ("none", "tanh"), "gelu", lambda: "approximate must be 'none' or "
           f"'tanh', got {approximate!r}", ValueError)
+    check_floating(input, "gelu")
     return unary(UNARY["gelu_tanh" if approximate == "tanh" else "gelu"], input)
 
 
@@ -201,6 +224,7 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     """
     from .ternary import where
 
+    check_floating(input, "softplus")
     if beta == 1.0 and threshold == 20.0:
         return unary(UNARY["softplus"], input)
     scaled = input * beta  # type: ignore[operator]

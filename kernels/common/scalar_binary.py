@@ -74,6 +74,12 @@ def remainder_float(a, b):  # noqa: ANN001, ANN201
 
 
 def pow_float(a, b):  # noqa: ANN001, ANN201
+    """C99 ``pow``: a negative base to a non-integer power is nan, except ``-inf``."""
+    if a == -math.inf and b == b and b != 0:
+        odd = abs(b) < _BIG and b % 2.0 == 1.0
+        if b > 0:
+            return -math.inf if odd else math.inf
+        return -0.0 if odd else 0.0
     if a == 0 and b < 0:
         odd = abs(b) < _BIG and b % 2.0 == 1.0
         return math.copysign(math.inf, a) if odd else math.inf

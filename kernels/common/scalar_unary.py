@@ -3,8 +3,9 @@
 Each function maps one element to one element using only ``math``, builtins and
 arithmetic, so Numba compiles it for the CPU (``njit``) and for CUDA (device
 function), and the CUDA simulator runs it as plain Python. Domain edges (log of
-0, sqrt of a negative, ...) are handled explicitly: compiled code would return
-inf/nan anyway, but Python's ``math`` raises, and the simulator runs Python.
+0, sqrt of a negative, exp past the largest float, ...) are handled explicitly:
+compiled code would return inf/nan anyway, but Python's ``math`` raises, and the
+simulator runs Python. The guards are comparisons, valid on every target.
 
 ``UNARY`` lists every op: its scalar body, the input dtypes it is registered
 for, and whether its output is boolean. Output dtype otherwise equals the input.
@@ -17,6 +18,9 @@ import math
 from .dtype_groups import ALL, FLOAT, INT, NUMERIC
 
 _BIG = 4503599627370496.0  # 2**52: every float at or above it is an integer
+_EXP_MAX = 709.782712893384  # the largest float64 whose exp is finite (compared in float64:
+#                             the simulator would round it to a float32 input's precision)
+_COSH_MAX = 710.4758600739439  # the largest float64 whose cosh and sinh are finite
 
 
 def neg(x):  # noqa: ANN001, ANN201 - scalar bodies are typed by Numba per signature
@@ -32,15 +36,16 @@ def sign(x):  # noqa: ANN001, ANN201
         return 1
     if x < 0:
         return -1
-    return 0 if x == 0 else x
+    return 0  # zeros and NaN, as PyTorch
 
 
 def exp(x):  # noqa: ANN001, ANN201
-    return math.exp(x)
+    return math.inf if float(x) > _EXP_MAX else math.exp(x)
 
 
 def exp2(x):  # noqa: ANN001, ANN201
-    return math.exp(x * 0.6931471805599453)
+    y = float(x)
+    return math.inf if y >= 1024.0 else 2.0 ** y
 
 
 def log(x):  # noqa: ANN001, ANN201
@@ -68,7 +73,7 @@ def log1p(x):  # noqa: ANN001, ANN201
 
 
 def expm1(x):  # noqa: ANN001, ANN201
-    return math.expm1(x)
+    return math.inf if float(x) > _EXP_MAX else math.expm1(x)
 
 
 def sqrt(x):  # noqa: ANN001, ANN201
@@ -78,7 +83,7 @@ def sqrt(x):  # noqa: ANN001, ANN201
 def rsqrt(x):  # noqa: ANN001, ANN201
     if x > 0:
         return 1.0 / math.sqrt(x)
-    return math.inf if x == 0 else math.nan
+    return math.copysign(math.inf, x) if x == 0 else math.nan
 
 
 def square(x):  # noqa: ANN001, ANN201
@@ -116,13 +121,13 @@ def atan(x):  # noqa: ANN001, ANN201
 
 
 def sinh(x):  # noqa: ANN001, ANN201
-    if abs(x) > 710:
+    if abs(float(x)) > _COSH_MAX:
         return math.copysign(math.inf, x)
     return math.sinh(x)
 
 
 def cosh(x):  # noqa: ANN001, ANN201
-    return math.inf if abs(x) > 710 else math.cosh(x)
+    return math.inf if abs(float(x)) > _COSH_MAX else math.cosh(x)
 
 
 def tanh(x):  # noqa: ANN001, ANN201

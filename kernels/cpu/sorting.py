@@ -120,7 +120,7 @@ def value_range(x: np.ndarray, stream: object = None) -> tuple:
 
 @register("unique_flags", "cpu", [(d, "bool") for d in SORTABLE])
 def unique_flags(s: np.ndarray, flags: np.ndarray, stream: object = None) -> None:
-    """Mark where a sorted 1-D ``s`` starts a new run of equal values (NaNs are equal).
+    """Mark where a sorted 1-D ``s`` starts a new run of equal values (each NaN is its own run).
 
     Example:
         >>> f = np.empty(3, bool); unique_flags(np.array([1, 1, 2]), f); f.tolist()
@@ -128,8 +128,7 @@ def unique_flags(s: np.ndarray, flags: np.ndarray, stream: object = None) -> Non
     """
     if s.size:
         flags[0] = True
-        a, b = s[1:], s[:-1]
-        flags[1:] = (a != b) & ~((a != a) & (b != b))
+        flags[1:] = s[1:] != s[:-1]
 
 
 @register("unique_runs", "cpu", ["int64"])
