@@ -19,7 +19,7 @@ import numpy as np
 from ..autograd.inplace import differentiable_inplace
 from ..autograd.node import Node, needs_grad, record
 from ..dtypes import bool_, dtype, float16, float32, get_default_dtype, result_type
-from ..errors import DTypeError, ShapeError, check, check_same_device
+from ..errors import DivisionByZeroError, DTypeError, ShapeError, check, check_same_device
 from ..shape_rules import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from .copy import broadcast_view
@@ -27,6 +27,7 @@ from .dispatch import launch
 
 Scalar = bool | int | float
 Operand = Tensor | Scalar
+_REFUSING = frozenset(("sub", "floor_divide", "remainder", "pow"))
 
 
 def is_scalar(x: Any) -> bool:
@@ -109,9 +110,44 @@ class BinarySpec:
     vjp: Callable[[Node, Tensor], tuple[Tensor | None, Tensor | None]] | None = None
 
 
+def _is_bool(x: Operand) -> bool:
+    """True for bool tensors and Python (or NumPy) bools."""
+    return x.dtype is bool_ if isinstance(x, Tensor) else isinstance(x, (bool, np.bool_))
+
+
+def _has_zero(x: Operand) -> bool:
+    """True when ``x`` is a zero number, or a cpu tensor holding a zero."""
+    if not isinstance(x, Tensor):
+        return x == 0
+    return x.device.type == "cpu" and bool((x.numpy() == 0).any())
+
+
+def _refuse(name: str, a: Operand, b: Operand, common: dtype) -> None:
+    """PyTorch's value and dtype refusals for ``sub``, integer ``//``/``%`` and ``**``.
+
+    An integer divisor of zero raises where it can be seen without reading
+    device memory: a number, or a cpu tensor. A CUDA tensor divisor is not
+    read, so dividing by its zeros gives an unspecified value, as in PyTorch.
+    """
+    if name == "sub":
+        check(not (_is_bool(a) and _is_bool(b)), name, "Subtraction, the `-` operator, with "
+              "two bool tensors is not supported. Use the `^` or `logical_xor()` operator "
+              "instead.", DTypeError)
+        check(not (_is_bool(a) or _is_bool(b)), name, "Subtraction, the `-` operator, with a "
+              "bool tensor is not supported. If you are trying to invert a mask, use the `~` "
+              "or `logical_not()` operator instead.", DTypeError)
+    elif name in ("floor_divide", "remainder"):
+        check(common.category == 2 or not _has_zero(b), name, "integer division by zero",
+              DivisionByZeroError)
+    elif name == "pow" and common.category < 2 and not isinstance(b, Tensor):
+        check(b >= 0, name, "Integers to negative integer powers are not allowed.")
+
+
 def _result_dtypes(spec: BinarySpec, a: Operand, b: Operand) -> tuple[dtype, dtype]:
-    """Return (kernel input dtype, output dtype) for a binary op."""
+    """Return (kernel input dtype, output dtype) for a binary op, refusing what PyTorch does."""
     common = result_type(a, b)
+    if spec.name in _REFUSING:
+        _refuse(spec.name, a, b, common)
     if spec.kind in ("true_div", "float") and common.category < 2:
         common = get_default_dtype()
     if spec.kind == "bitwise":
@@ -159,6 +195,8 @@ def _same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None
     dev = a._storage.device
     if dev != b._storage.device:
         return None
+    if spec.name in _REFUSING:
+        _refuse(spec.name, a, b, dt)
     result = Tensor.empty(a._shape, bool_ if kind == "compare" else dt, dev)
     if result.numel():
         launch(spec.name, dev, (dt, dt), a._native(), b._native(), result._native())
@@ -216,26 +254,32 @@ def _pow_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
     return ga, gb
 
 
-def _tie_split(ctx: Node, g: Tensor, pick_a: Callable[[Any, Any], Tensor]) -> tuple[Any, Any]:
+def _tie_split(ctx: Node, g: Tensor, loses: Callable[[Any, Any], Tensor]) -> tuple[Any, Any]:
+    """PyTorch's rule: ties split ``g`` in half; a nan on either side gives both all of ``g``."""
+    from .ternary import where
+
     a, b = saved_pair(ctx)
-    ties = (a == b).to(g.dtype) * 0.5  # type: ignore[union-attr,operator]
-    wins = pick_a(a, b).to(g.dtype)  # type: ignore[attr-defined]
-    wa = wins + ties
-    return g * wa, g * (1 - wa)  # type: ignore[operator]
+    share = where(a == b, g * 0.5, g)  # type: ignore[operator]
+    return where(loses(a, b), 0.0, share), where(loses(b, a), 0.0, share)
 
 
 def _maximum_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
-    return _tie_split(ctx, g, lambda a, b: a > b)
-
-
-def _minimum_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
     return _tie_split(ctx, g, lambda a, b: a < b)
 
 
+def _minimum_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
+    return _tie_split(ctx, g, lambda a, b: a > b)
+
+
 def _atan2_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
+    """0 at (0, 0) (and wherever ``a*a + b*b`` underflows to 0), as in PyTorch."""
+    from .ternary import where
+
     a, b = saved_pair(ctx)
     denom = a * a + b * b  # type: ignore[operator]
-    return g * b / denom, -g * a / denom  # type: ignore[operator]
+    zero = denom == 0
+    recip = where(zero, 0.0, 1.0 / where(zero, 1.0, denom))
+    return g * b * recip, -g * a * recip  # type: ignore[operator]
 
 
 def _remainder_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
@@ -311,7 +355,7 @@ def _define_binary(name: str) -> None:
     raw_inplace.__name__ = name + "_"
     globals()[name] = fn
     tensor_method(name)(fn)
-    tensor_method(name + "_")(differentiable_inplace(fn)(raw_inplace))
+    tensor_method(name + "_")(differentiable_inplace(fn, elementwise=True)(raw_inplace))
 
 
 for _name in SPECS:

@@ -10,7 +10,10 @@ NumPy's rules: integer tensors, lists and boolean masks are advanced indices
 (a ``k``-d mask stands for the ``k`` index rows of its ``nonzero``), and in
 their presence plain ints count as advanced too. The advanced dims are
 broadcast together; they replace the indexed dims in place when all advanced
-indices are adjacent, else they come first.
+indices are adjacent, else they come first. A 0-d integer tensor is an
+advanced index of shape ``()``, as a 0-d NumPy array is: the result shapes are
+those of a plain int, but the result is a copy (PyTorch reads the value on the
+host and returns a view; reading device memory here would block).
 """
 
 from __future__ import annotations
@@ -60,8 +63,13 @@ def int_rows(rows: list[Tensor], shape: tuple[int, ...], dev: Any) -> Tensor:
 
 
 def row_offsets(rows: list[Tensor], shape: tuple[int, ...], sizes: tuple[int, ...],
-                strides: tuple[int, ...], dims: tuple[int, ...], op: str, dev: Any) -> Tensor:
+                strides: tuple[int, ...], dims: tuple[int, ...], op: str, dev: Any,
+                strict: bool = False) -> Tensor:
     """Return the ``(prod(shape),)`` int64 offsets ``sum(wrap(rows[j]) * strides[j])``.
+
+    The ``index_offsets`` kernel checks the bounds: on the cpu it raises at
+    once; on CUDA it records the error on the device, raised at the next
+    synchronizing call.
 
     Args:
         rows: integer index tensors broadcastable to ``shape``.
@@ -70,6 +78,8 @@ def row_offsets(rows: list[Tensor], shape: tuple[int, ...], sizes: tuple[int, ..
         dims: dim number each row indexes (for the error message).
         op: op name for errors.
         dev: the device.
+        strict: negative indices are out of range instead of counting from the
+            end (class indices, embedding rows).
 
     Raises:
         IndexError: ``[op] index 5 is out of bounds for dimension 0 with size 3``.
@@ -80,7 +90,7 @@ def row_offsets(rows: list[Tensor], shape: tuple[int, ...], sizes: tuple[int, ..
     stacked = int_rows(rows, shape, dev)
     out = Tensor.empty((stacked.shape[1],), int64, dev)
     launch("index_offsets", dev, (int64,), stacked._native(), tuple(sizes), tuple(strides),
-           out._native(), opname=op, dims=tuple(dims))
+           out._native(), opname=op, dims=tuple(dims), strict=strict)
     return out
 
 
@@ -143,9 +153,8 @@ def mask_rows(mask: Tensor, op: str) -> list[Tensor]:
 
 
 def _is_advanced(item: Any) -> bool:
-    if isinstance(item, Tensor):
-        return item.ndim > 0 or item.dtype.name == "bool"
-    return isinstance(item, (list, tuple, np.ndarray, bool, np.bool_))
+    """Tensors (0-d ones too: reading one on the host would block), lists, arrays, bools."""
+    return isinstance(item, (Tensor, list, tuple, np.ndarray, bool, np.bool_))
 
 
 @dataclass
@@ -183,11 +192,8 @@ def _expand_items(self: Tensor, items: tuple[Any, ...], op: str) -> list[Any]:
     dev = self.device
     out: list[Any] = []
     for item in items:
-        if isinstance(item, (bool, np.bool_, list, tuple, np.ndarray)) or (
-                isinstance(item, Tensor) and (item.ndim or item.dtype.name == "bool")):
+        if _is_advanced(item):
             out.append(as_index_tensor(item, dev, op))
-        elif isinstance(item, Tensor):
-            out.append(item.__index__())
         else:
             out.append(item)
     n_ell = sum(i is Ellipsis for i in out)
@@ -406,6 +412,7 @@ def index_put_(self: Tensor, indices: Any, values: Any, accumulate: bool = False
         [0.0, 5.0, 0.0]
     """
     items = indices if isinstance(indices, tuple) else (indices,)
+    self._check_writable("index_put_")
     if needs_grad(self, values):
         check_inplace(self, "index_put_")
         return self.copy_(index_put(self, items, values, accumulate))  # type: ignore

@@ -2,8 +2,9 @@
 
 One primitive (``matmul`` on >= 2-D operands with broadcast batch dims) has a
 kernel and a VJP; 1-D operands become matrices through (differentiable) views
-and the extra dim is squeezed away, as NumPy does. ``einsum`` maps two-operand
-contractions onto the primitive with permutes, reshapes and sums.
+and the extra dim is squeezed away, as NumPy does. ``einsum`` takes diagonals
+for repeated labels and contracts operands pairwise onto the primitive with
+permutes, reshapes and sums.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ..shape_rules import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from .copy import broadcast_view
 from .dispatch import launch
+from .views import expand_to
 
 
 def _matmul_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
@@ -62,6 +64,8 @@ def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
     b = other.unsqueeze(-1) if other.ndim == 1 else other  # type: ignore[attr-defined]
     check(a.shape[-1] == b.shape[-2], "matmul", lambda: f"shapes {input.shape} and "
           f"{other.shape} cannot be multiplied ({a.shape[-1]} != {b.shape[-2]})", ShapeError)
+    if out is not None:
+        _check_out(out, input, other)
     result = _matmul_nd(a, b)
     if input.ndim == 1:
         result = result.squeeze(-2)  # type: ignore[attr-defined]
@@ -69,11 +73,22 @@ def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
         result = result.squeeze(-1)  # type: ignore[attr-defined]
     if out is None:
         return result
-    check(not needs_grad(result), "matmul", "out=... arguments don't support automatic "
-          "differentiation", RuntimeError)
-    check(out.shape == result.shape, "matmul", lambda: f"out has shape {out.shape} but the "
-          f"result has shape {result.shape}", ShapeError)
     return out.copy_(result)  # type: ignore[attr-defined]
+
+
+def _check_out(out: Tensor, input: Tensor, other: Tensor) -> None:
+    """Refuse an ``out=`` of another dtype, device or shape before any work (as PyTorch)."""
+    check(isinstance(out, Tensor), "matmul", "out must be a tensor", TypeError)
+    check(not needs_grad(input, other), "matmul", "out=... arguments don't support automatic "
+          "differentiation", RuntimeError)
+    check(out.dtype is input.dtype, "matmul", lambda: f"expected out tensor to have dtype "
+          f"{input.dtype.name}, but got {out.dtype.name} instead", DTypeError)
+    check_same_device("matmul", input.device, out.device)
+    batch = broadcast_shapes(input.shape[:-2], other.shape[:-2], op="matmul")
+    cols = other.shape[-1:] if other.ndim > 1 else ()
+    shape = (*batch, *input.shape[-2:-1], *cols)
+    check(out.shape == shape, "matmul", lambda: f"out has shape {out.shape} but the result "
+          f"has shape {shape}", ShapeError)
 
 
 @tensor_method()
@@ -108,65 +123,100 @@ tensor_method("__matmul__")(matmul)
 tensor_method("__rmatmul__")(lambda self, other: matmul(other, self))
 
 
-def _parse(equation: str, count: int) -> tuple[list[str], str]:
+Labels = list[int]  # one label per dim: a letter's code point, or an ellipsis dim's number < 0
+
+
+def _split_term(term: str, equation: str) -> tuple[str, str, bool]:
+    """Split ``"a...b"`` into its letters before and after ``...`` and whether it has one."""
+    head, ell, tail = term.partition("...")
+    check((head + tail).isalpha() or not head + tail, "einsum", lambda: "labels must be "
+          f"letters, with at most one '...' per operand: {equation!r}", ValueError)
+    return head, tail, bool(ell)
+
+
+def _parse(equation: str, shapes: list[tuple[int, ...]]) -> tuple[list[Labels], Labels]:
+    """Turn ``equation`` into labels per operand dim and the output labels.
+
+    ``...`` stands for the operand's unnamed dims, right-aligned across operands
+    (ellipsis dim ``k`` counted from the right gets label ``-k - 1``). Without
+    ``->`` the output is ``...`` followed by the labels used once, sorted.
+    """
     eq = equation.replace(" ", "")
     lhs, arrow, rhs = eq.partition("->")
-    inputs = lhs.split(",")
-    check(len(inputs) == count, "einsum", lambda: f"equation {equation!r} names "
-          f"{len(inputs)} operands but {count} were given", ValueError)
-    for labels in inputs:
-        check(labels.isalpha() and len(set(labels)) == len(labels), "einsum", lambda: "each "
-              f"operand needs distinct letter labels (no '...', no repeats): {equation!r}",
-              ValueError)
-    if not arrow:
-        counts = {c: lhs.count(c) for c in lhs if c.isalpha()}
-        rhs = "".join(sorted(c for c, k in counts.items() if k == 1))
-    return inputs, rhs
+    terms = lhs.split(",")
+    check(len(terms) == len(shapes), "einsum", lambda: f"equation {equation!r} names "
+          f"{len(terms)} operands but {len(shapes)} were given", ValueError)
+    inputs: list[Labels] = []
+    n_ell = 0
+    for term, shape in zip(terms, shapes, strict=True):
+        head, tail, has_ell = _split_term(term, equation)
+        named = len(head) + len(tail)
+        extra = len(shape) - named
+        check(extra == 0 or (has_ell and extra > 0), "einsum", lambda: f"operand of shape "
+              f"{shape} has {len(shape)} dims but {term!r} names {named}", ShapeError)
+        n_ell = max(n_ell, extra)
+        inputs.append([ord(c) for c in head] + list(range(-extra, 0)) + [ord(c) for c in tail])
+    used = [c for labels in inputs for c in labels if c >= 0]
+    if arrow:
+        head, tail, has_ell = _split_term(rhs, equation)
+        check(not has_ell or n_ell or any("..." in t for t in terms), "einsum",
+              lambda: f"output has '...' but no operand does: {equation!r}", ValueError)
+        out = [ord(c) for c in head] + (list(range(-n_ell, 0)) if has_ell else []) + [
+            ord(c) for c in tail]
+        for c in out:
+            check(c < 0 or c in used, "einsum", lambda: f"output label {chr(c)!r} does not "
+                  f"appear in any operand: {equation!r}", ValueError)
+        check(len(set(out)) == len(out), "einsum", lambda: f"output labels repeat: "
+              f"{equation!r}", ValueError)
+    else:
+        out = list(range(-n_ell, 0)) + sorted(c for c in set(used) if used.count(c) == 1)
+    return inputs, out
 
 
-def _sum_unused(t: Tensor, labels: str, keep: str) -> tuple[Tensor, str]:
-    dims = tuple(i for i, c in enumerate(labels) if c not in keep)
-    if dims:
-        t = t.sum(dim=dims)  # type: ignore[attr-defined]
-        labels = "".join(c for c in labels if c in keep)
+def _take_diagonals(t: Tensor, labels: Labels) -> tuple[Tensor, Labels]:
+    """Replace each label repeated within one operand by the diagonal over its dims."""
+    labels = list(labels)
+    while len(set(labels)) < len(labels):
+        c = next(c for c in labels if labels.count(c) > 1)
+        i = labels.index(c)
+        j = labels.index(c, i + 1)
+        check(t.shape[i] == t.shape[j], "einsum", lambda: f"label {chr(c)!r} is repeated "
+              f"with sizes {t.shape[i]} and {t.shape[j]}", ShapeError)
+        t = t.diagonal(0, i, j)  # type: ignore[attr-defined]
+        labels = [x for k, x in enumerate(labels) if k not in (i, j)] + [c]
     return t, labels
 
 
-def einsum(equation: str, *operands: Tensor) -> Tensor:
-    """Einstein summation over one or two operands (``"ij,jk->ik"``, ``"bij,bjk->bik"``, ...).
+def _sum_out(t: Tensor, labels: Labels, keep: set[int]) -> tuple[Tensor, Labels]:
+    """Sum the dims whose labels are not in ``keep``."""
+    dims = tuple(i for i, c in enumerate(labels) if c not in keep)
+    if dims:
+        t = t.sum(dim=dims)  # type: ignore[attr-defined]
+        labels = [c for c in labels if c in keep]
+    return t, labels
 
-    Labels are letters, distinct within an operand; ``...`` and repeated labels
-    (diagonals) are not supported. Two-operand contractions run as one batched
-    ``matmul``.
 
-    Example:
-        >>> gt.einsum("ij,j->i", gt.ones(2, 3), gt.ones(3)).tolist()  # doctest: +SKIP
-        [3.0, 3.0]
-    """
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    check(len(operands) in (1, 2), "einsum", "supports one or two operands", ValueError)
-    inputs, out_labels = _parse(equation, len(operands))
-    for labels, t in zip(inputs, operands, strict=True):
-        check(len(labels) == t.ndim, "einsum", lambda: f"operand of shape {t.shape} has "
-              f"{t.ndim} dims but {labels!r} names {len(labels)}", ShapeError)
-    if len(operands) == 1:
-        t, labels = _sum_unused(operands[0], inputs[0], out_labels)
-        return t.permute(*[labels.index(c) for c in out_labels])  # type: ignore[attr-defined]
-    (la, lb), (a, b) = inputs, operands
-    a, la = _sum_unused(a, la, lb + out_labels)
-    b, lb = _sum_unused(b, lb, la + out_labels)
-    size = {c: n for labels, t in ((la, a), (lb, b)) for c, n in zip(labels, t.shape,
-                                                                      strict=True)}
-    batch = [c for c in la if c in lb and c in out_labels]
-    contract = [c for c in la if c in lb and c not in out_labels]
+def _label_name(c: int) -> str:
+    """A label as written in the equation (``...`` for an ellipsis dim)."""
+    return chr(c) if c >= 0 else "..."
+
+
+def _contract(a: Tensor, la: Labels, b: Tensor, lb: Labels, keep: set[int],
+              size: dict[int, int]) -> tuple[Tensor, Labels]:
+    """Contract two operands over their shared labels not in ``keep``, as one batched matmul."""
+    a, la = _sum_out(a, la, keep | set(lb))
+    b, lb = _sum_out(b, lb, keep | set(la))
+    shared = [c for c in la if c in lb]
+    a = expand_to(a, tuple(size[c] if c in shared else n for c, n in zip(la, a.shape,
+                                                                         strict=True)), "einsum")
+    b = expand_to(b, tuple(size[c] if c in shared else n for c, n in zip(lb, b.shape,
+                                                                         strict=True)), "einsum")
+    batch = [c for c in shared if c in keep]
+    contract = [c for c in shared if c not in keep]
     rows = [c for c in la if c not in lb]
     cols = [c for c in lb if c not in la]
-    for c in batch + contract:
-        check(a.shape[la.index(c)] == b.shape[lb.index(c)], "einsum", lambda: f"label {c!r} "
-              f"has sizes {a.shape[la.index(c)]} and {b.shape[lb.index(c)]}", ShapeError)
 
-    def prod(labels: list[str]) -> int:
+    def prod(labels: Labels) -> int:
         return math.prod(size[c] for c in labels)
 
     am = a.permute(*[la.index(c) for c in batch + rows + contract]).reshape(  # type: ignore[attr-defined]
@@ -174,8 +224,46 @@ def einsum(equation: str, *operands: Tensor) -> Tensor:
     bm = b.permute(*[lb.index(c) for c in batch + contract + cols]).reshape(  # type: ignore[attr-defined]
         prod(batch), prod(contract), prod(cols))
     res = matmul(am, bm).reshape(*[size[c] for c in batch + rows + cols])  # type: ignore[attr-defined]
-    order = batch + rows + cols
-    return res.permute(*[order.index(c) for c in out_labels])  # type: ignore[attr-defined]
+    return res, batch + rows + cols
+
+
+def einsum(equation: str, *operands: Tensor) -> Tensor:
+    """Einstein summation, as in PyTorch (differentiable through the ops it composes).
+
+    Supports any number of operands, repeated labels within an operand
+    (diagonals: ``"ii->i"``, traces: ``"ii"``), ``...`` for broadcast batch
+    dims (``"...ij,...jk->...ik"``) and the implicit output (labels used once,
+    sorted, after the ``...`` dims). Size-1 dims broadcast against the others
+    of the same label. Operands are contracted left to right, each pair as one
+    batched ``matmul``.
+
+    Example:
+        >>> gt.einsum("ij,j->i", gt.ones(2, 3), gt.ones(3)).tolist()  # doctest: +SKIP
+        [3.0, 3.0]
+    """
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    check(len(operands) >= 1, "einsum", "expected at least one operand", ValueError)
+    for t in operands:
+        check(isinstance(t, Tensor), "einsum", lambda: f"operands must be tensors, got "
+              f"{type(t).__name__}", TypeError)
+    check_same_device("einsum", *(t.device for t in operands))
+    inputs, out_labels = _parse(equation, [t.shape for t in operands])
+    ops = [_take_diagonals(t, labels) for t, labels in zip(operands, inputs, strict=True)]
+    size: dict[int, int] = {}
+    for t, labels in ops:
+        for c, n in zip(labels, t.shape, strict=True):
+            seen = size.setdefault(c, n)
+            check(n in (1, seen) or seen == 1, "einsum", lambda: f"label "
+                  f"{_label_name(c)!r} has sizes {seen} and {n}", ShapeError)
+            size[c] = max(seen, n) if n and seen else 0
+    res, labels = ops[0]
+    for k in range(1, len(ops)):
+        keep = set(out_labels).union(*(set(lb) for _, lb in ops[k + 1:]))
+        res, labels = _contract(res, labels, ops[k][0], ops[k][1], keep, size)
+    res, labels = _sum_out(res, labels, set(out_labels))
+    res = res.permute(*[labels.index(c) for c in out_labels])  # type: ignore[attr-defined]
+    return expand_to(res, tuple(size[c] for c in out_labels), "einsum")
 
 
 EXPORTS = ("matmul", "mm", "bmm", "einsum")

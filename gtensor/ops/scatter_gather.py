@@ -35,8 +35,11 @@ def int_index(index: Any, dev: Any, op: str) -> Tensor:
     return idx
 
 
-def _coord_offsets(t: Tensor, dim: int, index: Tensor, op: str) -> Tensor:
-    """Offsets of ``t[..., index[i,j,k], ...]`` (index on ``dim``, coordinates elsewhere)."""
+def _coord_offsets(t: Tensor, dim: int, index: Tensor, op: str, strict: bool = False) -> Tensor:
+    """Offsets of ``t[..., index[i,j,k], ...]`` (index on ``dim``, coordinates elsewhere).
+
+    With ``strict``, negative values of ``index`` are out of range.
+    """
     from .creation import arange
 
     rows = []
@@ -47,7 +50,7 @@ def _coord_offsets(t: Tensor, dim: int, index: Tensor, op: str) -> Tensor:
             shape = tuple(n if k == j else 1 for k in range(index.ndim))
             rows.append(arange(n, dtype=int64, device=t.device).view(shape))  # type: ignore
     return row_offsets(rows, index.shape, t.shape or (1,), t._strides or (0,),
-                       tuple(range(max(t.ndim, 1))), op, t.device)
+                       tuple(range(max(t.ndim, 1))), op, t.device, strict)
 
 
 def _check_dim_index(t: Tensor, dim: int, index: Tensor, op: str,
@@ -96,11 +99,20 @@ def gather(self: Tensor, dim: int, index: Any) -> Tensor:
         >>> gt.tensor([[1, 2], [3, 4]]).gather(1, gt.tensor([[1], [0]])).tolist()
         [[2], [3]]
     """
-    index = int_index(index, self.device, "gather")
-    d = _check_dim_index(self, dim, index, "gather")
+    return gather_indices(self, dim, index, "gather")
+
+
+def gather_indices(self: Tensor, dim: int, index: Any, op: str, strict: bool = False) -> Tensor:
+    """:func:`gather` reporting errors as ``op``; ``strict`` refuses negative indices.
+
+    Example:
+        >>> gather_indices(logp, 1, target.unsqueeze(1), "nll_loss", strict=True)  # doctest: +SKIP
+    """
+    index = int_index(index, self.device, op)
+    d = _check_dim_index(self, dim, index, op)
     out = Tensor.empty(index.shape, self.dtype, self.device)
     if out.numel():
-        offsets = _coord_offsets(self, d, index, "gather")
+        offsets = _coord_offsets(self, d, index, op, strict)
         gather_rows(_scalar_0d(self), offsets, out.reshape(-1))  # type: ignore[attr-defined]
     record("gather", out, (self,), _gather_vjp, save=(index,), dim=d, in_shape=self.shape)
     return out

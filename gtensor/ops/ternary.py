@@ -38,12 +38,18 @@ def _where_vjp(ctx: Node, g: Tensor) -> tuple[None, Any, Any]:
 def where(condition: Any, input: Any, other: Any) -> Tensor:
     """Pick ``input`` where ``condition`` is true, else ``other`` (broadcasting all three).
 
+    ``condition`` is a bool tensor (or Python bool); uint8 is accepted as
+    PyTorch still does, other dtypes raise :class:`DTypeError`.
+
     Example:
         >>> where(gt.tensor([True, False]), 1.0, 2.0).tolist()  # doctest: +SKIP
         [1.0, 2.0]
     """
     dev = device_of("where", (condition, input, other))
     cond = as_operand(condition, dev, "where")
+    cdt = cond.dtype.name if isinstance(cond, Tensor) else type(cond).__name__
+    check(cdt in ("bool", "uint8"), "where", lambda: "expected condition to be a boolean "
+          f"tensor, but got a tensor with dtype {cdt}", DTypeError)
     a, b = as_operand(input, dev, "where"), as_operand(other, dev, "where")
     if not isinstance(cond, Tensor) or cond.dtype is not bool_:
         from .creation import as_tensor

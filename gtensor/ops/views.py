@@ -10,7 +10,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from ..autograd.node import Node, record
+from ..dtypes import as_dtype, dtype
 from ..errors import ShapeError, check
 from ..shape_rules import broadcast_shapes, normalize_shape, wrap_dim
 from ..tensor import Tensor, contiguous_strides, tensor_method, tensor_property
@@ -90,12 +93,17 @@ def _view_strides(old_shape: tuple[int, ...], old_strides: tuple[int, ...],
 
 @tensor_method()
 def view(self: Tensor, *shape: Any) -> Tensor:
-    """Return a view with a new shape (one dim may be -1); raises if the layout forbids it.
+    """Return a view with a new shape (one dim may be -1), or with a new dtype.
+
+    ``view(dtype)`` reinterprets the bytes, as PyTorch does (see :func:`view_dtype`).
+    A shape view raises if the layout forbids it.
 
     Example:
         >>> gt.arange(6).view(2, -1).shape  # doctest: +SKIP
         (2, 3)
     """
+    if len(shape) == 1 and isinstance(shape[0], (dtype, str, np.dtype, type)):
+        return view_dtype(self, as_dtype(shape[0]))
     new_shape = _infer_shape(normalize_shape(shape, "view"), self.numel(), "view")
     strides = _view_strides(self.shape, self._strides, new_shape)
     check(strides is not None, "view", lambda: f"view size {new_shape} is not compatible with "
@@ -103,6 +111,47 @@ def view(self: Tensor, *shape: Any) -> Tensor:
           ShapeError)
     return _reshaped(self._make_view(new_shape, strides, self._offset), self,  # type: ignore[arg-type]
                      "view")
+
+
+def view_dtype(self: Tensor, dt: dtype) -> Tensor:
+    """Reinterpret ``self``'s bytes as ``dt``: a view without gradient, as in PyTorch.
+
+    With the same itemsize, shape and strides stay. Otherwise the last dim
+    (of stride 1) is rescaled by the itemsize ratio, and the other strides
+    and the storage offset with it; each must divide evenly.
+
+    Raises:
+        GTensorError: ``[view] self.stride(-1) must be 1 to view float32 as int16 ...``.
+
+    Example:
+        >>> gt.zeros(2, 2).view(gt.int16).shape  # doctest: +SKIP
+        (2, 4)
+    """
+    old, new = self.itemsize, dt.itemsize
+    shape, strides, offset = list(self.shape), list(self._strides), self._offset
+    if old != new:
+        what = f"to view {self.dtype.name} as {dt.name} (different element sizes)"
+        check(self.ndim > 0, "view", f"self.dim() cannot be 0 {what}")
+        check(strides[-1] == 1, "view", lambda: f"self.stride(-1) must be 1 {what}, but got "
+              f"{strides[-1]}")
+        if old > new:
+            k = old // new
+            shape[-1] *= k
+            strides = [s * k for s in strides[:-1]] + [1]
+            offset *= k
+        else:
+            k = new // old
+            check(shape[-1] % k == 0, "view", lambda: f"self.size(-1) must be divisible by {k} "
+                  f"{what}, but got {shape[-1]}")
+            for d, s in enumerate(strides[:-1]):
+                check(s % k == 0, "view", lambda: f"self.stride({d}) must be divisible by {k} "
+                      f"{what}, but got {s}")
+            check(offset % k == 0, "view", lambda: "self.storage_offset() must be divisible by "
+                  f"{k} {what}, but got {offset}")
+            shape[-1] //= k
+            strides = [s // k for s in strides[:-1]] + [1]
+            offset //= k
+    return Tensor(self._storage, tuple(shape), tuple(strides), offset, dt)
 
 
 @tensor_method()
@@ -310,8 +359,10 @@ def basic_index(self: Tensor, index: Any) -> Tensor:
         [8, 6, 4]
     """
     items = index if isinstance(index, tuple) else (index,)
-    check(all(_is_basic(i) for i in items), "getitem", "basic_index takes ints, slices, None "
-          "and ...; index with tensors, lists or booleans through x[...]", IndexError)
+    for item in items:
+        check(_is_basic(item), "getitem", lambda: "only integers, slices (`:`), ellipsis "
+              "(`...`), None and integer or bool tensors are valid indices (got "
+              f"{type(item).__name__})", IndexError)
     n_ell = sum(i is Ellipsis for i in items)
     check(n_ell <= 1, "getitem", "an index can only have a single ellipsis ('...')", IndexError)
     consumed = sum(i is not None and i is not Ellipsis for i in items)
@@ -365,6 +416,7 @@ def __setitem__(self: Tensor, index: Any, value: Any) -> None:  # noqa: N807
     """Write ``value`` (broadcast) into ``self[index]``; bumps the version counter."""
     from .indexing import advanced_setitem, plan_index
 
+    self._check_writable("setitem")
     plan = plan_index(self, index, "setitem")
     if plan is None:
         basic_index(self, index).copy_(value)  # type: ignore[attr-defined]

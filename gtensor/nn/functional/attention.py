@@ -70,10 +70,11 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, num_
                                  need_weights: bool = True, attn_mask: Tensor | None = None,
                                  average_attn_weights: bool = True,
                                  is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
-    """Multi-head attention on batch-first inputs ``(N, L, E)``, as in PyTorch.
+    """Multi-head attention on batch-first inputs ``(N, L, E)`` or unbatched ``(L, E)``.
 
     Args:
-        query: ``(N, L, E)``.
+        query: ``(N, L, E)``, or ``(L, E)`` (then key, value and the masks are
+            unbatched too, and so are the results).
         key: ``(N, S, E)``.
         value: ``(N, S, E)``.
         num_heads: heads; divides ``E``.
@@ -92,7 +93,7 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, num_
 
     Returns:
         The output ``(N, L, E)`` and the weights (``(N, L, S)`` averaged, else
-        ``(N, num_heads, L, S)``) or None.
+        ``(N, num_heads, L, S)``) or None; without the ``N`` dim for unbatched input.
 
     Example:
         >>> out, w = F.multi_head_attention_forward(
@@ -102,6 +103,22 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, num_
     from ...ops.shape_ops import tril
     from ...ops.ternary import where
 
+    op = "multi_head_attention"
+    unbatched = query.ndim == 2
+    want = 2 if unbatched else 3
+    check(query.ndim in (2, 3) and key.ndim == want and value.ndim == want, op,
+          lambda: "expected query, key and value of 3 dims (N, L, E) or 2 (L, E), got shapes "
+          f"{query.shape}, {key.shape} and {value.shape}", ShapeError)
+    if unbatched:
+        check(key_padding_mask is None or key_padding_mask.ndim == 1, op, lambda: "expected "
+              f"a 1-D key_padding_mask for unbatched input, got {key_padding_mask.shape}",
+              ShapeError)
+        out, weights = multi_head_attention_forward(
+            query.unsqueeze(0), key.unsqueeze(0), value.unsqueeze(0),  # type: ignore
+            num_heads, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias, dropout_p,
+            training, None if key_padding_mask is None else key_padding_mask.unsqueeze(0),  # type: ignore
+            need_weights, attn_mask, average_attn_weights, is_causal)
+        return out.squeeze(0), None if weights is None else weights.squeeze(0)  # type: ignore
     n, l_q, e = query.shape
     s_k = key.shape[1]
     check(e % num_heads == 0, "multi_head_attention", lambda: f"embed_dim {e} is not divisible "

@@ -6,7 +6,11 @@ Every loss takes ``reduction`` in ``"none"``, ``"mean"``, ``"sum"`` (and
 
 from __future__ import annotations
 
-from ...errors import ShapeError, check
+import math
+import warnings
+
+from ...errors import DTypeError, ShapeError, check
+from ...shape_rules import broadcast_shapes
 from ...tensor import Tensor
 from .activation import log_softmax
 
@@ -28,6 +32,21 @@ def _check_same_shape(input: Tensor, target: Tensor, op: str) -> None:
           f"differs from input shape {input.shape}", ShapeError)
 
 
+def _check_broadcast(input: Tensor, target: Tensor, op: str) -> None:
+    """Accept a target that broadcasts against the input, warning as PyTorch does."""
+    if tuple(input.shape) == tuple(target.shape):
+        return
+    try:
+        broadcast_shapes(input.shape, target.shape, op=op)
+    except ShapeError:
+        raise ShapeError(f"[{op}] target shape {target.shape} differs from input shape "
+                         f"{input.shape} and does not broadcast against it") from None
+    warnings.warn(f"[{op}] using a target size {tuple(target.shape)} that is different to the "
+                  f"input size {tuple(input.shape)}; this will likely lead to incorrect results "
+                  "due to broadcasting. Please ensure they have the same size.", UserWarning,
+                  stacklevel=3)
+
+
 def _classes_last(t: Tensor) -> Tensor:
     """``(N, C, d1, ...)`` -> ``(N * d1 * ..., C)``; ``(C,)`` -> ``(1, C)``."""
     if t.ndim == 1:
@@ -43,10 +62,11 @@ def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index
 
     The target's log-probability is picked with ``gather`` (its gradient scatters back).
     """
+    from ...ops.scatter_gather import gather_indices
     from ...ops.ternary import where
 
-    check(not target.dtype.is_floating_point, op, lambda: "class-index targets must be an "
-          f"integer tensor, got {target.dtype.name}", TypeError)
+    check(target.dtype.name in ("int64", "uint8"), op, lambda: "expected integer class-index "
+          f"targets of dtype int64 (or uint8), got {target.dtype.name}", DTypeError)
     n_classes = logp.shape[1] if logp.ndim > 1 else logp.shape[0]
     expect = (logp.shape[0], *logp.shape[2:]) if logp.ndim > 1 else ()
     check(tuple(target.shape) == expect, op, lambda: f"expected target of shape {expect} for "
@@ -55,9 +75,9 @@ def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index
     t = target.reshape(-1)  # type: ignore[attr-defined]
     valid = t != ignore_index
     safe = where(valid, t, 0)
-    picked = lp.gather(1, safe.unsqueeze(1)).squeeze(1)  # type: ignore[attr-defined]
+    picked = gather_indices(lp, 1, safe.unsqueeze(1), op, strict=True).squeeze(1)  # type: ignore
     mask = valid.to(lp.dtype)  # type: ignore[attr-defined]
-    w = mask if weight is None else weight.index_select(0, safe) * mask  # type: ignore
+    w = mask if weight is None else gather_indices(weight, 0, safe, op, strict=True) * mask
     loss = -(picked * w)
     if label_smoothing:
         total = lp.sum(1) if weight is None else (lp * weight).sum(1)  # type: ignore[attr-defined]
@@ -66,7 +86,9 @@ def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index
     check(reduction in _REDUCTIONS, op, lambda: f"reduction must be one of {_REDUCTIONS}, got "
           f"{reduction!r}", ValueError)
     if reduction == "mean":
-        return loss.sum() / w.sum()  # type: ignore[attr-defined]
+        total = w.sum()  # type: ignore[attr-defined]
+        none = total == 0  # every target ignored: PyTorch's nan, with a zero gradient
+        return loss.sum() / where(none, 1.0, total) + where(none, math.nan, 0.0)  # type: ignore
     if reduction == "sum":
         return loss.sum()  # type: ignore[attr-defined]
     return loss.reshape(target.shape)  # type: ignore[attr-defined]
@@ -78,13 +100,20 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
 
     Args:
         input: log-probabilities ``(N, C)``, ``(N, C, d1, ...)`` or ``(C,)``.
-        target: class indices ``(N,)``, ``(N, d1, ...)`` or ``()``.
+        target: int64 (or uint8) class indices in ``[0, C)``, ``(N,)``, ``(N, d1, ...)``
+            or ``()``.
         weight: per-class weights ``(C,)``.
-        ignore_index: target value that contributes nothing (nor to the mean's divisor).
+        ignore_index: target value that contributes nothing (nor to the mean's divisor);
+            with every target ignored the "mean" is nan, with a zero gradient.
         reduction: "none", "mean" (weighted mean) or "sum".
 
     Returns:
         The loss.
+
+    Raises:
+        IndexError: a target outside ``[0, C)`` other than ``ignore_index`` (negatives
+            do not count from the end); on CUDA at the next synchronizing call.
+        DTypeError: targets of another dtype (int32 included, as in PyTorch).
 
     Example:
         >>> F.nll_loss(F.log_softmax(logits, 1), labels)  # doctest: +SKIP
@@ -105,8 +134,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
 
     Args:
         input: logits ``(N, C)``, ``(N, C, d1, ...)`` or ``(C,)``.
-        target: class indices (integer, the input's shape without C) or
-            probabilities (floating, the input's shape).
+        target: class indices (int64 or uint8, in ``[0, C)``, the input's shape
+            without C; checked as in :func:`nll_loss`) or probabilities (floating,
+            the input's shape).
         weight: per-class weights ``(C,)``.
         ignore_index: class-index target that contributes nothing.
         reduction: "none", "mean" or "sum".
@@ -140,10 +170,13 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """Squared error ``(input - target) ** 2``.
 
+    A target of another shape broadcasts against ``input``, with a warning (as in
+    PyTorch).
+
     Example:
         >>> F.mse_loss(pred, y)  # doctest: +SKIP
     """
-    _check_same_shape(input, target, "mse_loss")
+    _check_broadcast(input, target, "mse_loss")
     d = input - target
     return _reduce(d * d, reduction, "mse_loss")
 
@@ -151,10 +184,13 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
 def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     """Absolute error ``|input - target|``.
 
+    A target of another shape broadcasts against ``input``, with a warning (as in
+    PyTorch).
+
     Example:
         >>> F.l1_loss(pred, y)  # doctest: +SKIP
     """
-    _check_same_shape(input, target, "l1_loss")
+    _check_broadcast(input, target, "l1_loss")
     return _reduce((input - target).abs(), reduction, "l1_loss")  # type: ignore[attr-defined]
 
 
@@ -162,14 +198,15 @@ def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",
                    beta: float = 1.0) -> Tensor:
     """Huber-like loss: ``0.5 * d**2 / beta`` where ``|d| < beta``, else ``|d| - 0.5 * beta``.
 
-    Here ``d = input - target``; ``beta = 0`` gives the L1 loss.
+    Here ``d = input - target`` (broadcast, with a warning when the shapes differ);
+    ``beta = 0`` gives the L1 loss.
 
     Example:
         >>> F.smooth_l1_loss(pred, y, beta=0.5)  # doctest: +SKIP
     """
     from ...ops.ternary import where
 
-    _check_same_shape(input, target, "smooth_l1_loss")
+    _check_broadcast(input, target, "smooth_l1_loss")
     check(beta >= 0, "smooth_l1_loss", lambda: f"beta must be >= 0, got {beta}", ValueError)
     a = (input - target).abs()  # type: ignore[attr-defined]
     if beta == 0:
@@ -211,8 +248,13 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     Example:
         >>> F.binary_cross_entropy_with_logits(logits, y)  # doctest: +SKIP
     """
+    from ...ops.ternary import where
+
     _check_same_shape(input, target, "binary_cross_entropy_with_logits")
-    softplus_neg = (-input.abs()).exp().log1p() + (-input).relu()  # type: ignore[attr-defined]
+    # |x| and max(-x, 0) written so that at x = 0 their slopes (1 and 0) sum to the true one
+    nonneg = input >= 0
+    abs_x = where(nonneg, input, -input)  # type: ignore[operator]
+    softplus_neg = (-abs_x).exp().log1p() + where(nonneg, 0.0, -input)  # type: ignore
     if pos_weight is None:
         loss = (1 - target) * input + softplus_neg
     else:

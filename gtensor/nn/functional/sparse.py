@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ...autograd.node import Node, record
-from ...errors import check
+from ...errors import DTypeError, ShapeError, check
+from ...ops.indexing import as_index_tensor, gather_rows, row_offsets
 from ...tensor import Tensor
 
 
@@ -18,8 +19,6 @@ def _embedding_vjp(ctx: Node, g: Tensor) -> Tensor:
     return grad
 
 
-
-
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:
     """Rows of ``weight`` picked by the integer tensor ``input``.
 
@@ -27,26 +26,37 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> 
     (``index_add_``); the ``padding_idx`` row gets none.
 
     Args:
-        input: integer indices of any shape, each in ``[0, num_embeddings)``.
+        input: int64 or int32 indices of any shape, each in ``[0, num_embeddings)``;
+            negative indices raise (they do not count from the end).
         weight: ``(num_embeddings, embedding_dim)``.
         padding_idx: the row at this index receives no gradient.
 
     Returns:
         ``(*input.shape, embedding_dim)``.
 
+    Raises:
+        IndexError: an index outside ``[0, num_embeddings)`` (checked on the device).
+
     Example:
         >>> F.embedding(gt.tensor([[0, 2]]), gt.randn(3, 4)).shape  # doctest: +SKIP
         (1, 2, 4)
     """
-    check(not input.dtype.is_floating_point, "embedding", lambda: "indices must be an integer "
-          f"tensor, got {input.dtype.name}", TypeError)
+    check(input.dtype.name in ("int64", "int32"), "embedding", lambda: "expected indices of "
+          f"dtype int64 or int32, got {input.dtype.name}", DTypeError)
+    check(weight.ndim == 2, "embedding", lambda: f"expected a 2-D weight, got shape "
+          f"{weight.shape}", ShapeError)
     n = weight.shape[0]
     if padding_idx is not None:
         check(-n <= padding_idx < n, "embedding", lambda: f"padding_idx {padding_idx} is out "
               f"of range for {n} embeddings", IndexError)
         padding_idx %= n
-    flat = input.reshape(-1)  # type: ignore[attr-defined]
-    rows = weight.detach().index_select(0, flat)  # type: ignore[attr-defined]
+    flat = as_index_tensor(input, weight.device, "embedding").reshape(-1)  # type: ignore
+    w = weight.detach()
+    rows = Tensor.empty((flat.shape[0], weight.shape[1]), weight.dtype, weight.device)
+    if flat.numel():
+        offsets = row_offsets([flat], flat.shape, (n,), (w.stride(0),), (0,),  # type: ignore
+                              "embedding", w.device, strict=True)
+        gather_rows(w._make_view(w.shape[1:], w._strides[1:], w._offset), offsets, rows)
     out = rows.reshape(*input.shape, weight.shape[1])  # type: ignore[attr-defined]
     record("embedding", out, (weight,), _embedding_vjp, index=flat, num_embeddings=n,
            padding_idx=padding_idx)

@@ -64,10 +64,10 @@ class MultiheadAttention(Module):
         """Attend; return the output and (when ``need_weights``) the attention weights.
 
         Args:
-            query: ``(N, L, E)`` if batch_first else ``(L, N, E)``.
-            key: ``(N, S, E)`` or ``(S, N, E)``.
+            query: ``(N, L, E)`` if batch_first else ``(L, N, E)``; or unbatched ``(L, E)``.
+            key: ``(N, S, E)`` or ``(S, N, E)``; ``(S, E)`` when unbatched.
             value: like ``key``.
-            key_padding_mask: ``(N, S)``; True marks keys to ignore.
+            key_padding_mask: ``(N, S)`` (``(S,)`` unbatched); True marks keys to ignore.
             need_weights: return the weights.
             attn_mask: ``(L, S)`` or ``(N * heads, L, S)``; True marks positions to ignore.
             average_attn_weights: average the weights over heads.
@@ -76,13 +76,14 @@ class MultiheadAttention(Module):
         Returns:
             ``(output, weights or None)``.
         """
-        if not self.batch_first:
+        seq_first = not self.batch_first and query.ndim == 3
+        if seq_first:
             query, key, value = (t.transpose(0, 1) for t in (query, key, value))  # type: ignore[attr-defined]
         out, weights = F.multi_head_attention_forward(
             query, key, value, self.num_heads, self.in_proj_weight, self.in_proj_bias,
             self.out_proj.weight, self.out_proj.bias, self.dropout, self.training,
             key_padding_mask, need_weights, attn_mask, average_attn_weights, is_causal)
-        if not self.batch_first:
+        if seq_first:
             out = out.transpose(0, 1)  # type: ignore[attr-defined]
         return out, weights
 
