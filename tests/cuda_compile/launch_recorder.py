@@ -8,7 +8,8 @@ kernels really see; ``replay.py`` then compiles each one for a real GPU::
 
 Each line of the output is one distinct call: op, dtype signature and a
 description of each argument (arrays by dtype, shape and strides; scalars by
-type and value).
+type and value). Under pytest-xdist each worker writes ``PATH.gwN``;
+``replay.py`` takes several files and merges them.
 """
 
 from __future__ import annotations

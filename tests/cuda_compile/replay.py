@@ -82,6 +82,7 @@ def _install_fakes() -> None:
     dispatcher.CUDADispatcher.configure = lambda self, *a, **k: _CompileOnly(self)
     cuda.device_array = lambda shape, dtype=np.float64, *a, **k: np.zeros(shape, dtype)
     cuda.device_array_like = lambda ary, *a, **k: np.zeros_like(ary)
+    cuda.mapped_array = lambda shape, dtype=np.float64, *a, **k: np.zeros(shape, dtype)
     cuda.to_device = lambda ary, *a, **k: np.array(ary)
     cuda.synchronize = lambda: None
     cuda.get_current_device = lambda: _Device
