@@ -35,7 +35,7 @@ def test_einsum_forms_match_numpy(device, rng, eq, shapes):
 
 @pytest.mark.parametrize(("eq", "shapes"), [
     ("ii->i", [(3, 3)]), ("ii", [(2, 2)]), ("iij->j", [(2, 2, 3)]),
-    ("...ij,...jk->...ik", [(2, 1, 2, 3), (2, 3, 2)]), ("ij,jk,kl->il", [(2, 3), (3, 2), (2, 2)]),
+    ("...ij,...jk->...ik", [(2, 1, 1, 2), (2, 2, 1)]), ("ij,jk,kl->il", [(2, 2), (2, 1), (1, 2)]),
 ])
 def test_einsum_gradients(device, rng, eq, shapes):
     ts = tuple(gt.tensor(rng.standard_normal(s), device=device, requires_grad=True)
