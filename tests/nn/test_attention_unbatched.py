@@ -6,8 +6,7 @@ import pytest
 import gtensor as gt
 
 
-@pytest.mark.parametrize("batch_first", [False, True])
-@pytest.mark.parametrize("average", [True, False])
+@pytest.mark.parametrize(("batch_first", "average"), [(False, True), (True, False)])
 def test_unbatched_matches_batch_of_one(device, rng, batch_first, average):
     gt.manual_seed(0)
     mha = gt.nn.MultiheadAttention(4, 2, batch_first=batch_first, device=device,
