@@ -19,6 +19,7 @@ from ..storage import Storage
 from ..tensor import Tensor
 from .grad_mode import is_grad_enabled
 from .node import Node, needs_grad, record
+from .overlap import unaliased
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -155,8 +156,6 @@ def differentiable_inplace(out_of_place: Callable[..., Tensor], *,
                 result = out_of_place(before, *args, **kwargs)
                 return self.copy_(result)  # type: ignore[attr-defined]
             if _shares_storage(self, args, kwargs):
-                from ..ops.overlap import unaliased
-
                 args = tuple(unaliased(self, a, elementwise) for a in args)
                 kwargs = {k: unaliased(self, v, elementwise) for k, v in kwargs.items()}
             return inplace(self, *args, **kwargs)

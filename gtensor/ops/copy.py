@@ -11,13 +11,13 @@ from typing import Any
 
 from ..autograd.inplace import check_inplace, record_write
 from ..autograd.node import needs_grad, record
+from ..autograd.overlap import unaliased
 from ..device import DeviceLike, device, resolve
 from ..dtypes import as_dtype, dtype
 from ..errors import check
 from ..shape_rules import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from .dispatch import launch
-from .overlap import unaliased
 
 
 def broadcast_view(t: Tensor, shape: tuple[int, ...], op: str) -> Tensor:

@@ -20,7 +20,12 @@ from ..dtypes import as_dtype, bool_, dtype, float16, float32, int64, uint8
 from ..errors import DTypeError, check
 from ..shape_rules import wrap_dim
 from ..tensor import Tensor, tensor_method
+from . import elementwise
+from .creation import arange, ones, ones_like, zeros_like
 from .dispatch import launch
+from .shape_ops import cat
+from .ternary import where
+from .unary import sgn
 
 Dims = int | Sequence[int] | None
 
@@ -86,9 +91,6 @@ def _exclusive_prod(x: Tensor, dims: tuple[int, ...], n: int) -> Tensor:
     Two exclusive running products (from the front and from the back) of the
     slice flattened into one dim: exact with any number of zeros, no division.
     """
-    from .creation import ones, ones_like
-    from .shape_ops import cat
-
     if n <= 1 or x.ndim == 0:
         return ones_like(x)
     keep = [d for d in range(x.ndim) if d not in dims]
@@ -105,8 +107,6 @@ def _exclusive_prod(x: Tensor, dims: tuple[int, ...], n: int) -> Tensor:
 
 def _prod_vjp(ctx: Node, g: Tensor) -> Tensor:
     """``result / x`` on slices without zeros (PyTorch's choice there), exact products else."""
-    from .ternary import where
-
     x, result = ctx.saved_tensors
     gr = _restore(g, ctx)
     if x.numel() == 0:
@@ -139,8 +139,6 @@ def _var_grad(ctx: Node, x: Tensor, gr: Tensor) -> Tensor:
     ``2 / (n - correction)`` is inf when ``n == correction``; a full reduction
     with no degree of freedom gives nan where ``x`` equals the mean, inf elsewhere.
     """
-    from .ternary import where
-
     mean = x.mean(dim=ctx.dims, keepdim=True)  # type: ignore[attr-defined]
     dof = ctx.count - ctx.correction
     if ctx.full and dof <= 0:
@@ -155,8 +153,6 @@ def _var_vjp(ctx: Node, g: Tensor) -> Tensor:
 
 def _std_vjp(ctx: Node, g: Tensor) -> Tensor:
     """The variance's gradient scaled by ``1 / (2 std)``, and 0 where the std is 0."""
-    from .ternary import where
-
     x, result = ctx.saved_tensors
     r = _restore(result, ctx)
     zero = r == 0
@@ -171,10 +167,6 @@ def _logsumexp_vjp(ctx: Node, g: Tensor) -> Tensor:
 
 def _norm_vjp(ctx: Node, g: Tensor) -> Tensor:
     """PyTorch's ``norm_backward``: 0 where the norm is 0, ties and nans share an inf-norm."""
-    from .creation import zeros_like
-    from .ternary import where
-    from .unary import sgn
-
     x, result = ctx.saved_tensors
     p = ctx.p
     r = _restore(result, ctx)
@@ -339,14 +331,11 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
 
 class ValuesIndices(NamedTuple):
     """``(values, indices)`` as returned by ``max(dim)`` and ``min(dim)``."""
-
     values: Tensor
     indices: Tensor
 
 
 def _pick_vjp(ctx: Node, g: Tensor) -> Tensor:
-    from .creation import arange
-
     (idx,) = ctx.saved_tensors
     d = ctx.dims[0]
     shape = [1] * len(ctx.in_shape)
@@ -356,8 +345,6 @@ def _pick_vjp(ctx: Node, g: Tensor) -> Tensor:
 
 
 def _max_min(op: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
-    from . import elementwise
-
     if isinstance(dim, Tensor):
         return getattr(elementwise, "maximum" if op == "max" else "minimum")(input, dim)
     if dim is None:

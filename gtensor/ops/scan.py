@@ -13,7 +13,9 @@ from ..autograd.node import Node, record
 from ..dtypes import as_dtype, float16, float32, int64
 from ..shape_rules import wrap_dim
 from ..tensor import Tensor, tensor_method
+from .creation import arange
 from .dispatch import launch
+from .ternary import where
 
 
 def _reversed_cumsum(t: Tensor, d: int) -> Tensor:
@@ -35,8 +37,6 @@ def _cumprod_vjp(ctx: Node, g: Tensor) -> Tensor:
     (``create_graph``), the products that omit each element, which stay
     differentiable at the zeros.
     """
-    from .ternary import where
-
     x, y = ctx.saved_tensors
     d = ctx.dim
     if x.ndim == 0 or x.shape[d] <= 1:
@@ -57,9 +57,6 @@ def _cumprod_vjp(ctx: Node, g: Tensor) -> Tensor:
 
 def _omitted_products_grad(x: Tensor, g: Tensor, d: int) -> Tensor:
     """``grad[k] = sum over i >= k of g[i] * prod(x[j] for j <= i, j != k)``, in O(n^2)."""
-    from .creation import arange
-    from .ternary import where
-
     n = x.shape[d]
     xs = x.transpose(d, -1).unsqueeze(-2)  # type: ignore[attr-defined]
     gs = g.transpose(d, -1).unsqueeze(-2)  # type: ignore[attr-defined]

@@ -11,7 +11,9 @@ from ..autograd.node import Node, record
 from ..dtypes import bool_, dtype, get_default_dtype
 from ..errors import DTypeError, check
 from ..tensor import Tensor, tensor_method
+from .creation import zeros_like
 from .elementwise import compute_dtype, finish, run_kernel
+from .ternary import where
 
 _SQRT_2 = math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -22,7 +24,6 @@ _LN10 = math.log(10.0)
 @dataclass(frozen=True)
 class UnarySpec:
     """A unary op: its kernel name, how it types its result, and its VJP ``(x, out, g)``."""
-
     name: str
     kind: str  # "float": ints become the default float; "floating": float input only;
     #            "same": keep; "bool": bool result; "int": integer or bool input only
@@ -80,8 +81,6 @@ def _vjp_of(spec: UnarySpec) -> Callable[[Node, Tensor], Tensor]:
 
 
 def _zero(x: Tensor, out: Tensor, g: Tensor) -> Tensor:
-    from .creation import zeros_like
-
     return zeros_like(g)
 
 
@@ -92,8 +91,6 @@ def sgn(x: Tensor) -> Tensor:
 
 def _relu_grad(x: Tensor, out: Tensor, g: Tensor) -> Tensor:
     """PyTorch's ``threshold_backward``: 0 where the output is <= 0 (so at 0), else ``g``."""
-    from .ternary import where
-
     return where(out <= 0, 0.0, g)
 
 
@@ -222,8 +219,6 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
         >>> softplus(gt.zeros(1)).item()  # doctest: +SKIP
         0.6931...
     """
-    from .ternary import where
-
     check_floating(input, "softplus")
     if beta == 1.0 and threshold == 20.0:
         return unary(UNARY["softplus"], input)

@@ -10,6 +10,8 @@ import math
 import warnings
 
 from ...errors import DTypeError, ShapeError, check
+from ...ops.scatter_gather import gather_indices
+from ...ops.ternary import where
 from ...shape_rules import broadcast_shapes
 from ...tensor import Tensor
 from .activation import log_softmax
@@ -62,9 +64,6 @@ def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index
 
     The target's log-probability is picked with ``gather`` (its gradient scatters back).
     """
-    from ...ops.scatter_gather import gather_indices
-    from ...ops.ternary import where
-
     check(target.dtype.name in ("int64", "uint8"), op, lambda: "expected integer class-index "
           f"targets of dtype int64 (or uint8), got {target.dtype.name}", DTypeError)
     n_classes = logp.shape[1] if logp.ndim > 1 else logp.shape[0]
@@ -204,8 +203,6 @@ def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     Example:
         >>> F.smooth_l1_loss(pred, y, beta=0.5)  # doctest: +SKIP
     """
-    from ...ops.ternary import where
-
     _check_broadcast(input, target, "smooth_l1_loss")
     check(beta >= 0, "smooth_l1_loss", lambda: f"beta must be >= 0, got {beta}", ValueError)
     a = (input - target).abs()  # type: ignore[attr-defined]
@@ -248,8 +245,6 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     Example:
         >>> F.binary_cross_entropy_with_logits(logits, y)  # doctest: +SKIP
     """
-    from ...ops.ternary import where
-
     _check_same_shape(input, target, "binary_cross_entropy_with_logits")
     # |x| and max(-x, 0) written so that at x = 0 their slopes (1 and 0) sum to the true one
     nonneg = input >= 0
@@ -276,8 +271,6 @@ def kl_div(input: Tensor, target: Tensor, reduction: str = "mean",
         >>> F.kl_div(F.log_softmax(student, 1), F.softmax(teacher, 1),
         ...          reduction="batchmean")  # doctest: +SKIP
     """
-    from ...ops.ternary import where
-
     _check_same_shape(input, target, "kl_div")
     if log_target:
         loss = target.exp() * (target - input)  # type: ignore[attr-defined]

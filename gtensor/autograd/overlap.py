@@ -14,9 +14,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
-from ..autograd.grad_mode import no_grad
 from ..kernels.common.strided import span
 from ..tensor import Tensor
+from .grad_mode import no_grad
 
 
 class Overlap(Enum):
