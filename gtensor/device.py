@@ -1,7 +1,14 @@
-"""Device descriptors: ``cpu``, ``cuda`` and ``cuda:N``."""
+"""Device descriptors (``cpu``, ``cuda``, ``cuda:N``) and the CUDA devices this process has.
+
+The bottom of gtensor's device stack: it imports no other gtensor layer, so
+:mod:`gtensor.memory` and :mod:`gtensor.cuda` both build on it. Whether CUDA
+is simulated, how many CUDA devices exist and which one is current are
+decided here; :mod:`gtensor.cuda.runtime` offers them as ``gt.cuda.*``.
+"""
 
 from __future__ import annotations
 
+import functools
 from typing import Union
 
 from .errors import DeviceUnavailableError, check
@@ -88,6 +95,91 @@ DeviceLike = Union[str, int, device]  # noqa: UP007 - a runtime alias
 CPU = device("cpu")
 
 
+@functools.cache
+def cuda_is_simulated() -> bool:
+    """True when ``cuda`` devices run on Numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``).
+
+    The one switch gtensor reads to tell the simulator from a real GPU. Numba
+    fixes it when it is first imported; the answer is kept from the first call.
+
+    Example:
+        >>> isinstance(cuda_is_simulated(), bool)
+        True
+    """
+    # Numba takes about half a second to load: import it on first use, so that
+    # `import gtensor` stays light and the simulator can still be switched on before it.
+    from numba.core import config
+
+    return bool(config.ENABLE_CUDASIM)
+
+
+@functools.cache
+def _probe_cuda() -> tuple[bool, int]:
+    if cuda_is_simulated():
+        return True, 1
+    try:
+        from numba import cuda  # optional GPU stack: numba-cuda and CuPy
+
+        if not cuda.is_available():
+            return False, 0
+        import cupy
+
+        return True, int(cupy.cuda.runtime.getDeviceCount())
+    except Exception:
+        return False, 0
+
+
+def cuda_is_available() -> bool:
+    """True when a CUDA device (real or simulated) can run gtensor kernels.
+
+    Example:
+        >>> isinstance(cuda_is_available(), bool)
+        True
+    """
+    return _probe_cuda()[0]
+
+
+def cuda_device_count() -> int:
+    """Return the number of CUDA devices (1 on the simulator, 0 without CUDA)."""
+    return _probe_cuda()[1]
+
+
+def require_cuda(op: str = "cuda") -> None:
+    """Raise :class:`DeviceUnavailableError` naming ``op`` unless CUDA (real or simulated) works.
+
+    Example:
+        >>> require_cuda("randn")  # doctest: +SKIP
+    """
+    if not cuda_is_available():
+        raise DeviceUnavailableError(
+            f"[{op}] no CUDA device is available: install a GPU driver and gtensor's cuda12/"
+            "cuda13 extra, or set NUMBA_ENABLE_CUDASIM=1 before importing Numba to simulate one"
+        )
+
+
+_current_cuda = 0
+
+
+def current_cuda_device() -> int:
+    """Return the index of the current CUDA device (0 at start; bare ``cuda`` means it).
+
+    Example:
+        >>> current_cuda_device()
+        0
+    """
+    return _current_cuda
+
+
+def set_current_cuda_device(index: int) -> None:
+    """Record ``index`` as the current CUDA device.
+
+    :func:`gtensor.cuda.set_device` checks the index and selects the device in
+    CuPy and Numba before it records it here.
+    """
+    global _current_cuda
+    _current_cuda = index
+
+
 def resolve(spec: DeviceLike | None, op: str = "device") -> device:
     """Return a concrete device: ``None`` means cpu, bare ``cuda`` the current CUDA device.
 
@@ -104,10 +196,8 @@ def resolve(spec: DeviceLike | None, op: str = "device") -> device:
     d = spec if isinstance(spec, device) else device(spec)
     if d.type == "cuda":
         if d.index is None:
-            from .cuda import runtime
-
-            runtime.require(op)
-            return device("cuda", runtime.current_device())
+            require_cuda(op)
+            return device("cuda", _current_cuda)
         check_device_index(d, op)
     return d
 
@@ -123,10 +213,8 @@ def check_device_index(dev: device, op: str) -> None:
     """
     if dev.type != "cuda" or dev.index is None:
         return
-    from .cuda import runtime
-
-    runtime.require(op)
-    count = runtime.device_count()
+    require_cuda(op)
+    count = cuda_device_count()
     check(dev.index < count, op, lambda: f"invalid device ordinal: {dev} (CUDA device "
           f"count is {count})", DeviceUnavailableError)
 

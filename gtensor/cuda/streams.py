@@ -17,6 +17,7 @@ from typing import Any
 
 from ..device import device as _device
 from ..device import resolve
+from ..memory.streams import set_current_stream_source
 from . import runtime
 from .device_errors import raise_pending
 
@@ -199,3 +200,6 @@ def stream(s: Stream | None) -> Iterator[Stream | None]:
             yield s
     finally:
         _local.current[idx] = prev
+
+
+set_current_stream_source(current_stream)  # allocations that name no stream use it

@@ -16,7 +16,7 @@ from .allocator import CachingAllocator
 from .block import Block
 from .config import AllocatorConfig
 from .registry import DeviceAllocators
-from .streams import Stream
+from .streams import Stream, current_stream_handle
 from .summary import format_summary
 
 _allocators = DeviceAllocators()
@@ -44,11 +44,7 @@ def allocator_for(spec: DeviceLike | int) -> CachingAllocator:
 
 def _stream_handle(dev: device, stream: Stream | int | None) -> int:
     if stream is None:
-        if dev.type == "cpu":
-            return 0
-        from ..cuda import current_stream
-
-        return current_stream(dev).handle
+        return current_stream_handle(dev)
     if isinstance(stream, int):
         return stream
     return stream.handle

@@ -14,7 +14,7 @@ import threading
 import weakref
 from typing import Any
 
-from ..device import device
+from ..device import cuda_is_simulated, device
 from . import api
 from .block import Block
 
@@ -122,8 +122,6 @@ def install_cuda_hooks() -> bool:
         True
     """
     global _installed
-    from .registry import cuda_is_simulated
-
     if cuda_is_simulated():
         return False
     with _install_lock:

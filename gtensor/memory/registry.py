@@ -6,7 +6,7 @@ import os
 import threading
 from collections.abc import Mapping
 
-from ..device import device
+from ..device import cuda_is_simulated, device
 from .allocator import CachingAllocator
 from .config import (
     ALLOC_CONF_ENV,
@@ -17,14 +17,8 @@ from .config import (
 )
 from .history import History
 from .raw import RawMemory
+from .raw_cuda import CudaMemory
 from .raw_host import HostMemory
-
-
-def cuda_is_simulated() -> bool:
-    """Whether ``cuda`` devices run on Numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM``)."""
-    import numba
-
-    return bool(numba.config.ENABLE_CUDASIM)
 
 
 class DeviceAllocators:
@@ -38,6 +32,9 @@ class DeviceAllocators:
     Args:
         environ: where ``GTENSOR_ALLOC_CONF`` and ``GTENSOR_CUDA_SIM_MEMORY``
             are read (``os.environ`` by default).
+        simulated: back ``cuda`` devices with host memory (``True``) or with
+            ``cudaMalloc`` (``False``); ``None`` follows
+            :func:`~gtensor.device.cuda_is_simulated`.
 
     Example:
         >>> allocators = DeviceAllocators({})
@@ -45,8 +42,10 @@ class DeviceAllocators:
         True
     """
 
-    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
+    def __init__(self, environ: Mapping[str, str] | None = None,
+                 simulated: bool | None = None) -> None:
         self._environ = os.environ if environ is None else environ
+        self._simulated = simulated
         self._config: AllocatorConfig | None = None
         self._allocators: dict[device, CachingAllocator] = {}
         self._lock = threading.Lock()
@@ -120,8 +119,6 @@ class DeviceAllocators:
     def _raw(self, dev: device) -> RawMemory:
         if dev.type == "cpu":
             return HostMemory()
-        if cuda_is_simulated():
+        if cuda_is_simulated() if self._simulated is None else self._simulated:
             return HostMemory(capacity=parse_sim_memory(self._environ.get(SIM_MEMORY_ENV)))
-        from .raw_cuda import CudaMemory
-
         return CudaMemory(dev.index or 0)

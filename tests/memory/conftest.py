@@ -25,9 +25,8 @@ def fresh_allocators(monkeypatch):
     """
 
     def install(environ: dict[str, str] | None = None, simulated: bool = True):
-        allocators = DeviceAllocators(environ or {})
+        allocators = DeviceAllocators(environ or {}, simulated=simulated)
         monkeypatch.setattr(api, "_allocators", allocators)
-        monkeypatch.setattr("gtensor.memory.registry.cuda_is_simulated", lambda: simulated)
         return allocators
 
     install()

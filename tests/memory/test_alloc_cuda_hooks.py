@@ -6,8 +6,9 @@ import types
 import pytest
 
 import gtensor.memory as mem
-from gtensor.device import device
+from gtensor.device import cuda_is_simulated, device
 from gtensor.memory import cuda_hooks
+from gtensor.memory import streams as memory_streams
 
 CUDA0 = device("cuda", 0)
 
@@ -71,10 +72,9 @@ def _fake_numba_cuda():
 def test_numba_memory_manager_allocates_from_the_cache(fresh_allocators, monkeypatch):
     import numba
 
-    import gtensor.cuda
-
     # Numba's allocations go on gtensor's current stream.
-    monkeypatch.setattr(gtensor.cuda, "current_stream", lambda dev: types.SimpleNamespace(handle=5))
+    monkeypatch.setattr(memory_streams, "_current_stream",
+                        lambda dev: types.SimpleNamespace(handle=5))
     monkeypatch.setattr(numba, "cuda", _fake_numba_cuda(), raising=False)
     manager_class = cuda_hooks.numba_memory_manager()
     context = types.SimpleNamespace(device=types.SimpleNamespace(id=0))
@@ -96,6 +96,7 @@ def test_numba_memory_manager_allocates_from_the_cache(fresh_allocators, monkeyp
         manager.get_ipc_handle(pointer)
 
 
+@pytest.mark.skipif(not cuda_is_simulated(), reason="a real GPU installs the hooks")
 def test_nothing_to_install_on_the_simulator(fresh_allocators):
     assert mem.install_cuda_hooks() is False
 

@@ -54,11 +54,10 @@ def test_bad_value_spares_cpu_and_fails_on_cuda_each_time(fresh_allocators) -> N
 
 def test_environment_is_read_when_allocators_are_recreated(monkeypatch) -> None:
     monkeypatch.setenv("GTENSOR_CUDA_SIM_MEMORY", "2MB")
-    monkeypatch.setattr("gtensor.memory.registry.cuda_is_simulated", lambda: True)
-    allocators = DeviceAllocators()
+    allocators = DeviceAllocators(simulated=True)
     assert allocators.get(device("cuda", 0)).capacity() == 2 * MiB
     monkeypatch.setenv("GTENSOR_CUDA_SIM_MEMORY", "2 bananas")
-    allocators = DeviceAllocators()
+    allocators = DeviceAllocators(simulated=True)
     assert allocators.get(device("cpu")).config.caching
     with pytest.raises(AllocatorConfigError, match="2 bananas"):
         allocators.get(device("cuda", 0))
