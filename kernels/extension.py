@@ -37,12 +37,19 @@ class _LazyCuda:
         self._kernel: Callable | None = None
         self.__name__ = f"gtensor_{op}_cuda"
 
-    def __call__(self, *args: Any, stream: Any = None) -> None:
+    def _built(self) -> Any:
         if self._kernel is None:
             from .cuda._elementwise_build import CudaElementwise
 
             self._kernel = CudaElementwise(*self._args)
-        self._kernel(*args, stream=stream)
+        return self._kernel
+
+    def __call__(self, *args: Any, stream: Any = None) -> None:
+        self._built()(*args, stream=stream)
+
+    def plan(self, *args: Any, **kwargs: Any) -> Callable[..., None]:
+        """The built kernel's launch plan (see ``CudaElementwise.plan``)."""
+        return self._built().plan(*args, **kwargs)
 
 
 def define_elementwise(op: str, scalar_fn: Callable, dtypes: Sequence[str],

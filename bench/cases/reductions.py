@@ -30,6 +30,20 @@ def sum_dim1(lib: Library, n: int) -> Workload:
     return Workload(lambda: lib.sum(x, 1), bytes=4 * n * n + 4 * n)
 
 
+@case("reduce.sum_dim0", threaded=True, sizes=_SIZES)
+def sum_dim0(lib: Library, n: int) -> Workload:
+    """x.sum(dim=0) of an n x n float32 matrix: a reduction across rows (bytes: one read)."""
+    x = lib.randn(n, n)
+    return Workload(lambda: lib.sum(x, 0), bytes=4 * n * n + 4 * n)
+
+
+@case("reduce.sum_tiny", sizes={p: {"n": 4} for p in ("tiny", "quick", "full")})
+def sum_tiny(lib: Library, n: int) -> Workload:
+    """x.sum() of 4 float32 values: the fixed cost of one reduction call."""
+    x = lib.randn(n)
+    return Workload(lambda: x.sum())
+
+
 @case("reduce.softmax_last", threaded=True, sizes=_SIZES)
 def softmax_last(lib: Library, n: int) -> Workload:
     """Softmax along the last axis of an n x n float32 matrix (bytes: one read, one write).

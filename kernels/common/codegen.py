@@ -7,9 +7,10 @@ is invalidated when that file changes. Each operand may be an array (indexed)
 or a scalar (used as is): the ``item`` helper, bound by the backend, decides per
 compiled signature.
 
-Two shapes of loop exist per target: ``flat`` (all operands 1-D over the same
-index) and ``strided`` (flat buffers with element offsets and stride tuples,
-any rank; the innermost dim is a plain loop).
+Two shapes of loop exist per target: ``flat`` (all operands contiguous over the
+same index; on the CPU each with an element offset into its buffer) and
+``strided`` (flat buffers with element offsets and stride tuples, any rank; the
+innermost dim is a plain loop).
 """
 
 from __future__ import annotations
@@ -35,18 +36,20 @@ def cpu_source(name: str, arity: int, parallel: bool) -> str:
     """Return CPU source defining ``{name}_flat`` and ``{name}_strided``.
 
     Example:
-        >>> "def gtensor_add_flat(a0, a1, out)" in cpu_source("gtensor_add", 2, False)
+        >>> "def gtensor_add_flat(n, a0, o0, a1, o1, out, oo)" in cpu_source("gtensor_add", 2,
+        ...                                                                     False)
         True
     """
     loop = "prange" if parallel else "range"
-    call = ", ".join(f"item(a{k}, i)" for k in range(arity))
+    call = ", ".join(f"item(a{k}, o{k} + i)" for k in range(arity))
+    flat_args = ", ".join(f"a{k}, o{k}" for k in range(arity))
     strided_args, init, step = _pieces(arity)
     inner = "; ".join(f"t{k} = s{k}[nd - 1]" for k in range(arity))
     scall = ", ".join(f"item(a{k}, p{k} + j * t{k})" for k in range(arity))
     return f'''
-def {name}_flat({_args(arity)}, out):
-    for i in {loop}(out.shape[0]):
-        out[i] = f({call})
+def {name}_flat(n, {flat_args}, out, oo):
+    for i in {loop}(n):
+        out[oo + i] = f({call})
 
 
 def {name}_strided(shape, {strided_args}, out, oo, so):

@@ -137,7 +137,33 @@ Dims = tuple[int, ...]
 def reduction_operands(
     x: Any, out: Any, axes: Sequence[int]
 ) -> tuple[Dims, Dims, Dims, Dims, Dims, int]:
-    """Plan a reduction of ``x`` over ``axes`` into ``out`` (reduced dims dropped or kept as 1).
+    """Plan a reduction of array ``x`` over ``axes`` into ``out`` (reduced dims dropped or kept).
+
+    Returns:
+        See :func:`reduction_plan`.
+
+    Example:
+        >>> x = np.zeros((4, 5)); out = np.zeros(4)
+        >>> reduction_operands(x, out, (1,))
+        ((1, 1, 4), (0, 0, 5), (0, 0, 1), (1, 1, 5), (0, 0, 1), 5)
+    """
+    ndim = len(x.shape)
+    axes = tuple(sorted({a % ndim for a in axes})) if ndim else ()
+    ostr = element_strides(out)
+    if len(out.shape) == ndim and ndim:
+        ostr = tuple(s for d, s in enumerate(ostr) if d not in axes)
+    return reduction_plan(tuple(x.shape), element_strides(x), ostr, axes)
+
+
+def reduction_plan(shape: Dims, x_strides: Dims, out_strides: Dims,
+                   axes: Dims) -> tuple[Dims, Dims, Dims, Dims, Dims, int]:
+    """Plan a reduction over sorted unique ``axes`` from shapes and element strides alone.
+
+    Args:
+        shape: the input's shape.
+        x_strides: the input's element strides.
+        out_strides: the output's element strides over the kept dims, in order.
+        axes: the reduced dims (sorted, unique, non-negative).
 
     Returns:
         ``(kshape, kxs, kos, rshape, rxs, n)``: collapsed kept dims with the
@@ -147,17 +173,10 @@ def reduction_operands(
         kernel serves every layout of up to that many collapsed dims.
 
     Example:
-        >>> x = np.zeros((4, 5)); out = np.zeros(4)
-        >>> reduction_operands(x, out, (1,))
+        >>> reduction_plan((4, 5), (5, 1), (1,), (1,))
         ((1, 1, 4), (0, 0, 5), (0, 0, 1), (1, 1, 5), (0, 0, 1), 5)
     """
-    ndim = len(x.shape)
-    axes = sorted({a % ndim for a in axes}) if ndim else []
-    kept = [d for d in range(ndim) if d not in axes]
-    ostr = element_strides(out)
-    if len(out.shape) == ndim and ndim:
-        ostr = tuple(ostr[d] for d in kept)
-    kshape, kxs, kos, rshape, rxs = reduction_layout(x.shape, element_strides(x), ostr, axes)
+    kshape, kxs, kos, rshape, rxs = reduction_layout(shape, x_strides, out_strides, axes)
     pad = PAD_RANK - len(kshape)
     if pad > 0:
         kshape, kxs, kos = (1,) * pad + kshape, (0,) * pad + kxs, (0,) * pad + kos
@@ -166,7 +185,7 @@ def reduction_operands(
         rshape, rxs = (1,) * pad + rshape, (0,) * pad + rxs
     n = 1
     for d in axes:
-        n *= int(x.shape[d])
+        n *= int(shape[d])
     return kshape, kxs, kos, rshape, rxs, n
 
 

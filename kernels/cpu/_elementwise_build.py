@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -10,8 +11,14 @@ from numba import njit, prange, types
 from numba.extending import overload
 
 from ..common.codegen import build, cpu_source, has_source_file, kernel_name
-from ..common.operands import convert_scalars
-from ..common.strided import collapse, element_strides, host_flat
+from ..common.operands import (
+    convert_scalars,
+    elementwise_layout,
+    nothing,
+    pack_strided,
+    with_numbers,
+)
+from ..common.strided import element_strides, host_flat
 
 PARALLEL_MIN = 1 << 15  # below this many elements a parallel launch costs more than it saves
 _JIT = {"cache": True, "error_model": "numpy", "nogil": True}
@@ -61,46 +68,52 @@ class CpuElementwise:
         n = out.size
         if n == 0:
             return
+        inputs = convert_scalars(args[:-1], out, self.value_start)
         shape = out.shape
-        flat = out.flags.c_contiguous
-        if flat:
-            for x in args:
-                if type(x) is not np.ndarray or x.shape != shape or not x.flags.c_contiguous:
-                    flat = False
-                    break
-        if flat:
-            fn = self._flat_par if n >= PARALLEL_MIN else self._flat
-            if out.ndim == 1:
-                fn(*args)
-            else:
-                fn(*[x.reshape(-1) for x in args])
-            return
-        self._run_general(args[:-1], out, n)
-
-    def _run_general(self, inputs: Sequence[Any], out: np.ndarray, n: int) -> None:
-        ops = convert_scalars(inputs, out, self.value_start)
         if out.flags.c_contiguous and all(
-            not isinstance(x, np.ndarray) or (x.flags.c_contiguous and x.shape == out.shape)
-            for x in ops
+            type(x) is not np.ndarray or (x.shape == shape and x.flags.c_contiguous)
+            for x in inputs
         ):
+            packed: list[Any] = []
+            for x in inputs:
+                packed += (x.reshape(-1), 0) if type(x) is np.ndarray else (x, 0)
             fn = self._flat_par if n >= PARALLEL_MIN else self._flat
-            fn(*[x.reshape(-1) if isinstance(x, np.ndarray) else x for x in ops],
-               out.reshape(-1))
+            fn(n, *packed, out.reshape(-1), 0)
             return
-        self._run_strided(ops, out, n)
+        run = self.plan(shape, [element_strides(x) if type(x) is np.ndarray else None
+                                for x in inputs], element_strides(out), None)
+        packed = []
+        for x in inputs:
+            packed += host_flat(x) if type(x) is np.ndarray else (x, 0)
+        run(*packed, *host_flat(out))
 
-    def _run_strided(self, ops: list[Any], out: np.ndarray, n: int) -> None:
-        arrays = [x for x in ops if isinstance(x, np.ndarray)]
-        shape, strides = collapse(out.shape, [element_strides(a) for a in (*arrays, out)])
-        it = iter(strides)
-        packed: list[Any] = []
-        zero = (0,) * len(shape)
-        for x in ops:
-            if isinstance(x, np.ndarray):
-                buf, off = host_flat(x)
-                packed += [buf, off, next(it)]
-            else:
-                packed += [x, 0, zero]
-        obuf, ooff = host_flat(out)
-        fn = self._strided_par if n >= PARALLEL_MIN else self._strided
-        fn(shape, *packed, obuf, ooff, next(it))
+    def plan(self, shape: tuple[int, ...], strides: Sequence[tuple[int, ...] | None],
+             out_strides: tuple[int, ...], scalar_dtype: np.dtype | None,
+             stream: Any = None) -> Callable[..., None]:
+        """Work out the loop once per call signature; return ``run(a0, o0, a1, o1, ..., out, oo)``.
+
+        Args:
+            shape: the output's shape (inputs broadcast to it).
+            strides: each input's element strides, or None where a number is passed.
+            out_strides: the output's element strides.
+            scalar_dtype: the dtype numbers are converted to (None: already converted).
+            stream: unused on the cpu.
+
+        Returns:
+            A function of each operand's flat buffer (or number) and element offset.
+        """
+        n, cshape, per_input, so, flat = elementwise_layout(shape, strides, out_strides)
+        if n == 0:
+            return nothing
+        par = n >= PARALLEL_MIN
+        if flat:
+            run: Callable[..., None] = partial(self._flat_par if par else self._flat, n)
+        else:
+            run = partial(_strided, self._strided_par if par else self._strided, cshape,
+                          per_input, so)
+        return with_numbers(run, strides, scalar_dtype)
+
+
+def _strided(fn: Callable, shape: tuple[int, ...], strides: tuple[tuple[int, ...], ...],
+             so: tuple[int, ...], *args: Any) -> None:
+    fn(shape, *pack_strided(args, strides), args[-2], args[-1], so)

@@ -12,11 +12,15 @@ body stays the reference and serves the cuda backend.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import numba
 import numpy as np
+
+from ..common.operands import elementwise_layout, nothing
 
 NUMPY_LOOPS: dict[str, np.ufunc] = {
     "exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "log10": np.log10,
@@ -58,6 +62,28 @@ class NumpyLoop:
                     for i in range(0, n, step)]
             for job in jobs:
                 job.result()
+
+    def plan(self, shape: tuple[int, ...], strides: Sequence[tuple[int, ...] | None],
+             out_strides: tuple[int, ...], scalar_dtype: np.dtype | None,
+             stream: Any = None) -> Callable[..., None]:
+        """Plan a call once per signature; return ``run(xb, xo, ob, oo)`` over flat buffers."""
+        n, cshape, (xs,), so, flat = elementwise_layout(shape, strides, out_strides)
+        if n == 0:
+            return nothing
+        if flat:
+            return partial(self._run_flat, n)
+        return partial(self._run_strided, cshape, xs, so)
+
+    def _run_flat(self, n: int, xb: np.ndarray, xo: int, ob: np.ndarray, oo: int) -> None:
+        self(xb[xo:xo + n], ob[oo:oo + n])
+
+    def _run_strided(self, shape: tuple[int, ...], xs: tuple[int, ...], so: tuple[int, ...],
+                     xb: np.ndarray, xo: int, ob: np.ndarray, oo: int) -> None:
+        size = xb.dtype.itemsize
+        x = np.ndarray(shape, xb.dtype, xb, xo * size, tuple(s * size for s in xs))
+        out = np.ndarray(shape, ob.dtype, ob, oo * ob.dtype.itemsize,
+                         tuple(s * ob.dtype.itemsize for s in so))
+        self(x, out)
 
     def _chunk(self, x: np.ndarray, out: np.ndarray) -> None:
         with np.errstate(all="ignore"):

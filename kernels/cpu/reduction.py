@@ -21,6 +21,8 @@ parallel and merged; below ``PARALLEL_MIN`` elements everything is serial.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numba
@@ -29,9 +31,10 @@ from numba import njit, prange
 
 from ..common.codegen import build
 from ..common.dtype_groups import ALL
+from ..common.operands import nothing
 from ..common.reduce_codegen import cpu_reduce_source
 from ..common.scalar_reduce import REDUCTIONS, Reduction, acc_dtype, start_value
-from ..common.strided import host_flat, reduction_operands
+from ..common.strided import Dims, element_strides, host_flat, reduction_operands, reduction_plan
 from ..registry import register
 from ._elementwise_build import _JIT, PARALLEL_MIN
 from .axis_ops import element_offset_cpu, line_offsets_cpu
@@ -65,69 +68,160 @@ class CpuReduction:
                  param: float = 0.0, stream: Any = None) -> None:
         if out.size == 0:
             return
-        if self.op in _ROW_FOLDS and _contiguous_rows(x, out, axes):
-            _sum_rows(x, out, self.op == "mean")
-            return
-        kshape, kxs, kos, rshape, rxs, n = reduction_operands(x, out, axes)
+        ndim = x.ndim
+        axes = tuple(sorted({a % ndim for a in axes})) if ndim else ()
+        ostr = element_strides(out)
+        if out.ndim == ndim and ndim:
+            ostr = tuple(s for d, s in enumerate(ostr) if d not in axes)
+        run = self.plan(x.shape, element_strides(x), ostr, axes, x.dtype, out.dtype)
         xb, xo = host_flat(x)
         ob, oo = host_flat(out)
-        dtype = x.dtype.name
-        a02 = start_value(self.red.main, dtype)
-        a01 = start_value(self.red.center, dtype) if self.red.center else a02
-        args = (kshape, xb, xo, kxs, ob, oo, kos, rshape, rxs, n, a01, a02, float(param))
-        outputs = out.size
+        run(xb, xo, ob, oo, param)
+
+    def plan(self, shape: tuple[int, ...], x_strides: tuple[int, ...],
+             out_strides: tuple[int, ...], axes: tuple[int, ...], dtype: np.dtype,
+             out_dtype: np.dtype, stream: Any = None) -> Callable[..., None]:
+        """Work out everything but the buffers once; return ``run(xb, xo, ob, oo, param)``.
+
+        Args:
+            shape: the input's shape.
+            x_strides: its element strides.
+            out_strides: the output's element strides over the kept dims.
+            axes: the reduced dims, sorted and unique.
+            dtype: the input's NumPy dtype.
+            out_dtype: the output's NumPy dtype.
+            stream: unused on the cpu.
+
+        Returns:
+            ``run(xb, xo, ob, oo, param=0.0)`` over flat buffers and
+            element offsets (``host_flat`` or a storage's flat view).
+        """
+        kshape, kxs, kos, rshape, rxs, n = reduction_plan(shape, x_strides, out_strides, axes)
+        outputs = 1
+        for d in kshape:
+            outputs *= d
+        if outputs == 0:
+            return nothing
+        folds = self.op in _ROW_FOLDS and dtype.kind == "f" and out_dtype.kind == "f"
+        if folds and outputs * n >= PARALLEL_MIN and _dense(shape, x_strides):
+            scale = 1.0 / n if self.op == "mean" else 1.0
+            nd = len(shape)
+            if axes == tuple(range(nd - len(axes), nd)) and _dense(kshape, kos):
+                return partial(_fold_rows, outputs, n, scale)
+            if axes == tuple(range(len(axes))) and _dense(kshape, kos):
+                return partial(_fold_cols, n, outputs, scale)
+        name = np.dtype(dtype).name
+        a02 = start_value(self.red.main, name)
+        a01 = start_value(self.red.center, name) if self.red.center else a02
         if outputs * n < PARALLEL_MIN:
-            self._serial(*args)
-        elif outputs >= 4 * numba.get_num_threads():
-            self._by_output(*args)
-        else:
-            chunks = 4 * numba.get_num_threads()
-            center = self.red.center or self.red.main
-            part1 = np.empty(chunks, acc_dtype(center, dtype))
-            part2 = np.empty(chunks, acc_dtype(self.red.main, dtype))
-            self._split(*args, part1, part2)
+            return partial(_by_output, self._serial, kshape, kxs, kos, rshape, rxs, n, a01, a02)
+        if outputs >= 4 * numba.get_num_threads():
+            return partial(_by_output, self._by_output, kshape, kxs, kos, rshape, rxs, n, a01,
+                           a02)
+        chunks = 4 * numba.get_num_threads()
+        center = self.red.center or self.red.main
+        acc1, acc2 = acc_dtype(center, name), acc_dtype(self.red.main, name)
+        return partial(_split, self._split, kshape, kxs, kos, rshape, rxs, n, a01, a02,
+                       chunks, acc1, acc2)
 
 
-# Sums and means over the trailing dims of a contiguous float array are plain row folds:
-# with reassociation allowed LLVM vectorizes them (5x on a 16M float32 sum). Only the order
-# of the float64 additions changes; nan and inf keep their meaning.
+def _by_output(fn: Any, kshape: Dims, kxs: Dims, kos: Dims, rshape: Dims, rxs: Dims, n: int,
+               a01: Any, a02: Any, xb: Any, xo: int, ob: Any, oo: int,
+               param: float = 0.0) -> None:
+    fn(kshape, xb, xo, kxs, ob, oo, kos, rshape, rxs, n, a01, a02, float(param))
+
+
+def _split(fn: Any, kshape: Dims, kxs: Dims, kos: Dims, rshape: Dims, rxs: Dims, n: int,
+           a01: Any, a02: Any, chunks: int, acc1: Any, acc2: Any, xb: Any, xo: int, ob: Any,
+           oo: int, param: float = 0.0) -> None:
+    fn(kshape, xb, xo, kxs, ob, oo, kos, rshape, rxs, n, a01, a02, float(param),
+       np.empty(chunks, acc1), np.empty(chunks, acc2))
+
+
+def _dense(shape: Dims, strides: Dims) -> bool:
+    """True for C-contiguous element strides."""
+    expected = 1
+    for n, s in zip(reversed(shape), reversed(strides), strict=True):
+        if n != 1 and s != expected:
+            return False
+        expected *= n
+    return True
+
+
+# Sums and means of a contiguous float array over its trailing dims (rows) or its leading
+# dims (columns) are plain folds: with reassociation allowed LLVM vectorizes them (5x on a
+# 16M float32 sum). Only the order of the float64 additions changes; nan and inf keep their
+# meaning.
 _ROW_FOLDS = ("sum", "mean")
 _FAST = {**_JIT, "fastmath": {"reassoc"}}
+_COLS = 256  # columns per task: 1 KiB of float32 per row
 
 
 @njit(parallel=True, **_FAST)
-def gtensor_sum_flat(x):  # noqa: ANN001, ANN201
-    acc = 0.0
-    for i in prange(x.size):
-        acc += x[i]
-    return acc
-
-
-@njit(parallel=True, **_FAST)
-def gtensor_sum_rows(x, out, scale):  # noqa: ANN001, ANN201
-    for r in prange(x.shape[0]):
-        acc = 0.0
-        for j in range(x.shape[1]):
-            acc += x[r, j]
-        out[r] = acc * scale
-
-
-def _contiguous_rows(x: np.ndarray, out: np.ndarray, axes: tuple[int, ...]) -> bool:
-    k = len(axes)
-    return (x.dtype.kind == "f" and x.dtype.itemsize >= 4 and x.flags.c_contiguous
-            and out.flags.c_contiguous and out.dtype.kind == "f" and k > 0
-            and tuple(sorted(axes)) == tuple(range(x.ndim - k, x.ndim))
-            and x.size >= PARALLEL_MIN and x.size > 0)
-
-
-def _sum_rows(x: np.ndarray, out: np.ndarray, mean: bool) -> None:
-    rows = out.size
-    n = x.size // rows
-    scale = 1.0 / n if mean else 1.0
+def gtensor_sum_rows(x, xo, rows, n, out, oo, scale):  # noqa: ANN001, ANN201
     if rows == 1:
-        out.reshape(-1)[0] = gtensor_sum_flat(x.reshape(-1)) * scale
-    else:
-        gtensor_sum_rows(x.reshape(rows, n), out.reshape(-1), scale)
+        acc = 0.0
+        for i in prange(n):
+            acc += x[xo + i]
+        out[oo] = acc * scale
+        return
+    for r in prange(rows):
+        acc = 0.0
+        base = xo + r * n
+        for j in range(n):
+            acc += x[base + j]
+        out[oo + r] = acc * scale
+
+
+@njit(parallel=True, **_FAST)
+def gtensor_sum_cols(x, xo, m, k, out, oo, scale, chunks):  # noqa: ANN001, ANN201
+    # Each task adds a block of columns over a run of rows, four rows per step: one
+    # accumulator update per four loads keeps the loop at memory speed.
+    blocks = (k + _COLS - 1) // _COLS
+    part = np.empty((chunks, k), np.float64)
+    per = (m + chunks - 1) // chunks
+    for t in prange(chunks * blocks):
+        c = t // blocks
+        lo = (t - c * blocks) * _COLS
+        w = min(k, lo + _COLS) - lo
+        acc = np.zeros(_COLS, np.float64)
+        i = c * per
+        stop = min(m, i + per)
+        while i + 4 <= stop:
+            b = xo + i * k + lo
+            r0 = x[b:b + w]
+            r1 = x[b + k:b + k + w]
+            r2 = x[b + 2 * k:b + 2 * k + w]
+            r3 = x[b + 3 * k:b + 3 * k + w]
+            for j in range(w):
+                acc[j] += ((np.float64(r0[j]) + np.float64(r1[j]))
+                           + (np.float64(r2[j]) + np.float64(r3[j])))
+            i += 4
+        while i < stop:
+            b = xo + i * k + lo
+            for j in range(w):
+                acc[j] += x[b + j]
+            i += 1
+        for j in range(w):
+            part[c, lo + j] = acc[j]
+    for j in prange(k):
+        total = 0.0
+        for c in range(chunks):
+            total += part[c, j]
+        out[oo + j] = total * scale
+
+
+def _fold_rows(rows: int, n: int, scale: float, xb: Any, xo: int, ob: Any, oo: int,
+               param: float = 0.0) -> None:
+    gtensor_sum_rows(xb, xo, rows, n, ob, oo, scale)
+
+
+def _fold_cols(m: int, k: int, scale: float, xb: Any, xo: int, ob: Any, oo: int,
+               param: float = 0.0) -> None:
+    threads = numba.get_num_threads()
+    blocks = (k + _COLS - 1) // _COLS
+    chunks = 1 if blocks >= 4 * threads else max(1, min(4 * threads, m // 64))
+    gtensor_sum_cols(xb, xo, m, k, ob, oo, scale, chunks)
 
 
 for _op, _red in REDUCTIONS.items():

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
 from numba import cuda
 
 from ..common.codegen import build, cuda_source, has_source_file, kernel_name
-from ..common.operands import convert_scalars, is_array
+from ..common.operands import (
+    convert_scalars,
+    elementwise_layout,
+    is_array,
+    nothing,
+    pack_strided,
+    with_numbers,
+)
 from ..common.strided import collapse, element_strides
-from ._launch import SIMULATED, flat_operand, on
+from ._launch import SIMULATED, PlannedLaunch, flat_operand, on
 
 _JIT: dict[str, Any] = {} if SIMULATED else {"cache": True}
 
@@ -82,3 +90,28 @@ class CudaElementwise:
                 packed += [x, 0, zero]
         obuf, ooff, _ = flat_operand(out)
         on(self._strided, n, stream)(n, shape, *packed, obuf, ooff, next(it))
+
+    def plan(self, shape: tuple[int, ...], strides: Sequence[tuple[int, ...] | None],
+             out_strides: tuple[int, ...], scalar_dtype: np.dtype | None,
+             stream: Any = None) -> Callable[..., None]:
+        """Work out layout, grid and configured launches once per call signature and stream.
+
+        Returns ``run(a0, o0, a1, o1, ..., out, oo)`` over flat device buffers (or
+        numbers) and element offsets, as the CPU kernels' ``plan``.
+        """
+        n, cshape, per_input, so, flat = elementwise_layout(shape, strides, out_strides)
+        if n == 0:
+            return nothing
+        run = partial(_launch_planned, PlannedLaunch(self._flat, n, stream) if flat else None,
+                      PlannedLaunch(self._strided, n, stream), n, cshape, per_input, so)
+        return with_numbers(run, strides, scalar_dtype)
+
+
+def _launch_planned(flat: Any, strided: Any, n: int, shape: tuple[int, ...],
+                    strides: tuple[tuple[int, ...], ...], so: tuple[int, ...], *args: Any) -> None:
+    # The flat loop runs over its whole output buffer from element 0: take it when every
+    # operand starts its buffer and the output buffer holds exactly the n results.
+    if flat is not None and not any(args[1::2]) and args[-2].shape[0] == n:
+        flat(*args[0::2])
+    else:
+        strided(n, shape, *pack_strided(args, strides), args[-2], args[-1], so)

@@ -7,12 +7,11 @@ from typing import Any
 
 import numpy as np
 from numba import cuda
-from numba.core import config
 
 from ..common import transfers
 from ..common.strided import element_strides, host_flat, span
+from ..simulator import SIMULATED
 
-SIMULATED = bool(config.ENABLE_CUDASIM)
 THREADS = 32 if SIMULATED else 256
 MAX_BLOCKS = 4 if SIMULATED else 65535
 
@@ -83,6 +82,43 @@ def on(kernel: Any, n: int, stream: Any = None) -> Any:
     """
     blocks, threads = grid(n)
     return kernel[blocks, threads] if stream is None else kernel[blocks, threads, stream]
+
+
+class PlannedLaunch:
+    """A kernel launch fixed by a plan: grid, block and stream chosen once.
+
+    The first call specializes the kernel for its argument types (every call
+    of one plan passes the same types: flat buffers of the plan's dtypes,
+    integers, stride tuples of the plan's rank), so later calls skip Numba's
+    per-call type dispatch (``typeof`` of every argument and the overload
+    lookup), which costs several microseconds per launch; the configured
+    launch object is made once, so Numba's cache of launch configurations
+    is not churned.
+
+    Example:
+        >>> run = PlannedLaunch(kernel, 1000, None)  # doctest: +SKIP
+        >>> run(x, out)  # doctest: +SKIP
+    """
+
+    __slots__ = ("kernel", "blocks", "threads", "stream", "launch")
+
+    def __init__(self, kernel: Any, n: int, stream: Any = None,
+                 blocks: int | None = None, threads: int | None = None) -> None:
+        self.kernel = kernel
+        default_blocks, default_threads = grid(n)
+        self.blocks = default_blocks if blocks is None else blocks
+        self.threads = default_threads if threads is None else threads
+        self.stream = stream
+        self.launch: Any = None
+
+    def __call__(self, *args: Any) -> None:
+        launch = self.launch
+        if launch is None:
+            kernel = self.kernel.specialize(*args)
+            config = (self.blocks, self.threads) if self.stream is None else (
+                self.blocks, self.threads, self.stream)
+            launch = self.launch = kernel[config]
+        launch(*args)
 
 
 def flat_operand(arr: Any) -> tuple[Any, int, tuple[int, ...]]:

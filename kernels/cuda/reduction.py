@@ -10,7 +10,8 @@ their accumulators in shared memory; blocks stride over the outputs.
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Callable
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -18,12 +19,13 @@ from numba import cuda, from_dtype
 
 from ..common.codegen import build
 from ..common.dtype_groups import ALL
+from ..common.operands import nothing
 from ..common.reduce_codegen import cuda_reduce_source
 from ..common.scalar_reduce import REDUCTIONS, Reduction, acc_dtype, start_value
-from ..common.strided import reduction_operands
+from ..common.strided import Dims, element_strides, reduction_operands, reduction_plan
 from ..registry import register
 from ._elementwise_build import _JIT
-from ._launch import MAX_BLOCKS, SIMULATED, flat_operand
+from ._launch import MAX_BLOCKS, SIMULATED, PlannedLaunch, flat_operand
 from .axis_ops import _eoff, _line
 
 THREADS = 4 if SIMULATED else 256
@@ -55,17 +57,45 @@ class CudaReduction:
                  stream: Any = None) -> None:
         if out.size == 0:
             return
-        kshape, kxs, kos, rshape, rxs, n = reduction_operands(x, out, axes)
-        dtype = np.dtype(x.dtype).name
-        center = self.red.center or self.red.main
-        kernel = self._kernel(acc_dtype(center, dtype), acc_dtype(self.red.main, dtype))
-        a02 = start_value(self.red.main, dtype)
-        a01 = start_value(center, dtype)
+        ndim = len(x.shape)
+        axes = tuple(sorted({a % ndim for a in axes})) if ndim else ()
+        ostr = element_strides(out)
+        if len(out.shape) == ndim and ndim:
+            ostr = tuple(s for d, s in enumerate(ostr) if d not in axes)
+        run = self.plan(tuple(x.shape), element_strides(x), ostr, axes, np.dtype(x.dtype),
+                        np.dtype(out.dtype), stream)
         xb, xo, _ = flat_operand(x) if x.size else (out, 0, None)
         ob, oo, _ = flat_operand(out)
-        blocks = max(1, min(MAX_BLOCKS, out.size))
-        launch = kernel[blocks, THREADS] if stream is None else kernel[blocks, THREADS, stream]
-        launch(kshape, xb, xo, kxs, ob, oo, kos, rshape, rxs, n, a01, a02, float(param))
+        run(xb, xo, ob, oo, param)
+
+    def plan(self, shape: tuple[int, ...], x_strides: tuple[int, ...],
+             out_strides: tuple[int, ...], axes: tuple[int, ...], dtype: np.dtype,
+             out_dtype: np.dtype, stream: Any = None) -> Callable[..., None]:
+        """Work out layout, kernel, grid and launch once; return ``run(xb, xo, ob, oo, param)``.
+
+        Same arguments as the CPU kernel's ``plan``; the buffers are flat device
+        arrays and the launch goes to ``stream``.
+        """
+        kshape, kxs, kos, rshape, rxs, n = reduction_plan(shape, x_strides, out_strides, axes)
+        outputs = 1
+        for d in kshape:
+            outputs *= d
+        if outputs == 0:
+            return nothing
+        name = np.dtype(dtype).name
+        center = self.red.center or self.red.main
+        kernel = self._kernel(acc_dtype(center, name), acc_dtype(self.red.main, name))
+        a02 = start_value(self.red.main, name)
+        a01 = start_value(center, name)
+        blocks = max(1, min(MAX_BLOCKS, outputs))
+        launch = PlannedLaunch(kernel, 0, stream, blocks, THREADS)
+        return partial(_launch_reduction, launch, kshape, kxs, kos, rshape, rxs, n, a01, a02)
+
+
+def _launch_reduction(launch: Any, kshape: Dims, kxs: Dims, kos: Dims, rshape: Dims,
+                      rxs: Dims, n: int, a01: Any, a02: Any, xb: Any, xo: int, ob: Any, oo: int,
+                      param: float = 0.0) -> None:
+    launch(kshape, xb, xo, kxs, ob, oo, kos, rshape, rxs, n, a01, a02, float(param))
 
 
 for _op, _red in REDUCTIONS.items():
