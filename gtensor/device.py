@@ -106,11 +106,12 @@ def cuda_is_simulated() -> bool:
         >>> isinstance(cuda_is_simulated(), bool)
         True
     """
-    # Numba takes about half a second to load: import it on first use, so that
-    # `import gtensor` stays light and the simulator can still be switched on before it.
-    from numba.core import config
+    # The kernels' flag imports Numba, which takes about half a second to load: read it on
+    # first use, so that `import gtensor` stays light and the simulator can still be
+    # switched on before Numba loads.
+    from .kernels.simulator import SIMULATED
 
-    return bool(config.ENABLE_CUDASIM)
+    return SIMULATED
 
 
 @functools.cache

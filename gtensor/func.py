@@ -10,7 +10,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .autograd.engine import grad as _grad
-from .autograd.grad_mode import enable_grad
+from .graph.grad_mode import enable_grad
+from .ops.creation import zeros, zeros_like
 from .tensor import Tensor
 
 Argnums = int | Sequence[int]
@@ -28,7 +29,7 @@ def _prepare(args: tuple[Any, ...], argnums: Argnums, op: str) -> tuple[list[Any
         if not x.dtype.is_floating_point:
             raise TypeError(f"[{op}] argument {n} must be floating point, got {x.dtype.name}")
         # a connected alias when an outer transform is tracking x, else a fresh leaf
-        args[n] = x.view(x.shape) if x.requires_grad else x.detach().requires_grad_()  # type: ignore[attr-defined]
+        args[n] = x.view(x.shape) if x.requires_grad else x.detach().requires_grad_()
     return args, nums
 
 
@@ -64,7 +65,7 @@ def value_and_grad(f: Callable[..., Any], argnums: Argnums = 0,
             grads = _grad(value, xs, create_graph=_nested(xs), allow_unused=True)
         grads = tuple(g if g is not None else _zeros(x) for g, x in zip(grads, xs, strict=True))
         out = grads[0] if isinstance(argnums, int) else grads
-        value = value if value.grad_fn is None or _nested(xs) else value.detach()  # type: ignore[attr-defined]
+        value = value if value.grad_fn is None or _nested(xs) else value.detach()
         return ((value, aux), out) if has_aux else (value, out)
 
     return wrapped
@@ -87,8 +88,6 @@ def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False) -> 
 
 
 def _zeros(x: Tensor) -> Tensor:
-    from .ops.creation import zeros_like
-
     return zeros_like(x)
 
 
@@ -123,7 +122,7 @@ def vjp(f: Callable[..., Any], *primals: Tensor, has_aux: bool = False) -> Any:
 
 def _detached(out: Any) -> Any:
     if isinstance(out, Tensor):
-        return out.detach()  # type: ignore[attr-defined]
+        return out.detach()
     return type(out)(o.detach() for o in out)
 
 
@@ -136,8 +135,6 @@ def jvp(f: Callable[..., Any], primals: Sequence[Tensor],
     Example:
         >>> out, t = jvp(lambda x: x * 3, (gt.ones(2),), (gt.ones(2),))  # doctest: +SKIP
     """
-    from .ops.creation import zeros_like
-
     if len(primals) != len(tangents):
         raise ValueError(f"[jvp] {len(primals)} primals but {len(tangents)} tangents")
     for p, t in zip(primals, tangents, strict=True):
@@ -159,7 +156,7 @@ def jvp(f: Callable[..., Any], primals: Sequence[Tensor],
             got = (None,) * len(dummies)
     tangent_out = [g if g is not None else zeros_like(o) for g, o in zip(got, outs, strict=True)]
     if not _nested(xs):
-        tangent_out = [t.detach() for t in tangent_out]  # type: ignore[attr-defined]
+        tangent_out = [t.detach() for t in tangent_out]
         out = _detached(out)
     return out, tangent_out[0] if isinstance(out, Tensor) else tuple(tangent_out)
 
@@ -172,8 +169,6 @@ def jacobian(f: Callable[..., Any], argnums: Argnums = 0) -> Callable[..., Any]:
         tensor([[2., 0.],
                 [0., 4.]])
     """
-    from .ops.creation import zeros
-
     def wrapped(*args: Any) -> Any:
         with enable_grad():
             prepared, nums = _prepare(args, argnums, "jacobian")
@@ -182,7 +177,7 @@ def jacobian(f: Callable[..., Any], argnums: Argnums = 0) -> Callable[..., Any]:
                 raise TypeError("[jacobian] f must return a single tensor")
             xs = [prepared[n] for n in nums]
             nested = _nested(xs)
-            flat_out = out.reshape(-1)  # type: ignore[attr-defined]
+            flat_out = out.reshape(-1)
             jacs = tuple(zeros((out.numel(),) + x.shape, dtype=x.dtype, device=x.device)
                          for x in xs)
             for i in range(out.numel()):
@@ -191,7 +186,7 @@ def jacobian(f: Callable[..., Any], argnums: Argnums = 0) -> Callable[..., Any]:
                 for jac, g in zip(jacs, got, strict=True):
                     if g is not None:
                         jac[i] = g
-        jacs = tuple(j.reshape(out.shape + x.shape) for j, x in zip(jacs, xs, strict=True))  # type: ignore[attr-defined]
+        jacs = tuple(j.reshape(out.shape + x.shape) for j, x in zip(jacs, xs, strict=True))
         return jacs[0] if isinstance(argnums, int) else jacs
 
     return wrapped

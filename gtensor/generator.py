@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .device import DeviceLike, device, resolve
+from .tensor_base import from_numpy
 
 _MASK64 = (1 << 64) - 1
 
@@ -55,8 +56,6 @@ class Generator:
 
     def get_state(self) -> Any:
         """Return the state as a 16-byte uint8 cpu tensor (seed, offset, little endian)."""
-        from .ops.creation import from_numpy
-
         raw = np.array([self._seed, self._offset], dtype="<u8").view(np.uint8).copy()
         return from_numpy(raw)
 

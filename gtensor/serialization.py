@@ -54,10 +54,13 @@ from typing import IO, Any, Union
 
 import numpy as np
 
+from .cuda import runtime
 from .device import DeviceLike, device, resolve
 from .dtypes import ALL_DTYPES, as_dtype, dtype
 from .errors import DeviceUnavailableError, SerializationError
+from .nn.parameter import Parameter
 from .tensor import Tensor
+from .tensor_base import from_numpy
 
 MAGIC = b"GTSAVE\x00\x01"
 VERSION = 1
@@ -89,9 +92,7 @@ class _Writer:
         self.size = 0
 
     def tensor(self, t: Tensor) -> dict[str, Any]:
-        from .nn.parameter import Parameter
-
-        host = t.detach().cpu().contiguous().numpy()  # type: ignore[attr-defined]
+        host = t.detach().cpu().contiguous().numpy()
         raw = np.ascontiguousarray(host, dtype=host.dtype.newbyteorder("<")).tobytes()
         gap = _pad(self.size)
         if gap:
@@ -177,9 +178,9 @@ def save(obj: Any, f: FileLike) -> None:
     text += b" " * _pad(16 + len(text))
     blob = MAGIC + len(text).to_bytes(8, "little") + text + data
     if hasattr(f, "write"):
-        f.write(blob)  # type: ignore[union-attr]
+        f.write(blob)
         return
-    with open(f, "wb") as fh:  # type: ignore[arg-type]
+    with open(f, "wb") as fh:
         fh.write(blob)
 
 
@@ -189,13 +190,13 @@ def _fail(source: str, what: str) -> SerializationError:
 
 def _read_all(f: FileLike) -> tuple[bytes, str]:
     if not hasattr(f, "read"):
-        with open(f, "rb") as fh:  # type: ignore[arg-type]
-            return fh.read(), repr(os.fspath(f))  # type: ignore[arg-type]
+        with open(f, "rb") as fh:
+            return fh.read(), repr(os.fspath(f))
     source = "the file object"
     if isinstance(f, io.TextIOBase):
         raise _fail(source, "it is opened in text mode; open it with 'rb'")
     try:
-        blob = f.read()  # type: ignore[union-attr]
+        blob = f.read()
     except UnicodeDecodeError:
         raise _fail(source, "it decodes text; open it in binary mode ('rb')") from None
     if not isinstance(blob, (bytes, bytearray, memoryview)):
@@ -317,8 +318,6 @@ def _target_device(saved: str, map_location: MapLocation, index: int) -> device 
         spec = map_location
     target = spec if isinstance(spec, device) else device(spec)
     if target.type == "cuda":
-        from .cuda import runtime
-
         count = runtime.device_count() if runtime.is_available() else 0
         wanted = runtime.current_device() if target.index is None else target.index
         if wanted >= count:
@@ -409,9 +408,6 @@ class _Reader:
         return {i: self.tensor(i, targets[i], map_location) for i in used}
 
     def tensor(self, index: int, dev: device | None, map_location: MapLocation) -> Tensor:
-        from .nn.parameter import Parameter
-        from .ops.creation import from_numpy
-
         e = self.entries[index]
         raw = np.frombuffer(self.data[e.start:e.start + e.nbytes],
                             dtype=e.dtype.numpy.newbyteorder("<"))

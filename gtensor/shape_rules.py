@@ -36,6 +36,31 @@ def broadcast_shapes(*shapes: Sequence[int], op: str = "broadcast_shapes") -> tu
     return tuple(out)
 
 
+def broadcast_strides(shape: Sequence[int], strides: Sequence[int], target: Sequence[int],
+                      op: str) -> tuple[int, ...]:
+    """Return the strides that view ``shape`` as ``target`` (stride 0 on broadcast dims).
+
+    Raises:
+        ShapeError: when ``shape`` does not broadcast to ``target``.
+
+    Example:
+        >>> broadcast_strides((3,), (1,), (2, 3), "add")
+        (0, 1)
+    """
+    lead = len(target) - len(shape)
+    if lead < 0:
+        raise ShapeError(f"[{op}] cannot broadcast shape {tuple(shape)} to {tuple(target)}")
+    out = [0] * lead
+    for n, s, want in zip(shape, strides, target[lead:], strict=True):
+        if n == want:
+            out.append(s)
+        elif n == 1:
+            out.append(0)
+        else:
+            raise ShapeError(f"[{op}] cannot broadcast shape {tuple(shape)} to {tuple(target)}")
+    return tuple(out)
+
+
 def normalize_shape(args: tuple[Any, ...], op: str) -> tuple[int, ...]:
     """Accept ``f(2, 3)``, ``f((2, 3))`` or ``f([2, 3])`` and return a tuple of ints.
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from . import memory
+from .cuda import runtime
 from .cuda.device_errors import raise_pending
 from .device import CPU, check_device_index, device
 from .kernels.common import transfers
@@ -42,7 +43,7 @@ class Storage:
     """
 
     __slots__ = ("device", "nbytes", "ptr", "host", "block", "owner", "version", "readonly",
-                 "__weakref__")
+                 "_flat", "__weakref__")
 
     def __init__(self, device: device, nbytes: int, ptr: int, host: np.ndarray | None,
                  block: Any = None, owner: Any = None, readonly: bool = False) -> None:
@@ -54,17 +55,48 @@ class Storage:
         self.owner = owner  # keeps a foreign buffer alive
         self.version = 0
         self.readonly = readonly  # foreign memory that must not be written (bytes, mmap 'r')
+        self._flat: Any = None
 
     @classmethod
     def allocate(cls, nbytes: int, dev: device) -> Storage:
         """Allocate ``nbytes`` on ``dev`` through the caching allocator."""
         if dev is not CPU and dev.type == "cuda":
-            from .cuda import runtime
-
             runtime.ensure_initialized("allocate")
             check_device_index(dev, "allocate")
         block = memory.allocate(nbytes, dev)
         return cls(dev, nbytes, block.ptr, block.host, block=block)
+
+    def flat(self, dtype: np.dtype) -> Any:
+        """Return all of this storage as one 1-D array of ``dtype`` (cached for the last dtype).
+
+        Kernels take this buffer plus element offsets and strides, so a tensor
+        needs no array object of its own shape per call. On the host (and the
+        simulated device) it is a NumPy view of the bytes; on a GPU a Numba
+        device array. The array does not reference the storage: callers keep
+        the tensor alive while a kernel reads it, as for any raw pointer.
+
+        Example:
+            >>> Storage.allocate(16, CPU).flat(np.dtype("float32")).shape
+            (4,)
+        """
+        cached = self._flat
+        if cached is not None and cached.dtype is dtype:
+            return cached
+        count = self.nbytes // dtype.itemsize
+        host = self.host
+        if host is not None and (not self.readonly or self.device.type == "cpu"):
+            arr = host[: count * dtype.itemsize].view(dtype)
+        elif host is not None:  # the CUDA simulator writes every array argument back
+            arr = np.asarray(_ArrayInterface(host, {
+                "shape": (count,), "typestr": dtype.str, "version": 3,
+                "data": (self.ptr, False)})) if count else np.empty(0, dtype)
+        else:
+            arr = runtime.numba_cuda().from_cuda_array_interface({
+                "shape": (count,), "strides": None, "typestr": dtype.str, "version": 3,
+                "data": (self.ptr if count else 0, False), "stream": None}, owner=None,
+                sync=False)
+        self._flat = arr
+        return arr
 
     def __del__(self) -> None:
         # cheaper than weakref.finalize; the allocator defers frees that arrive re-entrantly
@@ -126,8 +158,6 @@ class Storage:
         if self.host is not None and src.host is not None:
             self.host[dst_offset:dst_offset + nbytes] = src.host[src_offset:src_offset + nbytes]
         else:
-            from .cuda import runtime
-
             cp = runtime.cupy()
             handle = 0 if stream is None else stream.handle
             cp.cuda.runtime.memcpyAsync(self.ptr + dst_offset, src.ptr + src_offset, nbytes,

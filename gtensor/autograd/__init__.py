@@ -1,16 +1,17 @@
-"""Reverse-mode automatic differentiation.
+"""Reverse-mode automatic differentiation: ``backward``, ``grad``, gradcheck and grad modes.
 
-Ops record :class:`~gtensor.autograd.node.Node` objects while grad mode is on;
-:func:`backward` and :func:`grad` run them in reverse topological order with
-gtensor ops, so gradients stay on the tensors' device and can themselves be
-differentiated (``create_graph=True``).
+The engine walks the graph that ops record through :mod:`gtensor.graph` and runs
+gtensor ops on the gradients, so gradients stay on the tensors' device and can
+themselves be differentiated (``create_graph=True``). The recording names
+(grad modes, ``Function``, anomaly mode) are re-exported here, as in
+``torch.autograd``.
 """
 
-from . import hooks as _hooks  # noqa: F401 - attaches Tensor.backward and hook methods
-from .anomaly import detect_anomaly, is_anomaly_enabled
-from .engine import backward, grad
-from .function import Function, FunctionCtx, once_differentiable
-from .grad_mode import (
+from __future__ import annotations
+
+from ..graph.anomaly import detect_anomaly, is_anomaly_enabled
+from ..graph.function import Function, FunctionCtx, once_differentiable
+from ..graph.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
@@ -18,8 +19,9 @@ from .grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from ..graph.node import Node
+from .engine import backward, grad
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
-from .node import Node
 
 __all__ = [
     "Function", "FunctionCtx", "GradcheckError", "gradcheck", "gradgradcheck",

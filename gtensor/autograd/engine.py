@@ -8,12 +8,16 @@ runs once, and frees its saved tensors unless ``retain_graph``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..tensor import Tensor
-from .anomaly import is_anomaly_enabled
-from .grad_mode import set_grad_enabled
-from .node import AccumulateGrad, Edge, Node, edge_of
+from ..graph.anomaly import is_anomaly_enabled
+from ..graph.grad_mode import set_grad_enabled
+from ..graph.node import AccumulateGrad, Edge, Node, edge_of
+from ..ops.creation import ones_like, zeros
+from ..tensor_base import TensorBase
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 Key = tuple[int, int]
 
@@ -21,7 +25,7 @@ Key = tuple[int, int]
 def _as_list(x: Any) -> list[Any]:
     if x is None:
         return []
-    if isinstance(x, Tensor):
+    if isinstance(x, TensorBase):
         return [x]
     return list(x)
 
@@ -39,13 +43,15 @@ def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
     dims = tuple(range(lead)) + tuple(
         lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1)
     if dims:
-        g = g.sum(dim=dims, keepdim=True)  # type: ignore[attr-defined]
-    return g.reshape(shape)  # type: ignore[attr-defined]
+        g = g.sum(dim=dims, keepdim=True)
+    return g.reshape(shape)
 
 
 def _fit(g: Tensor, meta: tuple[Any, Any, Any], owner: Node) -> Tensor:
     """Bring a VJP result to its input's shape, dtype and device."""
     shape, dt, dev = meta
+    if g._shape == shape and g._dtype is dt and g._storage.device is dev:
+        return g
     if g.shape != shape:
         try:
             g = sum_to(g, shape)
@@ -53,7 +59,7 @@ def _fit(g: Tensor, meta: tuple[Any, Any, Any], owner: Node) -> Tensor:
             raise RuntimeError(f"[backward] {owner.name} returned a gradient of shape {g.shape} "
                                f"for an input of shape {shape}") from exc
     if g.dtype is not dt or g.device != dev:
-        g = g.to(device=dev, dtype=dt)  # type: ignore[attr-defined]
+        g = g.to(device=dev, dtype=dt)
     return g
 
 
@@ -105,20 +111,23 @@ def _needed(order: list[Node], targets: set[Node]) -> set[Node]:
 
 def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
     if leaf.grad is None:
-        leaf.grad = g if create_graph else g.detach().clone()  # type: ignore[attr-defined]
+        leaf.grad = g if create_graph else g.detach().clone()
     elif create_graph or leaf.grad.requires_grad:
-        leaf.grad = leaf.grad + g  # type: ignore[operator]
+        leaf.grad = leaf.grad + g
     else:
-        leaf.grad.add_(g.detach())  # type: ignore[attr-defined]
+        leaf.grad.add_(g.detach())
     for hook in leaf._post_acc_hooks or ():
         hook(leaf)
 
 
 def _run_pre_hooks(node: Node, grads: list[Tensor | None]) -> None:
     """Let the tensor hooks of ``node``'s outputs see (and replace) their incoming gradients."""
+    leaf_hooks = node.variable._backward_hooks if isinstance(node, AccumulateGrad) else None
+    if not node.pre_hooks and not leaf_hooks:
+        return
     lists = list(node.pre_hooks.items())
-    if isinstance(node, AccumulateGrad) and node.variable._backward_hooks:
-        lists.append((0, node.variable._backward_hooks))
+    if leaf_hooks:
+        lists.append((0, leaf_hooks))
     for nr, hooks in lists:
         for hook in list(hooks):
             if grads[nr] is not None:
@@ -128,7 +137,7 @@ def _run_pre_hooks(node: Node, grads: list[Tensor | None]) -> None:
 
 def _check_nan(node: Node, grads: Sequence[Tensor | None]) -> None:
     for i, g in enumerate(grads):
-        if g is not None and g.dtype.is_floating_point and bool(g.isnan().any()):  # type: ignore[attr-defined]
+        if g is not None and g.dtype.is_floating_point and bool(g.isnan().any()):
             where = "".join(node.trace or ["(no forward trace recorded)\n"])
             raise RuntimeError(f"[backward] function {node.name} returned nan values in its "
                                f"{i}th output; the forward op was created at:\n{where}")
@@ -151,8 +160,6 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
     Returns:
         The gradient arriving at each ``capture`` edge (None when unreached).
     """
-    from ..ops.creation import ones_like, zeros
-
     roots: list[Node] = []
     buffers: dict[Node, list[Tensor | None]] = {}
     for i, (out, g) in enumerate(zip(outputs, grad_outputs, strict=True)):
@@ -170,7 +177,7 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
                                f"{i} of shape {out.shape}")
         node, nr = edge
         buf = buffers.setdefault(node, [None] * node.n_outputs)
-        buf[nr] = g if buf[nr] is None else buf[nr] + g  # type: ignore[operator]
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
         if node not in roots:
             roots.append(node)
 
@@ -229,7 +236,7 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
                 if g is not None:
                     g = _fit(g, meta, node)
                     buf = buffers.setdefault(child, [None] * child.n_outputs)
-                    buf[nr] = g if buf[nr] is None else buf[nr] + g  # type: ignore[operator]
+                    buf[nr] = g if buf[nr] is None else buf[nr] + g
                 deps[child] -= 1
                 if deps[child] == 0:
                     ready.append(child)

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..tensor import Tensor
+from ..graph.grad_mode import enable_grad, no_grad
+from ..ops.creation import zeros_like
+from ..ops.random import randn
+from ..tensor_base import TensorBase, from_numpy
 from .engine import grad as _grad
-from .grad_mode import enable_grad, no_grad
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 class GradcheckError(RuntimeError):
@@ -18,26 +24,24 @@ class GradcheckError(RuntimeError):
 
 def _outputs(fn: Callable[..., Any], args: Sequence[Any]) -> list[Tensor]:
     out = fn(*args)
-    return [out] if isinstance(out, Tensor) else [o for o in out if isinstance(o, Tensor)]
+    return [out] if isinstance(out, TensorBase) else [o for o in out if isinstance(o, TensorBase)]
 
 
 def _numerical(fn: Callable[..., Any], args: list[Any], k: int, eps: float,
                n_outputs: int) -> list[np.ndarray]:
     """d outputs / d args[k] by central differences: one (out.numel, x.numel) matrix per output."""
-    from ..ops.creation import from_numpy
-
     x = args[k]
-    base = x.detach().cpu().numpy().astype(np.float64)  # type: ignore[attr-defined]
+    base = x.detach().cpu().numpy().astype(np.float64)
     cols: list[list[np.ndarray]] = [[] for _ in range(n_outputs)]
     for j in range(base.size):
         vals = []
         for sign in (1.0, -1.0):
             probe = base.copy()
             probe.reshape(-1)[j] += sign * eps
-            shifted = from_numpy(probe).to(device=x.device, dtype=x.dtype)  # type: ignore[attr-defined]
+            shifted = from_numpy(probe).to(device=x.device, dtype=x.dtype)
             with no_grad():
                 outs = _outputs(fn, args[:k] + [shifted] + args[k + 1:])
-            vals.append([o.detach().cpu().numpy().astype(np.float64).reshape(-1)  # type: ignore[attr-defined]
+            vals.append([o.detach().cpu().numpy().astype(np.float64).reshape(-1)
                          for o in outs])
         for i in range(n_outputs):
             cols[i].append((vals[0][i] - vals[1][i]) / (2 * eps))
@@ -45,12 +49,10 @@ def _numerical(fn: Callable[..., Any], args: list[Any], k: int, eps: float,
 
 
 def _analytical(outs: list[Tensor], x: Tensor) -> list[np.ndarray]:
-    from ..ops.creation import zeros_like
-
     mats = []
     for out in outs:
         rows = []
-        flat = out.reshape(-1)  # type: ignore[attr-defined]
+        flat = out.reshape(-1)
         for i in range(out.numel()):
             if not out.requires_grad:
                 rows.append(np.zeros(x.numel()))
@@ -59,7 +61,7 @@ def _analytical(outs: list[Tensor], x: Tensor) -> list[np.ndarray]:
             cot[i] = 1.0
             (g,) = _grad(flat, x, cot, retain_graph=True, allow_unused=True)
             rows.append(np.zeros(x.numel()) if g is None else
-                        g.detach().cpu().numpy().astype(np.float64).reshape(-1))  # type: ignore[attr-defined]
+                        g.detach().cpu().numpy().astype(np.float64).reshape(-1))
         mats.append(np.stack(rows) if rows else np.zeros((0, x.numel())))
     return mats
 
@@ -84,14 +86,12 @@ def gradcheck(fn: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol: f
         >>> gradcheck(lambda x: x.tanh(), (x,))  # doctest: +SKIP
         True
     """
-    args = [inputs] if isinstance(inputs, Tensor) else list(inputs)
-    diff = [k for k, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
+    args = [inputs] if isinstance(inputs, TensorBase) else list(inputs)
+    diff = [k for k, a in enumerate(args) if isinstance(a, TensorBase) and a.requires_grad]
     if not diff:
         raise ValueError("[gradcheck] no input requires grad")
     for k in diff:
         if args[k].dtype.name != "float64":
-            import warnings
-
             warnings.warn(f"[gradcheck] input {k} is {args[k].dtype.name}, not float64: the "
                           "finite differences may be too inaccurate", stacklevel=2)
     with enable_grad():
@@ -123,22 +123,19 @@ def gradgradcheck(fn: Callable[..., Any], inputs: Any, grad_outputs: Any = None,
         >>> gradgradcheck(lambda x: x.tanh(), (x,))  # doctest: +SKIP
         True
     """
-    from ..ops.random import randn
-
-    args = [inputs] if isinstance(inputs, Tensor) else list(inputs)
-    diff = [k for k, a in enumerate(args) if isinstance(a, Tensor) and a.requires_grad]
+    args = [inputs] if isinstance(inputs, TensorBase) else list(inputs)
+    diff = [k for k, a in enumerate(args) if isinstance(a, TensorBase) and a.requires_grad]
     with enable_grad():
         outs = _outputs(fn, args)
     if grad_outputs is None:
         grad_outputs = [randn(o.shape, dtype=o.dtype, device=o.device).requires_grad_()
                         for o in outs]
     else:
-        grad_outputs = [grad_outputs] if isinstance(grad_outputs, Tensor) else list(grad_outputs)
+        grad_outputs = ([grad_outputs] if isinstance(grad_outputs, TensorBase)
+                        else list(grad_outputs))
     n_args = len(args)
 
     def vjp_fn(*all_args: Any) -> tuple[Tensor, ...]:
-        from ..ops.creation import zeros_like
-
         xs = list(all_args[:n_args])
         cots = list(all_args[n_args:])
         with enable_grad():

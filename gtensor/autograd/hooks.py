@@ -1,13 +1,20 @@
-"""Tensor-side autograd API: ``backward``, hooks, ``retain_grad``."""
+"""Tensor-side autograd API: ``requires_grad``, ``backward``, hooks, ``retain_grad``.
+
+:class:`gtensor.Tensor` declares these as methods (``gtensor.mixins.autograd``);
+they sit above the engine that ``backward`` runs.
+"""
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..tensor import Tensor, tensor_method, tensor_property
+from ..graph.inplace import refresh_view
 from .engine import backward as _backward
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 class RemovableHandle:
@@ -37,7 +44,18 @@ class RemovableHandle:
         self.remove()
 
 
-@tensor_method()
+def requires_grad(self: Tensor) -> bool:
+    """Whether gradients flow to this tensor (a view's answer follows writes into its base)."""
+    if self._base is not None and self._view_version != self._storage.version:
+        refresh_view(self)
+    return self._requires_grad
+
+
+def set_requires_grad(self: Tensor, value: bool) -> None:
+    """Assign ``requires_grad`` (leaves only, as :meth:`requires_grad_`)."""
+    self.requires_grad_(value)
+
+
 def backward(self: Tensor, gradient: Tensor | None = None, retain_graph: bool | None = None,
              create_graph: bool = False, inputs: Any = None) -> None:
     """Accumulate the gradient of this tensor into the leaves' ``.grad``.
@@ -66,7 +84,6 @@ def _hook_list(t: Tensor, op: str) -> list[Callable]:
     return t.grad_fn.pre_hooks.setdefault(t._output_nr, [])
 
 
-@tensor_method()
 def register_hook(self: Tensor, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
     """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it.
 
@@ -78,7 +95,6 @@ def register_hook(self: Tensor, hook: Callable[[Tensor], Tensor | None]) -> Remo
     return RemovableHandle(hooks, hook)
 
 
-@tensor_method()
 def register_post_accumulate_grad_hook(self: Tensor,
                                        hook: Callable[[Tensor], None]) -> RemovableHandle:
     """Call ``hook(tensor)`` after a leaf's ``.grad`` has been updated.
@@ -95,7 +111,6 @@ def register_post_accumulate_grad_hook(self: Tensor,
     return RemovableHandle(self._post_acc_hooks, hook)
 
 
-@tensor_method()
 def retain_grad(self: Tensor) -> None:
     """Keep the gradient of this non-leaf tensor in ``.grad`` after backward."""
     if self.is_leaf or self._retains_grad:
@@ -111,13 +126,13 @@ def retain_grad(self: Tensor) -> None:
         if t is None:
             return
         if t.grad is None:
-            t.grad = g.detach().clone()  # type: ignore[attr-defined]
+            t.grad = g.detach().clone()
         else:
-            t.grad = t.grad + g.detach()  # type: ignore[operator]
+            t.grad = t.grad + g.detach()
 
     _hook_list(self, "retain_grad").append(store)
 
 
-@tensor_property("retains_grad")
-def _retains_grad(self: Tensor) -> bool:
+def retains_grad(self: Tensor) -> bool:
+    """True once :meth:`retain_grad` was called on this non-leaf tensor."""
     return self._retains_grad

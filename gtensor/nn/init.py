@@ -13,9 +13,11 @@ import math
 
 import numpy as np
 
-from ..autograd.grad_mode import no_grad
 from ..generator import Generator
+from ..graph.grad_mode import no_grad
+from ..ops.random import randn
 from ..tensor import Tensor
+from ..tensor_base import from_numpy
 
 _LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "conv_transpose3d", "sigmoid")
@@ -69,20 +71,20 @@ def uniform_(t: Tensor, a: float = 0.0, b: float = 1.0, *,
         >>> w = gt.empty(3, 5); _ = gt.nn.init.uniform_(w, -1, 1)  # doctest: +SKIP
     """
     with no_grad():
-        return t.uniform_(a, b, generator=generator)  # type: ignore[attr-defined]
+        return t.uniform_(a, b, generator=generator)
 
 
 def normal_(t: Tensor, mean: float = 0.0, std: float = 1.0, *,
             generator: Generator | None = None) -> Tensor:
     """Fill ``t`` with values drawn from ``N(mean, std**2)``."""
     with no_grad():
-        return t.normal_(mean, std, generator=generator)  # type: ignore[attr-defined]
+        return t.normal_(mean, std, generator=generator)
 
 
 def constant_(t: Tensor, val: float) -> Tensor:
     """Fill ``t`` with ``val``."""
     with no_grad():
-        return t.fill_(val)  # type: ignore[attr-defined]
+        return t.fill_(val)
 
 
 def zeros_(t: Tensor) -> Tensor:
@@ -154,9 +156,6 @@ def orthogonal_(t: Tensor, gain: float = 1.0, *, generator: Generator | None = N
         >>> w = gt.nn.init.orthogonal_(gt.empty(3, 5))  # doctest: +SKIP
         >>> (w @ w.T)  # close to the 3x3 identity  # doctest: +SKIP
     """
-    from ..ops.creation import from_numpy
-    from ..ops.random import randn
-
     if t.ndim < 2:
         raise ValueError(f"[orthogonal_] needs at least 2 dimensions, got shape {t.shape}")
     rows = t.shape[0]
@@ -170,5 +169,5 @@ def orthogonal_(t: Tensor, gain: float = 1.0, *, generator: Generator | None = N
     if rows < cols:
         q = q.T
     with no_grad():
-        t.copy_(from_numpy(np.ascontiguousarray(gain * q).reshape(t.shape)))  # type: ignore[attr-defined]
+        t.copy_(from_numpy(np.ascontiguousarray(gain * q).reshape(t.shape)))
     return t

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..autograd.grad_mode import no_grad
+from ..graph.grad_mode import no_grad
+from ..ops.creation import empty
 from ..tensor import Tensor
 
 
@@ -31,8 +32,6 @@ class Parameter(Tensor):
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         if data is None:
-            from ..ops.creation import empty
-
             data = empty(0)
         if not isinstance(data, Tensor):
             raise TypeError(f"[Parameter] expected a Tensor, got {type(data).__name__}")
@@ -86,4 +85,4 @@ def zero_grads(params: Iterable[Tensor], set_to_none: bool = True) -> None:
             p.grad = None
         else:
             with no_grad():
-                p.grad.fill_(0)  # type: ignore[attr-defined]
+                p.grad.fill_(0)

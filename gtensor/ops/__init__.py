@@ -1,5 +1,7 @@
 """Op semantics: checks, result metadata, one dispatch lookup and the kernel call.
 
-Importing a module here attaches its ops to :class:`gtensor.Tensor`; every
-module in this package is imported by :mod:`gtensor`.
+The modules here import each other only downward (``creation`` and ``copy``
+at the bottom, composite ops above the ops they compose) and never the public
+:class:`gtensor.Tensor`, which declares them as methods from above
+(:mod:`gtensor.mixins`).
 """

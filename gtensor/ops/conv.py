@@ -20,13 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.grad_mode import no_grad
-from ..autograd.node import Node, record
 from ..errors import DTypeError, ShapeError, check, check_same_device
-from ..tensor import Tensor
+from ..graph.grad_mode import no_grad
+from ..graph.node import Node, record
+from ..tensor_base import TensorBase
 from .dispatch import launch
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 Pair = tuple[int, int]
 
@@ -53,23 +56,23 @@ def pair(value: Any, op: str, name: str, low: int) -> Pair:
           lambda: f"{name} must be an int or a pair of ints, got {value!r}", TypeError)
     check(all(v >= low for v in items), op,
           lambda: f"{name} must be >= {low}, got {value!r}", ValueError)
-    return items  # type: ignore[return-value]
+    return items
 
 
 def _contiguous(t: Tensor) -> Any:
     """The native array of ``t`` in C order; it holds a temporary copy's storage alive."""
     with no_grad():
-        return t.contiguous()._native()  # type: ignore[attr-defined]
+        return t.contiguous()._native()
 
 
 def _check_operands(op: str, x: Any, w: Any, bias: Any, ndim: int) -> None:
-    check(isinstance(x, Tensor) and isinstance(w, Tensor), op,
+    check(isinstance(x, TensorBase) and isinstance(w, TensorBase), op,
           "input and weight must be tensors", TypeError)
     check(x.ndim == ndim, op, lambda: f"expected {ndim}-D input, got shape {x.shape}", ShapeError)
     check(w.ndim == ndim, op, lambda: f"expected {ndim}-D weight, got shape {w.shape}",
           ShapeError)
     tensors = [x, w] if bias is None else [x, w, bias]
-    check(bias is None or isinstance(bias, Tensor), op, "bias must be a tensor or None",
+    check(bias is None or isinstance(bias, TensorBase), op, "bias must be a tensor or None",
           TypeError)
     check_same_device(op, *(t.device for t in tensors))
     for t in tensors:
@@ -81,7 +84,7 @@ def _check_operands(op: str, x: Any, w: Any, bias: Any, ndim: int) -> None:
 
 
 def _empty(shape: tuple[int, ...], like: Tensor) -> Tensor:
-    return Tensor.empty(shape, like.dtype, like.device)
+    return TensorBase.empty(shape, like.dtype, like.device)
 
 
 def conv2d_primitive(x: Tensor, w: Tensor, b: Tensor | None, geom: ConvGeometry,
@@ -201,9 +204,9 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
         (1, 4, 8, 8)
     """
     op = "conv2d"
-    if isinstance(input, Tensor) and input.ndim == 3:
-        out = conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups)  # type: ignore[attr-defined]
-        return out.squeeze(0)  # type: ignore[attr-defined]
+    if isinstance(input, TensorBase) and input.ndim == 3:
+        out = conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups)
+        return out.squeeze(0)
     _check_operands(op, input, weight, bias, 4)
     s, d = pair(stride, op, "stride", 1), pair(dilation, op, "dilation", 1)
     kernel = (weight.shape[2], weight.shape[3])
@@ -251,9 +254,9 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
         (2, 4, 8)
     """
     op = "conv1d"
-    if isinstance(input, Tensor) and input.ndim == 2:
-        out = conv1d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups)  # type: ignore[attr-defined]
-        return out.squeeze(0)  # type: ignore[attr-defined]
+    if isinstance(input, TensorBase) and input.ndim == 2:
+        out = conv1d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups)
+        return out.squeeze(0)
     _check_operands(op, input, weight, bias, 3)
 
     def one(v: Any, name: str) -> Any:
@@ -265,7 +268,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
         return (0 if name == "padding" else 1, items[0])
 
     try:
-        return conv2d(input.unsqueeze(2), weight.unsqueeze(2), bias, one(stride, "stride"),  # type: ignore[attr-defined]
+        return conv2d(input.unsqueeze(2), weight.unsqueeze(2), bias, one(stride, "stride"),
                       one(padding, "padding"), one(dilation, "dilation"), groups).squeeze(2)
     except (ValueError, TypeError, RuntimeError) as exc:
         msg = str(exc)
@@ -297,10 +300,10 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
         (1, 2, 11, 11)
     """
     op = "conv_transpose2d"
-    if isinstance(input, Tensor) and input.ndim == 3:
-        out = conv_transpose2d(input.unsqueeze(0), weight, bias, stride, padding,  # type: ignore[attr-defined]
+    if isinstance(input, TensorBase) and input.ndim == 3:
+        out = conv_transpose2d(input.unsqueeze(0), weight, bias, stride, padding,
                                output_padding, groups, dilation)
-        return out.squeeze(0)  # type: ignore[attr-defined]
+        return out.squeeze(0)
     _check_operands(op, input, weight, bias, 4)
     s, d = pair(stride, op, "stride", 1), pair(dilation, op, "dilation", 1)
     p, op_pad = pair(padding, op, "padding", 0), pair(output_padding, op, "output_padding", 0)

@@ -1,4 +1,4 @@
-"""Copies and movement: ``copy_``, ``contiguous``, ``clone``, ``to``, ``cpu``, ``cuda``, ``detach``.
+"""Copies and movement: ``copy_``, ``contiguous``, ``clone``, ``to``, ``cpu``, ``cuda``.
 
 The pattern every op follows: check inputs (typed errors starting with the op),
 compute result metadata, allocate the output, one dispatch lookup, the kernel
@@ -7,17 +7,22 @@ call on the device's current stream.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.inplace import check_inplace, record_write
-from ..autograd.node import needs_grad, record
-from ..autograd.overlap import unaliased
+from ..cuda import current_stream
 from ..device import DeviceLike, device, resolve
 from ..dtypes import as_dtype, dtype
 from ..errors import check
+from ..graph.inplace import check_inplace, record_write
+from ..graph.node import needs_grad, record
+from ..graph.overlap import unaliased
 from ..shape_rules import broadcast_shapes
-from ..tensor import Tensor, tensor_method
+from ..tensor_base import TensorBase
+from .creation import as_tensor
 from .dispatch import launch
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def broadcast_view(t: Tensor, shape: tuple[int, ...], op: str) -> Tensor:
@@ -49,17 +54,14 @@ def _copy_same_device(dst: Tensor, src: Tensor) -> None:
 def _to_device_contiguous(src: Tensor, dev: device) -> Tensor:
     """Contiguous copy of ``src`` on ``dev`` (bytes cross the bus once)."""
     src = src.contiguous()
-    out = Tensor.empty(src.shape, src.dtype, dev)
+    out = TensorBase.empty(src.shape, src.dtype, dev)
     stream = None
     if dev.type == "cuda" or src.device.type == "cuda":
-        from ..cuda import current_stream
-
         stream = current_stream(dev if dev.type == "cuda" else src.device)
     out._storage.copy_from(src._storage, 0, src._offset * src.itemsize, src.nbytes, stream)
     return out
 
 
-@tensor_method()
 def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     """Copy ``src`` into ``self`` in place (broadcasting, converting dtype and device).
 
@@ -80,10 +82,8 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     Example:
         >>> x = gt.zeros(2, 3); x.copy_(gt.ones(3))  # doctest: +SKIP
     """
-    from .creation import as_tensor
-
     self._check_writable("copy_")
-    if not isinstance(src, Tensor):
+    if not isinstance(src, TensorBase):
         src = as_tensor(src, dtype=self.dtype, device=self.device)
     broadcast_shapes(src.shape, self.shape, op="copy_")
     grad = needs_grad(self, src)
@@ -100,7 +100,6 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     return self
 
 
-@tensor_method()
 def contiguous(self: Tensor) -> Tensor:
     """Return ``self`` if it is C-contiguous, else a contiguous copy.
 
@@ -113,14 +112,13 @@ def contiguous(self: Tensor) -> Tensor:
     return clone(self)
 
 
-@tensor_method()
 def clone(self: Tensor) -> Tensor:
     """Return a contiguous copy with its own storage.
 
     Example:
         >>> y = x.clone()  # doctest: +SKIP
     """
-    out = Tensor.empty(self.shape, self.dtype, self.device)
+    out = TensorBase.empty(self.shape, self.dtype, self.device)
     if self.numel():
         _copy_same_device(out, self)
     record("clone", out, (self,), _pass_through)
@@ -132,17 +130,10 @@ def _pass_through(ctx: object, g: Tensor) -> Tensor:
     return g
 
 
-@tensor_method()
-def detach(self: Tensor) -> Tensor:
-    """Return a view sharing storage that is cut from the autograd graph."""
-    out = Tensor(self._storage, self._shape, self._strides, self._offset, self._dtype)
-    return out
-
-
 def _parse_to_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any]:
     dev, dt = kwargs.pop("device", None), kwargs.pop("dtype", None)
     for a in args:
-        if isinstance(a, Tensor):
+        if isinstance(a, TensorBase):
             dev, dt = a.device, a.dtype
         elif isinstance(a, (device, str)) and not _is_dtype_name(a):
             dev = a
@@ -161,7 +152,6 @@ def _is_dtype_name(a: Any) -> bool:
     return True
 
 
-@tensor_method()
 def to(self: Tensor, *args: Any, copy: bool = False, non_blocking: bool = False,
        **kwargs: Any) -> Tensor:
     """Return the tensor on another device and/or dtype (``self`` when nothing changes).
@@ -186,7 +176,7 @@ def to(self: Tensor, *args: Any, copy: bool = False, non_blocking: bool = False,
     if dev != self.device:
         out = _to_device_contiguous(self, dev)
     if dt is not out.dtype:
-        converted = Tensor.empty(out.shape, dt, dev)
+        converted = TensorBase.empty(out.shape, dt, dev)
         if out.numel():
             _copy_same_device(converted, out)
         out = converted
@@ -196,13 +186,11 @@ def to(self: Tensor, *args: Any, copy: bool = False, non_blocking: bool = False,
     return out
 
 
-@tensor_method()
 def cpu(self: Tensor) -> Tensor:
     """Return a copy on the cpu (``self`` when already there)."""
     return to(self, "cpu")
 
 
-@tensor_method()
 def cuda(self: Tensor, device: DeviceLike | int | None = None) -> Tensor:
     """Return a copy on a CUDA device (the current one by default)."""
     if isinstance(device, int):

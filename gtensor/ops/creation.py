@@ -1,57 +1,34 @@
-"""Tensor creation: from data, filled, ranges, identity."""
+"""Tensor creation: from data, filled, ranges, identity.
+
+The constructors every op builds its results and constants with; they sit
+right above the interop wrappers and below every other op.
+"""
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..autograd.grad_mode import is_grad_enabled
-from ..autograd.inplace import check_inplace, record_write
 from ..cuda import runtime
-from ..device import CPU, DeviceLike, resolve
+from ..device import DeviceLike, resolve
 from ..dtypes import as_dtype, bool_, dtype, get_default_dtype, int64
 from ..errors import check
+from ..graph.grad_mode import is_grad_enabled
+from ..graph.inplace import check_inplace, record_write
 from ..shape_rules import checked_numel, normalize_shape
-from ..storage import Storage
-from ..tensor import Tensor, tensor_method
+from ..tensor_base import TensorBase, from_numpy
 from .dispatch import launch
+from .interop import from_cuda_array_interface, from_dlpack
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
-def _finish(t: Tensor, requires_grad: bool) -> Tensor:
+def finish_creation(t: Tensor, requires_grad: bool) -> Tensor:
+    """``t``, made a leaf that requires grad when ``requires_grad``."""
     return t.requires_grad_(True) if requires_grad else t
-
-
-def from_numpy(array: np.ndarray) -> Tensor:
-    """Return a cpu tensor sharing memory with ``array`` (any strides).
-
-    A read-only array (``np.frombuffer(bytes)``, ``np.load(..., mmap_mode="r")``)
-    gives a read-only tensor: it shares the memory, reads work, and every
-    write into it or its views (in-place ops, ``x[i] = v``, ``copy_``,
-    ``fill_``, ``out=``) raises :class:`~gtensor.errors.GTensorError`;
-    ``clone()`` gives a writable copy. PyTorch instead warns and shares the
-    memory writable. An array in non-native byte order (``dtype=">f4"`` on a
-    little-endian machine) is copied to native byte order, so that tensor does
-    not share memory with ``array``.
-
-    Example:
-        >>> import numpy as np
-        >>> a = np.zeros(3); t = from_numpy(a); a[0] = 1; t[0].item()
-        1.0
-    """
-    check(isinstance(array, np.ndarray), "from_numpy",
-          lambda: f"expected np.ndarray, got {type(array).__name__}", TypeError)
-    dt = as_dtype(array.dtype)
-    if not array.dtype.isnative:
-        array = array.astype(array.dtype.newbyteorder("="))
-    check(all(s % array.itemsize == 0 for s in array.strides), "from_numpy",
-          "strides must be multiples of the element size", ValueError)
-    strides = tuple(s // array.itemsize for s in array.strides)
-    storage, offset = Storage.wrap(array.__array_interface__["data"][0], array.shape, strides,
-                                   array.itemsize, CPU, array, host=True,
-                                   readonly=not array.flags.writeable)
-    return Tensor(storage, tuple(array.shape), strides, offset, dt)
 
 
 def _infer_dtype(data: Any) -> dtype:
@@ -71,7 +48,7 @@ def _infer_dtype(data: Any) -> dtype:
 def _from_host(array: np.ndarray, dt: dtype, dev: DeviceLike | None) -> Tensor:
     """Copy host data into a new tensor allocated by gtensor's allocator on ``dev``."""
     host = np.asarray(array, dtype=dt.numpy, order="C")
-    out = Tensor.empty(host.shape, dt, resolve(dev, "tensor"))
+    out = TensorBase.empty(host.shape, dt, resolve(dev, "tensor"))
     src = from_numpy(host)
     out._storage.copy_from(src._storage, 0, src._offset * dt.itemsize, out.nbytes)
     return out
@@ -91,18 +68,18 @@ def tensor(data: Any, dtype: Any = None, device: DeviceLike | None = None,
         >>> tensor([[1, 2], [3, 4]]).dtype
         gtensor.int64
     """
-    if isinstance(data, Tensor):
-        src = data.detach()  # type: ignore[attr-defined]
+    if isinstance(data, TensorBase):
+        src = data.detach()
         dt = src.dtype if dtype is None else as_dtype(dtype)
         out = src.to(device=src.device if device is None else resolve(device, "tensor"), dtype=dt,
                      copy=True)
-        return _finish(out, requires_grad)
+        return finish_creation(out, requires_grad)
     if hasattr(data, "__cuda_array_interface__") or hasattr(data, "__dlpack__") and not \
             isinstance(data, np.ndarray):
         return tensor(as_tensor(data), dtype=dtype, device=device, requires_grad=requires_grad)
     dt = _infer_dtype(data) if dtype is None else as_dtype(dtype)
     arr = np.array(data, dtype=dt.numpy, copy=True)
-    return _finish(_from_host(arr, dt, device), requires_grad)
+    return finish_creation(_from_host(arr, dt, device), requires_grad)
 
 
 def as_tensor(data: Any, dtype: Any = None, device: DeviceLike | None = None) -> Tensor:
@@ -119,32 +96,29 @@ def as_tensor(data: Any, dtype: Any = None, device: DeviceLike | None = None) ->
         True
     """
     target = None if device is None else resolve(device, "as_tensor")
-    if isinstance(data, Tensor):
+    if isinstance(data, TensorBase):
         t = data
     elif isinstance(data, np.ndarray):
         t = from_numpy(data) if data.dtype.name in _SUPPORTED else _from_host(
             data, _infer_dtype(data) if dtype is None else as_dtype(dtype), "cpu")
     elif hasattr(data, "__cuda_array_interface__"):
-        from .interop import from_cuda_array_interface
-
         t = from_cuda_array_interface(data)
     elif hasattr(data, "__dlpack__"):
-        from .interop import from_dlpack
-
         t = from_dlpack(data)
     else:
         return tensor(data, dtype=dtype, device=target)
     dev = t.device if target is None else target
     dt = t.dtype if dtype is None else as_dtype(dtype)
-    return t.to(device=dev, dtype=dt)  # type: ignore[attr-defined]
+    return t.to(device=dev, dtype=dt)
 
 
 _SUPPORTED = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
               "float64"}
 
 
-def _creation_args(shape: tuple[Any, ...], dtype: Any, device: DeviceLike | None,
-                   op: str, default: dtype | None = None) -> tuple[tuple[int, ...], dtype, Any]:
+def creation_args(shape: tuple[Any, ...], dtype: Any, device: DeviceLike | None,
+                  op: str, default: dtype | None = None) -> tuple[tuple[int, ...], dtype, Any]:
+    """Check and resolve the size, dtype and device arguments of a factory (``zeros``...)."""
     dims = normalize_shape(shape, op)
     check(all(n >= 0 for n in dims), op, lambda: f"negative dimension in shape {dims}",
           ValueError)
@@ -163,31 +137,32 @@ def empty(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
         >>> empty(2, 3).shape
         (2, 3)
     """
-    dims, dt, dev = _creation_args(size, dtype, device, "empty")
-    return _finish(Tensor.empty(dims, dt, dev), requires_grad)
+    dims, dt, dev = creation_args(size, dtype, device, "empty")
+    return finish_creation(TensorBase.empty(dims, dt, dev), requires_grad)
 
 
 def fill_(t: Tensor, value: Any) -> Tensor:
     """Set every element of ``t`` to the Python scalar ``value`` in place."""
     t._check_writable("fill_")
-    if isinstance(value, Tensor) and value.requires_grad:
-        return t.copy_(value.expand(t.shape))  # type: ignore[attr-defined]
+    if isinstance(value, TensorBase) and value.requires_grad:
+        return t.copy_(value.expand(t.shape))
     grad = t.requires_grad and is_grad_enabled()
     if grad:
         check_inplace(t, "fill_")
-    if t.numel():
-        launch("fill", t.device, (t.dtype,), t._native(), _cast_scalar(value, t.dtype))
+    n = t.numel()
+    if n:
+        # a contiguous target is filled through its storage's flat buffer (no view to build)
+        out = t._storage.flat(t._dtype.numpy)[t._offset:t._offset + n] if t.is_contiguous() \
+            else t._native()
+        launch("fill", t.device, (t.dtype,), out, _cast_scalar(value, t.dtype))
     t._bump_version()
     if grad:
         record_write(t, None, "fill_")
     return t
 
 
-tensor_method("fill_")(fill_)
-
-
 def _cast_scalar(value: Any, dt: dtype) -> Any:
-    if isinstance(value, Tensor):
+    if isinstance(value, TensorBase):
         value = value.item()
     return dt.numpy.type(value).item() if dt is not bool_ else bool(value)
 
@@ -201,9 +176,9 @@ def full(size: Any, fill_value: Any, dtype: Any = None, device: DeviceLike | Non
         [7, 7]
     """
     default = _infer_dtype(fill_value) if dtype is None else None
-    dims, dt, dev = _creation_args((size,) if not isinstance(size, (tuple, list)) else
+    dims, dt, dev = creation_args((size,) if not isinstance(size, (tuple, list)) else
                                    (tuple(size),), dtype, device, "full", default)
-    return _finish(fill_(Tensor.empty(dims, dt, dev), fill_value), requires_grad)
+    return finish_creation(fill_(TensorBase.empty(dims, dt, dev), fill_value), requires_grad)
 
 
 def zeros(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
@@ -214,8 +189,8 @@ def zeros(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
         >>> zeros(2).tolist()
         [0.0, 0.0]
     """
-    dims, dt, dev = _creation_args(size, dtype, device, "zeros")
-    return _finish(fill_(Tensor.empty(dims, dt, dev), 0), requires_grad)
+    dims, dt, dev = creation_args(size, dtype, device, "zeros")
+    return finish_creation(fill_(TensorBase.empty(dims, dt, dev), 0), requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
@@ -226,8 +201,8 @@ def ones(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
         >>> ones(2, dtype="int32").tolist()
         [1, 1]
     """
-    dims, dt, dev = _creation_args(size, dtype, device, "ones")
-    return _finish(fill_(Tensor.empty(dims, dt, dev), 1), requires_grad)
+    dims, dt, dev = creation_args(size, dtype, device, "ones")
+    return finish_creation(fill_(TensorBase.empty(dims, dt, dev), 1), requires_grad)
 
 
 def _like(t: Tensor, dtype: Any, device: DeviceLike | None) -> tuple[Any, Any]:
@@ -279,10 +254,10 @@ def arange(start: float, end: float | None = None, step: float = 1, *, dtype: An
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     dt = (int64 if is_int else get_default_dtype()) if dtype is None else as_dtype(dtype)
     n = max(0, math.ceil((end - start) / step))
-    out = Tensor.empty((n,), dt, resolve(device, "arange"))
+    out = TensorBase.empty((n,), dt, resolve(device, "arange"))
     if n:
         launch("arange", out.device, (dt,), out._native(), start, step)
-    return _finish(out, requires_grad)
+    return finish_creation(out, requires_grad)
 
 
 def linspace(start: float, end: float, steps: int, *, dtype: Any = None,
@@ -296,13 +271,13 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None,
     check(isinstance(steps, int) and steps >= 0, "linspace",
           lambda: f"number of steps must be a non-negative int, got {steps}", ValueError)
     dt = get_default_dtype() if dtype is None else as_dtype(dtype)
-    out = Tensor.empty((steps,), dt, resolve(device, "linspace"))
+    out = TensorBase.empty((steps,), dt, resolve(device, "linspace"))
     if steps:
         step = (end - start) / (steps - 1) if steps > 1 else 0.0
         launch("arange", out.device, (dt,), out._native(), float(start), float(step))
         if steps > 1:
-            fill_(out[steps - 1], end)  # type: ignore[index]
-    return _finish(out, requires_grad)
+            fill_(out[steps - 1], end)
+    return finish_creation(out, requires_grad)
 
 
 def eye(n: int, m: int | None = None, *, dtype: Any = None, device: DeviceLike | None = None,
@@ -319,4 +294,4 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: DeviceLike |
     k = min(n, m)
     if k:
         fill_(out._make_view((k,), (m + 1,), 0), 1)
-    return _finish(out, requires_grad)
+    return finish_creation(out, requires_grad)

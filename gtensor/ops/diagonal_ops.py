@@ -6,24 +6,31 @@ records one node whose VJP follows it.
 
 from __future__ import annotations
 
-from ..autograd.grad_mode import no_grad
-from ..autograd.node import Node, record
+from typing import TYPE_CHECKING
+
 from ..dtypes import int64
 from ..errors import ShapeError, check
+from ..graph.grad_mode import no_grad
+from ..graph.node import Node, record
 from ..shape_rules import wrap_dim
-from ..tensor import Tensor, contiguous_strides, tensor_method
+from ..tensor_base import TensorBase, contiguous_strides, from_storage
+from .creation import zeros
 from .dispatch import launch
+from .scatter_gather import scatter_add_
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def _triangle(self: Tensor, diagonal: int, lower: bool, op: str) -> Tensor:
     check(self.ndim >= 2, op, lambda: f"expected a tensor with >= 2 dims, got {self.ndim}",
           ShapeError)
     rows, cols = self.shape[-2:]
-    src = self.reshape((-1, rows, cols))  # type: ignore[attr-defined]
-    out = Tensor.empty(src.shape, self.dtype, self.device)
+    src = self.reshape((-1, rows, cols))
+    out = TensorBase.empty(src.shape, self.dtype, self.device)
     launch("triangle", self.device, (self.dtype,), src._native(), out._native(), int(diagonal),
            lower)
-    out = Tensor(out._storage, self.shape, contiguous_strides(self.shape), 0, out.dtype)
+    out = from_storage(out._storage, self.shape, contiguous_strides(self.shape), 0, out.dtype)
     record(op, out, (self,), _triangle_vjp, diagonal=int(diagonal), lower=lower)
     return out
 
@@ -32,7 +39,6 @@ def _triangle_vjp(ctx: Node, g: Tensor) -> Tensor:
     return tril(g, ctx.diagonal) if ctx.lower else triu(g, ctx.diagonal)
 
 
-@tensor_method()
 def tril(self: Tensor, diagonal: int = 0) -> Tensor:
     """Keep the lower triangle (``col - row <= diagonal``) of the last two dims, zero the rest.
 
@@ -45,7 +51,6 @@ def tril(self: Tensor, diagonal: int = 0) -> Tensor:
     return _triangle(self, diagonal, True, "tril")
 
 
-@tensor_method()
 def triu(self: Tensor, diagonal: int = 0) -> Tensor:
     """Keep the upper triangle (``col - row >= diagonal``) of the last two dims, zero the rest.
 
@@ -56,7 +61,6 @@ def triu(self: Tensor, diagonal: int = 0) -> Tensor:
     return _triangle(self, diagonal, False, "triu")
 
 
-@tensor_method()
 def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """Return the view of the diagonal of dims ``dim1``/``dim2``, appended as the last dim.
 
@@ -84,14 +88,11 @@ def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Ten
 
 
 def _diagonal_vjp(ctx: Node, g: Tensor) -> Tensor:
-    from .creation import zeros
-
     z = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
     diagonal(z, *ctx.where).copy_(g)  # type: ignore[attr-defined]
     return z
 
 
-@tensor_method()
 def diag(self: Tensor, diagonal: int = 0) -> Tensor:
     """1-D input: a square matrix with it on a diagonal. 2-D input: a copy of a diagonal.
 
@@ -101,17 +102,15 @@ def diag(self: Tensor, diagonal: int = 0) -> Tensor:
         >>> gt.tensor([1, 2]).diag().tolist()
         [[1, 0], [0, 2]]
     """
-    from .creation import zeros
-
     check(self.ndim in (1, 2), "diag", lambda: f"expected a 1-D or 2-D tensor, got {self.ndim}-D",
           ShapeError)
     if self.ndim == 2:
-        return diagonal_of(self, diagonal).clone()  # type: ignore[attr-defined]
+        return diagonal_of(self, diagonal).clone()
     n = self.shape[0] + abs(diagonal)
     out = zeros((n, n), dtype=self.dtype, device=self.device)
     if self.numel():
         with no_grad():
-            diagonal_of(out, diagonal).copy_(self)  # type: ignore[attr-defined]
+            diagonal_of(out, diagonal).copy_(self)
     record("diag", out, (self,), _diag_vjp, offset=diagonal)
     return out
 
@@ -125,7 +124,6 @@ def diagonal_of(t: Tensor, offset: int) -> Tensor:
     return diagonal(t, offset, 0, 1)
 
 
-@tensor_method()
 def trace(self: Tensor) -> Tensor:
     """Sum of the main diagonal of a 2-D tensor (integers sum in int64); differentiable.
 
@@ -133,9 +131,6 @@ def trace(self: Tensor) -> Tensor:
         >>> gt.tensor([[1, 2], [3, 4]]).trace().item()
         5
     """
-    from .creation import zeros
-    from .scatter_gather import scatter_add_
-
     check(self.ndim == 2, "trace", lambda: f"expected a 2-D tensor, got {self.ndim}-D",
           ShapeError)
     d = diagonal(self)
@@ -143,18 +138,16 @@ def trace(self: Tensor) -> Tensor:
     out = zeros(1, dtype=dt, device=self.device)
     if d.numel():
         with no_grad():
-            vals = d if d.dtype is dt else d.to(dt)  # type: ignore[attr-defined]
+            vals = d if d.dtype is dt else d.to(dt)
             scatter_add_(out, 0, zeros(d.numel(), dtype=int64, device=self.device), vals)
-    out = out.reshape(())  # type: ignore[attr-defined]
+    out = out.reshape(())
     record("trace", out, (self,), _trace_vjp, in_shape=self.shape)
     return out
 
 
 def _trace_vjp(ctx: Node, g: Tensor) -> Tensor:
-    from .creation import zeros
-
     z = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
-    diagonal(z).copy_(g)  # type: ignore[attr-defined]
+    diagonal(z).copy_(g)
     return z
 
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import kernels
+from ..cuda import current_stream
 from ..device import device
 from ..dtypes import dtype
 
@@ -28,12 +29,40 @@ def kernel(op: str, dev: device, *dtypes: dtype) -> Callable[..., Any]:
     return fn
 
 
+class PlanCache(dict):
+    """Launch plans keyed by call signature: what does not depend on the data, worked out once.
+
+    A key holds everything a plan depends on (op, device, stream, dtypes,
+    shapes, strides, options); the value is whatever the op needs to launch
+    (result metadata, a bound kernel). Look plans up with ``get`` (a plain dict
+    lookup on the hot path) and store new ones with :meth:`add`, which clears
+    the cache when it holds ``limit`` plans, so a program sweeping through many
+    shapes cannot grow it without bound.
+
+    Example:
+        >>> plans = PlanCache()
+        >>> plans.get(("neg", 3)) is None, plans.add(("neg", 3), "plan")
+        (True, 'plan')
+    """
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int = 4096) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def add(self, key: Any, plan: Any) -> Any:
+        """Store and return ``plan`` for ``key``."""
+        if len(self) >= self.limit:
+            self.clear()
+        self[key] = plan
+        return plan
+
+
 def stream_for(dev: device) -> Any:
     """Return the launch stream for ``dev`` (Numba stream on CUDA, ``None`` on cpu)."""
     if dev.type == "cpu":
         return None
-    from ..cuda import current_stream
-
     return current_stream(dev).numba
 
 

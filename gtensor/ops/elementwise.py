@@ -12,18 +12,24 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..autograd.inplace import differentiable_inplace
-from ..autograd.node import Node, needs_grad, record
 from ..dtypes import bool_, dtype, float16, float32, get_default_dtype, result_type
 from ..errors import DivisionByZeroError, DTypeError, ShapeError, check, check_same_device
-from ..shape_rules import broadcast_shapes
-from ..tensor import Tensor, tensor_method
-from .copy import broadcast_view
-from .dispatch import launch
+from ..graph.grad_mode import state
+from ..graph.inplace import differentiable_inplace
+from ..graph.node import Node, needs_grad, record
+from ..shape_rules import broadcast_shapes, broadcast_strides
+from ..tensor_base import contiguous_strides
+from .creation import as_tensor
+from .dispatch import PlanCache, kernel, stream_for
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+else:
+    from ..tensor_base import TensorBase as Tensor  # run time: the core class, below the ops
 
 Scalar = bool | int | float
 Operand = Tensor | Scalar
@@ -68,21 +74,47 @@ def _cast(x: Operand, dt: dtype) -> Operand:
     return x
 
 
+_plans = PlanCache()
+
+
 def run_kernel(op: str, values: Sequence[Operand], out_dtype: dtype, dev: Any,
                sig: tuple[dtype, ...], out: Tensor | None = None) -> Tensor:
     """Broadcast ``values`` (already in the kernel dtypes), allocate and fill the result.
 
+    The broadcast shape and the kernel's collapsed loop are planned once per call
+    signature (op, device, stream, dtypes, each operand's shape and strides);
+    a call then binds each operand's buffer and offset and launches.
+
     Example:
         >>> run_kernel("add", [a, 1.0], a.dtype, a.device, (a.dtype, a.dtype))  # doctest: +SKIP
     """
-    shape = broadcast_shapes(*(v.shape for v in values if isinstance(v, Tensor)), op=op)
+    stream = stream_for(dev)
+    key = (op, dev, stream, out_dtype, sig, None if out is None else (out._shape, out._strides),
+           *[(v._shape, v._strides) if isinstance(v, Tensor) else None for v in values])
+    plan = _plans.get(key)
+    if plan is None:
+        plan = _plans.add(key, _plan_kernel(op, values, out_dtype, dev, sig, out, stream))
+    shape, run = plan
     if out is None:
         out = Tensor.empty(shape, out_dtype, dev)
-    if math.prod(shape):
-        natives = [broadcast_view(v, shape, op)._native() if isinstance(v, Tensor) else v
-                   for v in values]
-        launch(op, dev, sig, *natives, out._native())
+    args: list[Any] = []
+    for v in values:
+        if isinstance(v, Tensor):
+            args += (v._storage.flat(v._dtype.numpy), v._offset)
+        else:
+            args += (v, 0)
+    run(*args, out._storage.flat(out._dtype.numpy), out._offset)
     return out
+
+
+def _plan_kernel(op: str, values: Sequence[Operand], out_dtype: dtype, dev: Any,
+                 sig: tuple[dtype, ...], out: Tensor | None, stream: Any) -> tuple[Any, Any]:
+    shape = broadcast_shapes(*(v.shape for v in values if isinstance(v, Tensor)), op=op)
+    strides = [broadcast_strides(v._shape, v._strides, shape, op) if isinstance(v, Tensor)
+               else None for v in values]
+    out_strides = contiguous_strides(shape) if out is None else out._strides
+    fn = kernel(op, dev, *sig)
+    return shape, fn.plan(shape, strides, out_strides, sig[-1].numpy, stream)
 
 
 def finish(result: Tensor, want: dtype, out: Tensor | None, op: str) -> Tensor:
@@ -186,22 +218,34 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
 def _same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
     """The common case without promotion or broadcasting: same dtype, shape and device."""
     dt = a._dtype
-    if dt is not b._dtype or dt is float16 or a._shape != b._shape:
+    shape = a._shape
+    if dt is not b._dtype or dt is float16 or shape != b._shape:
         return None
     kind = spec.kind
     if not (kind == "arith" or kind == "compare" or (kind in ("true_div", "float") and
                                                      dt.category == 2)):
         return None
     dev = a._storage.device
-    if dev != b._storage.device:
+    if dev is not b._storage.device and dev != b._storage.device:
         return None
-    if spec.name in _REFUSING:
-        _refuse(spec.name, a, b, dt)
-    result = Tensor.empty(a._shape, bool_ if kind == "compare" else dt, dev)
-    if result.numel():
-        launch(spec.name, dev, (dt, dt), a._native(), b._native(), result._native())
-    if spec.vjp is not None and dt.category == 2:
-        record(spec.name, result, (a, b), spec.vjp, save=(a, b), a_scalar=None, b_scalar=None)
+    name = spec.name
+    if name in _REFUSING:
+        _refuse(name, a, b, dt)
+    stream = stream_for(dev)
+    key = (name, dev, stream, dt, shape, a._strides, b._strides)
+    run = _plans.get(key)
+    if run is None:
+        run = _plans.add(key, kernel(name, dev, dt, dt).plan(
+            shape, (a._strides, b._strides), contiguous_strides(shape), None, stream))
+    out_dt = bool_ if kind == "compare" else dt
+    result = Tensor.empty(shape, out_dt, dev)
+    np_dt = dt.numpy
+    run(a._storage.flat(np_dt), a._offset, b._storage.flat(np_dt), b._offset,
+        result._storage.flat(out_dt.numpy), 0)
+    if spec.vjp is not None and dt.category == 2 and state.enabled and (
+            a._requires_grad or b._requires_grad or a._base is not None
+            or b._base is not None):
+        record(name, result, (a, b), spec.vjp, save=(a, b), a_scalar=None, b_scalar=None)
     return result
 
 
@@ -233,8 +277,6 @@ def _div_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
 
 
 def _pow_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
-    from .ternary import where
-
     a, b = saved_pair(ctx)
     ga = gb = None
     if isinstance(a, Tensor):  # d/da a**b = b * a**(b-1), and 0 where b == 0 (PyTorch)
@@ -256,8 +298,6 @@ def _pow_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
 
 def _tie_split(ctx: Node, g: Tensor, loses: Callable[[Any, Any], Tensor]) -> tuple[Any, Any]:
     """PyTorch's rule: ties split ``g`` in half; a nan on either side gives both all of ``g``."""
-    from .ternary import where
-
     a, b = saved_pair(ctx)
     share = where(a == b, g * 0.5, g)  # type: ignore[operator]
     return where(loses(a, b), 0.0, share), where(loses(b, a), 0.0, share)
@@ -273,8 +313,6 @@ def _minimum_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
 
 def _atan2_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
     """0 at (0, 0) (and wherever ``a*a + b*b`` underflows to 0), as in PyTorch."""
-    from .ternary import where
-
     a, b = saved_pair(ctx)
     denom = a * a + b * b  # type: ignore[operator]
     zero = denom == 0
@@ -318,9 +356,26 @@ def _check_inplace_target(self: Tensor, other_shape: tuple[int, ...], op: str) -
           "single memory location; clone() it first", RuntimeError)
 
 
+_writable = PlanCache()  # in-place targets whose layout passed _check_inplace_target
+
+
 def inplace_binary(spec: BinarySpec, self: Tensor, other: Any) -> Tensor:
     """Run ``spec`` writing into ``self`` (autograd goes through ``differentiable_inplace``)."""
     op = spec.name + "_"
+    dt = self._dtype
+    if spec.kind == "arith" and dt.category == 2 and dt is not float16 and (
+            type(other) is float or type(other) is int or (
+                isinstance(other, Tensor) and other._dtype is dt and other._shape == self._shape
+                and other._storage.device == self._storage.device)):
+        # a float tensor with a number or a tensor of its dtype and shape: nothing to promote,
+        # broadcast or refuse, and the target's layout was checked once
+        layout = (op, self._shape, self._strides)
+        if layout not in _writable:
+            _check_inplace_target(self, self._shape, op)
+            _writable.add(layout, True)
+        run_kernel(spec.name, (self, other), dt, self._storage.device, (dt, dt), out=self)
+        self._storage.version += 1
+        return self
     dev = device_of(op, (self, other))
     check_same_device(op, self.device, dev)
     other = as_operand(other, dev, op)
@@ -336,7 +391,8 @@ def inplace_binary(spec: BinarySpec, self: Tensor, other: Any) -> Tensor:
     return self
 
 
-def _define_binary(name: str) -> None:
+def _define_binary(name: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
+    """The function of binary op ``name`` and its differentiable in-place form."""
     spec = SPECS[name]
     scaled = name in ("add", "sub")  # these take PyTorch's alpha: a + alpha * b
 
@@ -353,37 +409,80 @@ def _define_binary(name: str) -> None:
     fn.__doc__ = (f"Elementwise ``{name}`` of two tensors (or a tensor and a number), with "
                   "broadcasting and PyTorch's type promotion.")
     raw_inplace.__name__ = name + "_"
-    globals()[name] = fn
-    tensor_method(name)(fn)
-    tensor_method(name + "_")(differentiable_inplace(fn, elementwise=True)(raw_inplace))
+    return fn, differentiable_inplace(fn, elementwise=True)(raw_inplace)
 
 
-for _name in SPECS:
-    _define_binary(_name)
+add, add_ = _define_binary("add")
+sub, sub_ = _define_binary("sub")
+mul, mul_ = _define_binary("mul")
+div, div_ = _define_binary("div")
+floor_divide, floor_divide_ = _define_binary("floor_divide")
+remainder, remainder_ = _define_binary("remainder")
+pow, pow_ = _define_binary("pow")  # noqa: A001
+maximum, maximum_ = _define_binary("maximum")
+minimum, minimum_ = _define_binary("minimum")
+atan2, atan2_ = _define_binary("atan2")
+eq, eq_ = _define_binary("eq")
+ne, ne_ = _define_binary("ne")
+lt, lt_ = _define_binary("lt")
+le, le_ = _define_binary("le")
+gt, gt_ = _define_binary("gt")
+ge, ge_ = _define_binary("ge")
+logical_and, logical_and_ = _define_binary("logical_and")
+logical_or, logical_or_ = _define_binary("logical_or")
+logical_xor, logical_xor_ = _define_binary("logical_xor")
+bitwise_and, bitwise_and_ = _define_binary("bitwise_and")
+bitwise_or, bitwise_or_ = _define_binary("bitwise_or")
+bitwise_xor, bitwise_xor_ = _define_binary("bitwise_xor")
+left_shift, left_shift_ = _define_binary("left_shift")
+right_shift, right_shift_ = _define_binary("right_shift")
 
-EXPORTS = tuple(SPECS)
 
-add: Callable[..., Tensor]
-sub: Callable[..., Tensor]
-mul: Callable[..., Tensor]
-div: Callable[..., Tensor]
-floor_divide: Callable[..., Tensor]
-remainder: Callable[..., Tensor]
-pow: Callable[..., Tensor]  # noqa: A001
-maximum: Callable[..., Tensor]
-minimum: Callable[..., Tensor]
-atan2: Callable[..., Tensor]
-eq: Callable[..., Tensor]
-ne: Callable[..., Tensor]
-lt: Callable[..., Tensor]
-le: Callable[..., Tensor]
-gt: Callable[..., Tensor]
-ge: Callable[..., Tensor]
-logical_and: Callable[..., Tensor]
-logical_or: Callable[..., Tensor]
-logical_xor: Callable[..., Tensor]
-bitwise_and: Callable[..., Tensor]
-bitwise_or: Callable[..., Tensor]
-bitwise_xor: Callable[..., Tensor]
-left_shift: Callable[..., Tensor]
-right_shift: Callable[..., Tensor]
+def saved_operands(ctx: Node, names: tuple[str, ...]) -> list[Any]:
+    """Operands of a node recorded by :func:`record_operands`: saved tensors in order, numbers
+    from ``ctx.scalars``."""
+    saved = list(ctx.saved_tensors)
+    return [saved.pop(0) if ctx.scalars[i] is None else ctx.scalars[i]
+            for i in range(len(names))]
+
+
+def record_operands(name: str, out: Tensor, inputs: tuple[Any, ...], vjp: Any,
+                    **attrs: Any) -> None:
+    """Record a floating ``out`` of ``inputs`` (tensors saved, numbers kept as ``ctx.scalars``)."""
+    if out.dtype.is_floating_point:
+        record(name, out, inputs, vjp, save=[t for t in inputs if isinstance(t, Tensor)],
+               scalars=[None if isinstance(t, Tensor) else t for t in inputs], **attrs)
+
+
+def _where_vjp(ctx: Node, g: Tensor) -> tuple[None, Any, Any]:
+    cond, _, _ = saved_operands(ctx, ("cond", "a", "b"))
+    zero = g * 0.0
+    return None, where(cond, g, zero), where(cond, zero, g)
+
+
+def where(condition: Any, input: Any, other: Any) -> Tensor:
+    """Pick ``input`` where ``condition`` is true, else ``other`` (broadcasting all three).
+
+    ``condition`` is a bool tensor (or Python bool); uint8 is accepted as
+    PyTorch still does, other dtypes raise :class:`DTypeError`. It sits here,
+    with the binary ops, because their VJPs use it.
+
+    Example:
+        >>> where(gt.tensor([True, False]), 1.0, 2.0).tolist()  # doctest: +SKIP
+        [1.0, 2.0]
+    """
+    dev = device_of("where", (condition, input, other))
+    cond = as_operand(condition, dev, "where")
+    cdt = cond.dtype.name if isinstance(cond, Tensor) else type(cond).__name__
+    check(cdt in ("bool", "uint8"), "where", lambda: "expected condition to be a boolean "
+          f"tensor, but got a tensor with dtype {cdt}", DTypeError)
+    a, b = as_operand(input, dev, "where"), as_operand(other, dev, "where")
+    if not isinstance(cond, Tensor) or cond.dtype is not bool_:
+        cond = as_tensor(cond, device=dev).to(bool_)
+    want = result_type(a, b)
+    kdt = compute_dtype(want)
+    out = run_kernel("where", (cond, _cast(a, kdt), _cast(b, kdt)), kdt, dev, (bool_, kdt, kdt))
+    if want is float16:
+        out = out.to(want)
+    record_operands("where", out, (cond, a, b), _where_vjp)
+    return out

@@ -5,42 +5,44 @@ They plan a ``(slice(None),) * dim + (index,)`` advanced index (see
 ``indexing.py``) and read or combine with the gather/scatter kernels. The
 in-place forms are raw kernel paths; each out-of-place form is a clone, the
 raw path and one recorded node, and the public in-place method records
-through :func:`~gtensor.autograd.inplace.differentiable_inplace`.
+through :func:`~gtensor.graph.inplace.differentiable_inplace`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.grad_mode import no_grad
-from ..autograd.inplace import differentiable_inplace
-from ..autograd.node import Node, record
 from ..errors import ShapeError, check, check_same_device
+from ..graph.grad_mode import no_grad
+from ..graph.inplace import differentiable_inplace
+from ..graph.node import Node, record
 from ..shape_rules import broadcast_shapes, wrap_dim
-from ..tensor import Tensor, tensor_method
-from .indexing import advanced_getitem, advanced_setitem, plan_index, scatter_rows
-from .scatter_gather import gather, int_index
+from ..tensor_base import TensorBase
+from .creation import zeros
+from .indexing import advanced_getitem, advanced_setitem, int_index, plan_index, scatter_rows
+from .scatter_gather import gather
+from .sorting import unique
 from .views import expand_to
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def _dim_index(self: Tensor, dim: int, index: Any, op: str) -> tuple[int, Tensor]:
     d = wrap_dim(dim, self.ndim, op)
     idx = int_index(index, self.device, op)
     check(idx.ndim <= 1, op, lambda: f"index must be 0-d or 1-d, got {idx.ndim}-d", ShapeError)
-    return d, idx.reshape(-1)  # type: ignore[attr-defined]
+    return d, idx.reshape(-1)
 
 
 def _index_select_vjp(ctx: Node, g: Tensor) -> Tensor:
-    from .creation import zeros
-
     (idx,) = ctx.saved_tensors
     z = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
     if not ctx.in_shape:
-        return index_add(z.reshape(1), 0, idx, g.reshape(1)).reshape(())  # type: ignore
+        return index_add(z.reshape(1), 0, idx, g.reshape(1)).reshape(())
     return index_add(z, ctx.dim, idx, g)
 
 
-@tensor_method()
 def index_select(self: Tensor, dim: int, index: Any) -> Tensor:
     """Return the entries ``index`` (1-D integers) of ``self`` along ``dim``.
 
@@ -52,10 +54,10 @@ def index_select(self: Tensor, dim: int, index: Any) -> Tensor:
     """
     with no_grad():
         if self.ndim == 0:
-            flat = self.reshape(1)  # type: ignore[attr-defined]
-            idx = int_index(index, self.device, "index_select").reshape(-1)  # type: ignore
+            flat = self.reshape(1)
+            idx = int_index(index, self.device, "index_select").reshape(-1)
             out = advanced_getitem(flat, plan_index(flat, (idx,), "index_select")  # type: ignore
-                                   ).reshape(())  # type: ignore[attr-defined]
+                                   ).reshape(())
             d = 0
         else:
             d, idx = _dim_index(self, dim, index, "index_select")
@@ -71,7 +73,7 @@ def _index_write(self: Tensor, dim: int, index: Any, source: Any, mode: str, op:
     d, idx = _dim_index(self, dim, index, op)
     plan = plan_index(self, (slice(None),) * d + (idx,), op)
     assert plan is not None
-    if isinstance(source, Tensor):
+    if isinstance(source, TensorBase):
         check_same_device(op, self.device, source.device)
         check(source.shape == plan.shape or (mode == "copy" and source.ndim == 0), op,
               lambda: f"source must have shape {plan.shape}, got {source.shape}", ShapeError)
@@ -79,7 +81,7 @@ def _index_write(self: Tensor, dim: int, index: Any, source: Any, mode: str, op:
         if mode == "copy":
             advanced_setitem(self, plan, source)
             return self
-        src = source if source.dtype is self.dtype else source.to(self.dtype)  # type: ignore
+        src = source if source.dtype is self.dtype else source.to(self.dtype)
         if plan.offsets.numel():
             scatter_rows(plan.rest, plan.offsets, plan.lead(src), mode)
     self._bump_version()
@@ -91,7 +93,7 @@ def _index_out(self: Tensor, dim: int, index: Any, source: Any, mode: str, op: s
     """Out-of-place index write of ``written`` (default ``source``): clone, raw path, one node."""
     d, idx = _dim_index(self, dim, index, op)
     with no_grad():
-        out = _index_write(self.clone(), d, idx,  # type: ignore[attr-defined]
+        out = _index_write(self.clone(), d, idx,
                            source if written is None else written, mode, op)
     record(op.rstrip("_"), out, (self, source), vjp, save=(idx,), dim=d, **attrs)
     return out
@@ -105,7 +107,6 @@ def _index_add_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor | None]:
     return g, grad_source if ctx.alpha == 1 else grad_source * ctx.alpha  # type: ignore
 
 
-@tensor_method()
 def index_add(self: Tensor, dim: int, index: Any, source: Tensor, *, alpha: Any = 1) -> Tensor:
     """Out-of-place :meth:`index_add_`; differentiable in ``self`` and ``source``.
 
@@ -114,12 +115,11 @@ def index_add(self: Tensor, dim: int, index: Any, source: Tensor, *, alpha: Any 
         [3.0, 0.0, 0.0]
     """
     with no_grad():
-        scaled = source if alpha == 1 else source * alpha  # type: ignore[operator]
+        scaled = source if alpha == 1 else source * alpha
     return _index_out(self, dim, index, source, "add", "index_add_", _index_add_vjp,
                       written=scaled, alpha=alpha)
 
 
-@tensor_method("index_add_")
 @differentiable_inplace(index_add)
 def index_add_(self: Tensor, dim: int, index: Any, source: Tensor, *, alpha: Any = 1) -> Tensor:
     """Add ``alpha * source`` into ``self`` at ``index`` along ``dim``; repeats accumulate.
@@ -129,7 +129,7 @@ def index_add_(self: Tensor, dim: int, index: Any, source: Tensor, *, alpha: Any
         [3.0, 0.0, 0.0]
     """
     if alpha != 1:
-        source = source * alpha  # type: ignore[operator]
+        source = source * alpha
     return _index_write(self, dim, index, source, "add", "index_add_")
 
 
@@ -140,7 +140,6 @@ def _index_copy_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, Tensor | None]
     return grad_self, grad_source
 
 
-@tensor_method()
 def index_copy(self: Tensor, dim: int, index: Any, source: Tensor) -> Tensor:
     """Out-of-place :meth:`index_copy_`; differentiable in ``self`` and ``source``.
 
@@ -151,7 +150,6 @@ def index_copy(self: Tensor, dim: int, index: Any, source: Tensor) -> Tensor:
     return _index_out(self, dim, index, source, "copy", "index_copy_", _index_copy_vjp)
 
 
-@tensor_method("index_copy_")
 @differentiable_inplace(index_copy)
 def index_copy_(self: Tensor, dim: int, index: Any, source: Tensor) -> Tensor:
     """Copy ``source`` into ``self`` at ``index`` along ``dim`` in place.
@@ -164,8 +162,6 @@ def index_copy_(self: Tensor, dim: int, index: Any, source: Tensor) -> Tensor:
 
 
 def _index_fill_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, Tensor | None]:
-    from .sorting import unique
-
     (idx,) = ctx.saved_tensors
     grad_self = index_fill(g, ctx.dim, idx, 0.0) if ctx.needs_input_grad[0] else None
     grad_value = None
@@ -174,7 +170,6 @@ def _index_fill_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, Tensor | None]
     return grad_self, grad_value
 
 
-@tensor_method()
 def index_fill(self: Tensor, dim: int, index: Any, value: Any) -> Tensor:
     """Out-of-place :meth:`index_fill_`; differentiable in ``self`` and a 0-d tensor ``value``.
 
@@ -185,7 +180,6 @@ def index_fill(self: Tensor, dim: int, index: Any, value: Any) -> Tensor:
     return _index_out(self, dim, index, value, "copy", "index_fill_", _index_fill_vjp)
 
 
-@tensor_method("index_fill_")
 @differentiable_inplace(index_fill)
 def index_fill_(self: Tensor, dim: int, index: Any, value: Any) -> Tensor:
     """Set ``self`` to ``value`` (a number or 0-d tensor) at ``index`` along ``dim`` in place.
@@ -194,12 +188,11 @@ def index_fill_(self: Tensor, dim: int, index: Any, value: Any) -> Tensor:
         >>> gt.zeros(3).index_fill_(0, gt.tensor([1]), 4.0).tolist()
         [0.0, 4.0, 0.0]
     """
-    check(not isinstance(value, Tensor) or value.ndim == 0, "index_fill_",
+    check(not isinstance(value, TensorBase) or value.ndim == 0, "index_fill_",
           lambda: f"value must be a number or a 0-d tensor, got shape {value.shape}")
     return _index_write(self, dim, index, value, "copy", "index_fill_")
 
 
-@tensor_method()
 def take(self: Tensor, index: Any) -> Tensor:
     """Index ``self`` as if flattened; the result has ``index``'s shape (differentiable).
 
@@ -208,11 +201,10 @@ def take(self: Tensor, index: Any) -> Tensor:
         [4, 1]
     """
     idx = int_index(index, self.device, "take")
-    flat = self.reshape(-1)  # type: ignore[attr-defined]
+    flat = self.reshape(-1)
     return advanced_getitem(flat, plan_index(flat, (idx,), "take"))  # type: ignore[arg-type]
 
 
-@tensor_method()
 def take_along_dim(self: Tensor, indices: Any, dim: int | None = None) -> Tensor:
     """Gather along ``dim`` with ``indices`` broadcast against ``self`` (flattened if dim=None).
 
@@ -225,7 +217,7 @@ def take_along_dim(self: Tensor, indices: Any, dim: int | None = None) -> Tensor
     """
     idx = int_index(indices, self.device, "take_along_dim")
     if dim is None:
-        return take(self, idx.reshape(-1))  # type: ignore[attr-defined]
+        return take(self, idx.reshape(-1))
     d = wrap_dim(dim, self.ndim, "take_along_dim")
     check(idx.ndim == self.ndim, "take_along_dim", lambda: "indices must have as many dims as "
           f"the input ({self.ndim}), got {idx.ndim}", ShapeError)

@@ -1,10 +1,11 @@
 """Advanced indexing (``x[idx]``, ``x[idx] = v``) on top of the offset gather/scatter kernels.
 
-Every indexing op here and in ``scatter_gather.py`` / ``masking.py`` follows
-one plan: turn the index into a view ``V`` of the source plus int64 index rows
-over some of ``V``'s dims; the ``index_offsets`` kernel checks the rows on the
-device and turns them into one element offset per row; ``gather`` reads (or
-``scatter`` writes) the remaining dims of ``V`` at each offset.
+Every indexing op here and in ``index_ops.py``, ``scatter_gather.py`` and
+``masking.py`` follows one plan: turn the index into a view ``V`` of the
+source plus int64 index rows over some of ``V``'s dims; the ``index_offsets``
+kernel checks the rows on the device and turns them into one element offset
+per row; ``gather`` reads (or ``scatter`` writes) the remaining dims of ``V``
+at each offset.
 
 NumPy's rules: integer tensors, lists and boolean masks are advanced indices
 (a ``k``-d mask stands for the ``k`` index rows of its ``nonzero``), and in
@@ -20,19 +21,23 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..autograd.grad_mode import no_grad
-from ..autograd.inplace import check_inplace
-from ..autograd.node import Node, needs_grad, record
 from ..dtypes import int64
 from ..errors import check
+from ..graph.grad_mode import no_grad
+from ..graph.inplace import check_inplace
+from ..graph.node import Node, needs_grad, record
 from ..shape_rules import broadcast_shapes
-from ..tensor import Tensor, contiguous_strides, tensor_method
+from ..tensor_base import TensorBase, contiguous_strides, from_storage
+from .creation import as_tensor, tensor, zeros
 from .dispatch import launch
-from .views import expand_to
+from .views import basic_index, expand_to
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def storage_flat(t: Tensor) -> Any:
@@ -43,7 +48,7 @@ def storage_flat(t: Tensor) -> Any:
         (6,)
     """
     n = t._storage.nbytes // t.itemsize
-    return Tensor(t._storage, (n,), (1,), 0, t.dtype)._native()
+    return from_storage(t._storage, (n,), (1,), 0, t.dtype)._native()
 
 
 def int_rows(rows: list[Tensor], shape: tuple[int, ...], dev: Any) -> Tensor:
@@ -54,11 +59,11 @@ def int_rows(rows: list[Tensor], shape: tuple[int, ...], dev: Any) -> Tensor:
         (1, 2)
     """
     n = math.prod(shape)
-    out = Tensor.empty((len(rows), n), int64, dev)
+    out = TensorBase.empty((len(rows), n), int64, dev)
     for j, r in enumerate(rows):
         if n:
             row = out._make_view(shape, contiguous_strides(shape), j * n)
-            row.copy_(expand_to(r, shape, "index"))  # type: ignore[attr-defined]
+            row.copy_(expand_to(r, shape, "index"))
     return out
 
 
@@ -88,7 +93,7 @@ def row_offsets(rows: list[Tensor], shape: tuple[int, ...], sizes: tuple[int, ..
         >>> row_offsets([gt.tensor([1])], (1,), (3,), (4,), (0,), "take", dev)  # doctest: +SKIP
     """
     stacked = int_rows(rows, shape, dev)
-    out = Tensor.empty((stacked.shape[1],), int64, dev)
+    out = TensorBase.empty((stacked.shape[1],), int64, dev)
     launch("index_offsets", dev, (int64,), stacked._native(), tuple(sizes), tuple(strides),
            out._native(), opname=op, dims=tuple(dims), strict=strict)
     return out
@@ -121,9 +126,7 @@ def as_index_tensor(item: Any, dev: Any, op: str) -> Tensor:
         >>> as_index_tensor([0, 2], gt.device("cpu"), "getitem").dtype  # doctest: +SKIP
         gtensor.int64
     """
-    from .creation import tensor
-
-    if not isinstance(item, Tensor):
+    if not isinstance(item, TensorBase):
         arr = np.asarray(item)
         if arr.size == 0 and arr.dtype.kind == "f":
             arr = arr.astype(np.int64)
@@ -136,6 +139,13 @@ def as_index_tensor(item: Any, dev: Any, op: str) -> Tensor:
     return item if item.device == dev else item.to(dev)
 
 
+def int_index(index: Any, dev: Any, op: str) -> Tensor:
+    """:func:`as_index_tensor` for ops that take integer indices only (bool masks raise)."""
+    idx = as_index_tensor(index, dev, op)
+    check(idx.dtype.name != "bool", op, "expected an integer index tensor, got bool", TypeError)
+    return idx
+
+
 def mask_rows(mask: Tensor, op: str) -> list[Tensor]:
     """Return the ``mask.ndim`` int64 index rows of ``mask``'s nonzero positions.
 
@@ -143,18 +153,18 @@ def mask_rows(mask: Tensor, op: str) -> list[Tensor]:
         >>> mask_rows(gt.tensor([True, False, True]), "getitem")[0].tolist()  # doctest: +SKIP
         [0, 2]
     """
-    src = mask.contiguous() if mask.ndim else mask.reshape(1)  # type: ignore[attr-defined]
+    src = mask.contiguous() if mask.ndim else mask.reshape(1)
     native = src._native()
     count = launch("nonzero", mask.device, (mask.dtype,), native)
-    coords = Tensor.empty((count, src.ndim), int64, mask.device)
+    coords = TensorBase.empty((count, src.ndim), int64, mask.device)
     if count:
         launch("nonzero", mask.device, (mask.dtype,), native, coords._native())
-    return [coords.select(1, j) for j in range(mask.ndim)]  # type: ignore[attr-defined]
+    return [coords.select(1, j) for j in range(mask.ndim)]
 
 
 def _is_advanced(item: Any) -> bool:
     """Tensors (0-d ones too: reading one on the host would block), lists, arrays, bools."""
-    return isinstance(item, (Tensor, list, tuple, np.ndarray, bool, np.bool_))
+    return isinstance(item, (TensorBase, list, tuple, np.ndarray, bool, np.bool_))
 
 
 @dataclass
@@ -183,9 +193,9 @@ class IndexPlan:
         """View a tensor shaped like the result as ``(n_rows, *rest)`` (reshape may copy)."""
         r = self.rest.shape
         n = math.prod(self.bshape)
-        flat = t.reshape(r[:self.n_pre] + (n,) + r[self.n_pre:])  # type: ignore[attr-defined]
+        flat = t.reshape(r[:self.n_pre] + (n,) + r[self.n_pre:])
         order = [self.n_pre, *range(self.n_pre), *range(self.n_pre + 1, flat.ndim)]
-        return flat.permute(order)  # type: ignore[attr-defined]
+        return flat.permute(order)
 
 
 def _expand_items(self: Tensor, items: tuple[Any, ...], op: str) -> list[Any]:
@@ -198,7 +208,7 @@ def _expand_items(self: Tensor, items: tuple[Any, ...], op: str) -> list[Any]:
             out.append(item)
     n_ell = sum(i is Ellipsis for i in out)
     check(n_ell <= 1, op, "an index can only have a single ellipsis ('...')", IndexError)
-    used = sum(i.ndim if isinstance(i, Tensor) and i.dtype.name == "bool" else
+    used = sum(i.ndim if isinstance(i, TensorBase) and i.dtype.name == "bool" else
                0 if i is None or i is Ellipsis else 1 for i in out)
     check(used <= self.ndim, op, lambda: f"too many indices for tensor of dimension {self.ndim}",
           IndexError)
@@ -215,8 +225,6 @@ def plan_index(self: Tensor, index: Any, op: str) -> IndexPlan | None:
     Example:
         >>> plan_index(x, ([0, 1], slice(None)), "getitem").shape  # doctest: +SKIP
     """
-    from .views import basic_index
-
     items = index if isinstance(index, tuple) else (index,)
     if not any(_is_advanced(i) for i in items):
         return None
@@ -226,15 +234,13 @@ def plan_index(self: Tensor, index: Any, op: str) -> IndexPlan | None:
     d = 0
     for item in _expand_items(self, items, op):
         pos = len(basic)
-        if isinstance(item, Tensor) and item.dtype.name == "bool":
+        if isinstance(item, TensorBase) and item.dtype.name == "bool":
             for j, n in enumerate(item.shape):
                 check(d + j < self.ndim and self.shape[d + j] == n, op, lambda: "boolean index "
                       f"did not match indexed tensor along dimension {d + j}; dimension is "
                       f"{self.shape[d + j]} but corresponding boolean dimension is {n}",
                       IndexError)
             if item.ndim == 0:
-                from .creation import zeros
-
                 canon.append(item)
                 basic.append(None)
                 adv.append((pos, zeros(int(bool(item.item())), dtype=int64,
@@ -245,14 +251,12 @@ def plan_index(self: Tensor, index: Any, op: str) -> IndexPlan | None:
                 basic.append(slice(None))
                 adv.append((pos + j, row, d + j))
             d += item.ndim
-        elif isinstance(item, Tensor) or (isinstance(item, int) and not isinstance(item, bool)):
+        elif isinstance(item, TensorBase) or (isinstance(item, int) and not isinstance(item, bool)):
             canon.append(item)
-            if not isinstance(item, Tensor):
+            if not isinstance(item, TensorBase):
                 n = self.shape[d]
                 check(-n <= item < n, op, lambda: f"index {item} is out of bounds for dimension "
                       f"{d} with size {n}", IndexError)
-                from .creation import tensor
-
                 item = tensor(item, dtype=int64, device=self.device)
             basic.append(slice(None))
             adv.append((pos, item, d))
@@ -290,8 +294,8 @@ def split_index(items: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Tensor, 
         >>> split_index((slice(None), idx))[1] == (idx,)  # doctest: +SKIP
         True
     """
-    template = tuple(_SLOT if isinstance(i, Tensor) else i for i in items)
-    return template, tuple(i for i in items if isinstance(i, Tensor))
+    template = tuple(_SLOT if isinstance(i, TensorBase) else i for i in items)
+    return template, tuple(i for i in items if isinstance(i, TensorBase))
 
 
 def join_index(template: tuple[Any, ...], tensors: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -301,15 +305,13 @@ def join_index(template: tuple[Any, ...], tensors: tuple[Any, ...]) -> tuple[Any
 
 
 def _gather_plan(self: Tensor, plan: IndexPlan) -> Tensor:
-    out = Tensor.empty(plan.shape, self.dtype, self.device)
+    out = TensorBase.empty(plan.shape, self.dtype, self.device)
     if out.numel():
         gather_rows(plan.rest, plan.offsets, plan.lead(out))
     return out
 
 
 def _index_vjp(ctx: Node, g: Tensor) -> Tensor:
-    from .creation import zeros
-
     items = join_index(ctx.template, ctx.saved_tensors)
     return index_put(zeros(ctx.in_shape, dtype=g.dtype, device=g.device), items, g,
                      accumulate=True)
@@ -334,17 +336,15 @@ def advanced_getitem(self: Tensor, plan: IndexPlan) -> Tensor:
 
 def _values_for(self: Tensor, value: Any, shape: tuple[int, ...], op: str) -> Any:
     """``value`` as a tensor of ``self``'s dtype and device that broadcasts to ``shape``."""
-    from .creation import as_tensor
-
-    v = value if isinstance(value, Tensor) else as_tensor(value, dtype=self.dtype,
+    v = value if isinstance(value, TensorBase) else as_tensor(value, dtype=self.dtype,
                                                           device=self.device)
     if v.dtype is not self.dtype or v.device != self.device:
-        v = v.to(self.device, self.dtype)  # type: ignore[attr-defined]
+        v = v.to(self.device, self.dtype)
     broadcast_shapes(v.shape, shape, op=op)
     check(v.ndim <= len(shape) or all(n == 1 for n in v.shape[:v.ndim - len(shape)]), op,
           lambda: f"shape mismatch: value of shape {v.shape} cannot be broadcast to {shape}",
           IndexError)
-    return v.reshape(v.shape[v.ndim - len(shape):]) if v.ndim > len(shape) else v  # type: ignore
+    return v.reshape(v.shape[v.ndim - len(shape):]) if v.ndim > len(shape) else v
 
 
 def write_plan(self: Tensor, plan: IndexPlan, v: Tensor, mode: str) -> None:
@@ -361,11 +361,10 @@ def _index_put_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, Tensor | None]:
     if ctx.needs_input_grad[0]:
         grad_self = g if ctx.accumulate else index_put(g, items, 0.0)
     if ctx.needs_input_grad[1]:
-        grad_values = g[items]  # type: ignore[index]
+        grad_values = g[items]
     return grad_self, grad_values
 
 
-@tensor_method()
 def index_put(self: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
     """Out-of-place ``x[indices] = values`` (``+=`` with ``accumulate``, repeats adding up).
 
@@ -388,7 +387,7 @@ def put_index(self: Tensor, indices: Any, values: Any, accumulate: bool, op: str
     """:meth:`index_put` with the op name used in errors (``setitem`` for ``x[i] = v``)."""
     items = indices if isinstance(indices, tuple) else (indices,)
     with no_grad():
-        out = self.clone()  # type: ignore[attr-defined]
+        out = self.clone()
         plan = plan_index(out, items, op)
     check(plan is not None, op, "expected an advanced index (tensors, lists or masks)",
           IndexError)
@@ -403,7 +402,6 @@ def put_index(self: Tensor, indices: Any, values: Any, accumulate: bool, op: str
     return out
 
 
-@tensor_method()
 def index_put_(self: Tensor, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
     """In-place :func:`index_put` (differentiable on non-leaf tensors).
 
@@ -415,7 +413,7 @@ def index_put_(self: Tensor, indices: Any, values: Any, accumulate: bool = False
     self._check_writable("index_put_")
     if needs_grad(self, values):
         check_inplace(self, "index_put_")
-        return self.copy_(index_put(self, items, values, accumulate))  # type: ignore
+        return self.copy_(index_put(self, items, values, accumulate))
     plan = plan_index(self, items, "index_put_")
     check(plan is not None, "index_put_", "expected an advanced index (tensors, lists or "
           "masks)", IndexError)
@@ -437,9 +435,30 @@ def advanced_setitem(self: Tensor, plan: IndexPlan, value: Any) -> None:
     """
     if needs_grad(self, value):
         check_inplace(self, "setitem")
-        self.copy_(put_index(self, plan.items, value, False, "setitem"))  # type: ignore
+        self.copy_(put_index(self, plan.items, value, False, "setitem"))
         return
     write_plan(self, plan, _values_for(self, value, plan.shape, "setitem"), "copy")
+
+
+def getitem(self: Tensor, index: Any) -> Tensor:
+    """NumPy-style indexing (``x[index]``): a view for basic indices, a copy for advanced ones.
+
+    Example:
+        >>> gt.arange(6).view(2, 3)[[1, 0], 1:].tolist()  # doctest: +SKIP
+        [[4, 5], [1, 2]]
+    """
+    plan = plan_index(self, index, "getitem")
+    return basic_index(self, index) if plan is None else advanced_getitem(self, plan)
+
+
+def setitem(self: Tensor, index: Any, value: Any) -> None:
+    """``x[index] = value``: write ``value`` (broadcast) into ``self[index]``; bumps the version."""
+    self._check_writable("setitem")
+    plan = plan_index(self, index, "setitem")
+    if plan is None:
+        basic_index(self, index).copy_(value)
+    else:
+        advanced_setitem(self, plan, value)
 
 
 # Functional forms, exported as gt.<name> (PyTorch's torch.<name>).

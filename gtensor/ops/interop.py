@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..cuda import current_stream, runtime
 from ..device import device
 from ..dtypes import as_dtype
 from ..errors import check
 from ..storage import Storage
-from ..tensor import Tensor, contiguous_strides, tensor_method
+from ..tensor_base import TensorBase, contiguous_strides, from_numpy, from_storage
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 _DL_CPU, _DL_CUDA = 1, 2
 
 
-@tensor_method()
 def __dlpack_device__(self: Tensor) -> tuple[int, int]:  # noqa: N807
     """Return the DLPack device tuple: ``(1, 0)`` for cpu, ``(2, index)`` for CUDA.
 
@@ -26,7 +29,6 @@ def __dlpack_device__(self: Tensor) -> tuple[int, int]:  # noqa: N807
     return _DL_CPU, 0
 
 
-@tensor_method()
 def __dlpack__(self: Tensor, *, stream: Any = None, max_version: Any = None,  # noqa: N807
                dl_device: Any = None, copy: bool | None = None) -> Any:
     """Export this tensor as a DLPack capsule (zero-copy).
@@ -49,9 +51,7 @@ def __dlpack__(self: Tensor, *, stream: Any = None, max_version: Any = None,  # 
     if copy is not None:
         kwargs["copy"] = copy
     if self._storage.host is not None:
-        return self.numpy().__dlpack__(**kwargs)  # type: ignore[attr-defined]
-    from ..cuda import current_stream, runtime
-
+        return self.numpy().__dlpack__(**kwargs)
     cp = runtime.cupy()
     with cp.cuda.Device(self.device.index or 0), \
             cp.cuda.ExternalStream(current_stream(self.device).handle):
@@ -75,8 +75,6 @@ def from_cuda_array_interface(obj: Any) -> Tensor:
     Example:
         >>> t = from_cuda_array_interface(cupy.arange(3))  # doctest: +SKIP
     """
-    from ..cuda import runtime
-
     runtime.ensure_initialized("from_cuda_array_interface")
     desc = obj.__cuda_array_interface__
     dt = as_dtype(np.dtype(desc["typestr"]))
@@ -92,7 +90,7 @@ def from_cuda_array_interface(obj: Any) -> Tensor:
     # simulated device memory is host memory, addressable through NumPy
     storage, offset = Storage.wrap(desc["data"][0], shape, strides, item, dev, obj,
                                    host=runtime.is_simulated(), readonly=bool(desc["data"][1]))
-    return Tensor(storage, shape, strides, offset, dt)
+    return from_storage(storage, shape, strides, offset, dt)
 
 
 def from_dlpack(obj: Any) -> Tensor:
@@ -103,19 +101,15 @@ def from_dlpack(obj: Any) -> Tensor:
         >>> from_dlpack(np.arange(3.0)).tolist()
         [0.0, 1.0, 2.0]
     """
-    if isinstance(obj, Tensor):
-        return obj.detach()  # type: ignore[attr-defined]
+    if isinstance(obj, TensorBase):
+        return obj.detach()
     check(hasattr(obj, "__dlpack_device__"), "from_dlpack",
           lambda: f"{type(obj).__name__} does not implement the DLPack protocol", TypeError)
     dev_type, _ = obj.__dlpack_device__()
     if dev_type == _DL_CPU:
-        from .creation import from_numpy
-
         return from_numpy(np.from_dlpack(obj))
     check(dev_type == _DL_CUDA, "from_dlpack",
           lambda: f"unsupported DLPack device type {dev_type}", RuntimeError)
-    from ..cuda import current_stream, runtime
-
     cp = runtime.cupy()
     # CuPy passes its current stream to the producer's __dlpack__: make it gtensor's
     with cp.cuda.ExternalStream(current_stream().handle):
@@ -124,8 +118,6 @@ def from_dlpack(obj: Any) -> Tensor:
 
 def _pointer_device(ptr: int) -> int:
     """The ordinal of the GPU that owns device pointer ``ptr`` (the current one for null)."""
-    from ..cuda import runtime
-
     if not ptr:
         return runtime.current_device()
     attrs = runtime.cupy().cuda.runtime.pointerGetAttributes(ptr)
@@ -134,8 +126,6 @@ def _pointer_device(ptr: int) -> int:
 
 def _wait_for_producer(stream_ptr: int | None, dev: device) -> None:
     """Order gtensor's current stream on ``dev`` after the producer's stream ``stream_ptr``."""
-    from ..cuda import current_stream, runtime
-
     ours = current_stream(dev)
     legacy = (0, 1)  # 0: the null stream, 1: the protocol's name for the legacy default
     if stream_ptr is None or stream_ptr == ours.handle or (stream_ptr in legacy

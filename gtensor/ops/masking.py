@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.grad_mode import no_grad
-from ..autograd.inplace import differentiable_inplace
-from ..autograd.node import Node, record
 from ..dtypes import int64
 from ..errors import check, check_same_device
+from ..graph.grad_mode import no_grad
+from ..graph.inplace import differentiable_inplace
+from ..graph.node import Node, record
 from ..shape_rules import broadcast_shapes
-from ..tensor import Tensor, tensor_method
+from ..tensor_base import TensorBase
 from .dispatch import launch
 from .indexing import advanced_getitem, advanced_setitem, plan_index
 from .views import expand_to
 
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
 
 def _bool_mask(mask: Any, t: Tensor, op: str) -> Tensor:
-    check(isinstance(mask, Tensor) and mask.dtype.name == "bool", op,
+    check(isinstance(mask, TensorBase) and mask.dtype.name == "bool", op,
           lambda: f"expected a bool mask tensor, got {getattr(mask, 'dtype', type(mask).__name__)}",
           TypeError)
     check_same_device(op, t.device, mask.device)
@@ -30,7 +33,7 @@ def _masked_fill_raw(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     check(broadcast_shapes(mask.shape, self.shape, op="masked_fill_") == self.shape,
           "masked_fill_", lambda: f"mask of shape {mask.shape} does not broadcast to "
           f"{self.shape}")
-    check(not isinstance(value, Tensor) or value.ndim == 0, "masked_fill_",
+    check(not isinstance(value, TensorBase) or value.ndim == 0, "masked_fill_",
           lambda: f"value must be a number or a 0-d tensor, got shape {value.shape}")
     with no_grad():
         plan = plan_index(self, (expand_to(mask, self.shape, "masked_fill_"),), "masked_fill_")
@@ -44,11 +47,10 @@ def _masked_fill_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, Tensor | None
     grad_self = masked_fill(g, mask, 0.0) if ctx.needs_input_grad[0] else None
     grad_value = None
     if ctx.needs_input_grad[1]:
-        grad_value = masked_select(g, mask).sum()  # type: ignore[attr-defined]
+        grad_value = masked_select(g, mask).sum()
     return grad_self, grad_value
 
 
-@tensor_method()
 def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """Return a copy of ``self`` set to ``value`` where ``mask`` (broadcast to ``self``) is True.
 
@@ -60,12 +62,11 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
         [2.0, 0.0, 2.0]
     """
     with no_grad():
-        out = _masked_fill_raw(self.clone(), mask, value)  # type: ignore[attr-defined]
+        out = _masked_fill_raw(self.clone(), mask, value)
     record("masked_fill", out, (self, value), _masked_fill_vjp, save=(mask,))
     return out
 
 
-@tensor_method("masked_fill_")
 @differentiable_inplace(masked_fill)
 def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """Set ``self`` to ``value`` where ``mask`` (broadcast to ``self``) is True, in place.
@@ -77,7 +78,6 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     return _masked_fill_raw(self, mask, value)
 
 
-@tensor_method()
 def masked_select(self: Tensor, mask: Tensor) -> Tensor:
     """Return the 1-D tensor of elements where ``mask`` is True (both broadcast together).
 
@@ -92,10 +92,9 @@ def masked_select(self: Tensor, mask: Tensor) -> Tensor:
     x = expand_to(self, shape, "masked_select")
     plan = plan_index(x, (expand_to(mask, shape, "masked_select"),), "masked_select")
     assert plan is not None
-    return advanced_getitem(x, plan).reshape(-1)  # type: ignore[attr-defined]
+    return advanced_getitem(x, plan).reshape(-1)
 
 
-@tensor_method()
 def nonzero(self: Tensor, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]:
     """Return the coordinates of the nonzero elements, ``(count, ndim)`` int64 in C order.
 
@@ -108,20 +107,19 @@ def nonzero(self: Tensor, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, .
         >>> gt.tensor([[0, 1], [2, 0]]).nonzero().tolist()
         [[0, 1], [1, 0]]
     """
-    src = (self if self.ndim else self.reshape(1)).contiguous()  # type: ignore[attr-defined]
+    src = (self if self.ndim else self.reshape(1)).contiguous()
     native = src._native()
     count = launch("nonzero", self.device, (self.dtype,), native)
-    coords = Tensor.empty((count, src.ndim), int64, self.device)
+    coords = TensorBase.empty((count, src.ndim), int64, self.device)
     if count:
         launch("nonzero", self.device, (self.dtype,), native, coords._native())
     if self.ndim == 0:
         coords = coords[:, :0]
     if as_tuple:
-        return tuple(coords.select(1, j) for j in range(coords.shape[1]))  # type: ignore
+        return tuple(coords.select(1, j) for j in range(coords.shape[1]))
     return coords
 
 
-@tensor_method()
 def argwhere(self: Tensor) -> Tensor:
     """Same as :meth:`nonzero`: the ``(count, ndim)`` coordinates of nonzero elements.
 

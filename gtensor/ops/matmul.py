@@ -10,20 +10,23 @@ permutes, reshapes and sums.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-from ..autograd.node import Node, needs_grad, record
 from ..dtypes import float16, float32
 from ..errors import DTypeError, ShapeError, check, check_same_device
+from ..graph.node import Node, needs_grad, record
 from ..shape_rules import broadcast_shapes
-from ..tensor import Tensor, tensor_method
+from ..tensor_base import TensorBase
 from .copy import broadcast_view
 from .dispatch import launch
 from .views import expand_to
 
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 def _matmul_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
     a, b = ctx.saved_tensors
-    return g @ b.mT, a.mT @ g  # type: ignore[attr-defined,operator]
+    return g @ b.mT, a.mT @ g
 
 
 def _matmul_nd(a: Tensor, b: Tensor) -> Tensor:
@@ -31,21 +34,20 @@ def _matmul_nd(a: Tensor, b: Tensor) -> Tensor:
     batch = broadcast_shapes(a.shape[:-2], b.shape[:-2], op="matmul")
     m, n = a.shape[-2], b.shape[-1]
     want = a.dtype
-    ka, kb = (a.to(float32), b.to(float32)) if want is float16 else (a, b)  # type: ignore[attr-defined]
-    out = Tensor.empty((*batch, m, n), ka.dtype, a.device)
+    ka, kb = (a.to(float32), b.to(float32)) if want is float16 else (a, b)
+    out = TensorBase.empty((*batch, m, n), ka.dtype, a.device)
     if out.numel():
         av = broadcast_view(ka, (*batch, *a.shape[-2:]), "matmul")
         bv = broadcast_view(kb, (*batch, *b.shape[-2:]), "matmul")
         launch("matmul", a.device, (ka.dtype, kb.dtype), av._native(), bv._native(),
                out._native())
     if want is float16:
-        out = out.to(float16)  # type: ignore[attr-defined]
+        out = out.to(float16)
     if want.is_floating_point:
         record("matmul", out, (a, b), _matmul_vjp, save=[a, b])
     return out
 
 
-@tensor_method()
 def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:
     """Matrix product with NumPy's rules (1-D operands, broadcast batch dims).
 
@@ -53,32 +55,32 @@ def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
         >>> (gt.ones(2, 3) @ gt.ones(3)).tolist()  # doctest: +SKIP
         [3.0, 3.0]
     """
-    check(isinstance(input, Tensor) and isinstance(other, Tensor), "matmul",
+    check(isinstance(input, TensorBase) and isinstance(other, TensorBase), "matmul",
           "expected two tensors", TypeError)
     check_same_device("matmul", input.device, other.device)
     check(input.ndim >= 1 and other.ndim >= 1, "matmul", lambda: "both arguments need at "
           f"least 1 dim, got {input.ndim}-D and {other.ndim}-D", ShapeError)
     check(input.dtype is other.dtype, "matmul", lambda: "expected both operands to have the "
           f"same dtype, got {input.dtype.name} and {other.dtype.name}", DTypeError)
-    a = input.unsqueeze(0) if input.ndim == 1 else input  # type: ignore[attr-defined]
-    b = other.unsqueeze(-1) if other.ndim == 1 else other  # type: ignore[attr-defined]
+    a = input.unsqueeze(0) if input.ndim == 1 else input
+    b = other.unsqueeze(-1) if other.ndim == 1 else other
     check(a.shape[-1] == b.shape[-2], "matmul", lambda: f"shapes {input.shape} and "
           f"{other.shape} cannot be multiplied ({a.shape[-1]} != {b.shape[-2]})", ShapeError)
     if out is not None:
         _check_out(out, input, other)
     result = _matmul_nd(a, b)
     if input.ndim == 1:
-        result = result.squeeze(-2)  # type: ignore[attr-defined]
+        result = result.squeeze(-2)
     if other.ndim == 1:
-        result = result.squeeze(-1)  # type: ignore[attr-defined]
+        result = result.squeeze(-1)
     if out is None:
         return result
-    return out.copy_(result)  # type: ignore[attr-defined]
+    return out.copy_(result)
 
 
 def _check_out(out: Tensor, input: Tensor, other: Tensor) -> None:
     """Refuse an ``out=`` of another dtype, device or shape before any work (as PyTorch)."""
-    check(isinstance(out, Tensor), "matmul", "out must be a tensor", TypeError)
+    check(isinstance(out, TensorBase), "matmul", "out must be a tensor", TypeError)
     check(not needs_grad(input, other), "matmul", "out=... arguments don't support automatic "
           "differentiation", RuntimeError)
     check(out.dtype is input.dtype, "matmul", lambda: f"expected out tensor to have dtype "
@@ -91,7 +93,6 @@ def _check_out(out: Tensor, input: Tensor, other: Tensor) -> None:
           f"has shape {shape}", ShapeError)
 
 
-@tensor_method()
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """2-D matrix product.
 
@@ -104,7 +105,6 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
     return matmul(input, mat2)
 
 
-@tensor_method()
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """Batched 3-D matrix product (no broadcasting).
 
@@ -119,8 +119,9 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     return matmul(input, mat2)
 
 
-tensor_method("__matmul__")(matmul)
-tensor_method("__rmatmul__")(lambda self, other: matmul(other, self))
+def rmatmul(self: Tensor, other: Tensor) -> Tensor:
+    """``other @ self`` (Python's reflected ``@``)."""
+    return matmul(other, self)
 
 
 Labels = list[int]  # one label per dim: a letter's code point, or an ellipsis dim's number < 0
@@ -182,7 +183,7 @@ def _take_diagonals(t: Tensor, labels: Labels) -> tuple[Tensor, Labels]:
         j = labels.index(c, i + 1)
         check(t.shape[i] == t.shape[j], "einsum", lambda: f"label {chr(c)!r} is repeated "
               f"with sizes {t.shape[i]} and {t.shape[j]}", ShapeError)
-        t = t.diagonal(0, i, j)  # type: ignore[attr-defined]
+        t = t.diagonal(0, i, j)
         labels = [x for k, x in enumerate(labels) if k not in (i, j)] + [c]
     return t, labels
 
@@ -191,7 +192,7 @@ def _sum_out(t: Tensor, labels: Labels, keep: set[int]) -> tuple[Tensor, Labels]
     """Sum the dims whose labels are not in ``keep``."""
     dims = tuple(i for i, c in enumerate(labels) if c not in keep)
     if dims:
-        t = t.sum(dim=dims)  # type: ignore[attr-defined]
+        t = t.sum(dim=dims)
         labels = [c for c in labels if c in keep]
     return t, labels
 
@@ -219,11 +220,11 @@ def _contract(a: Tensor, la: Labels, b: Tensor, lb: Labels, keep: set[int],
     def prod(labels: Labels) -> int:
         return math.prod(size[c] for c in labels)
 
-    am = a.permute(*[la.index(c) for c in batch + rows + contract]).reshape(  # type: ignore[attr-defined]
+    am = a.permute(*[la.index(c) for c in batch + rows + contract]).reshape(
         prod(batch), prod(rows), prod(contract))
-    bm = b.permute(*[lb.index(c) for c in batch + contract + cols]).reshape(  # type: ignore[attr-defined]
+    bm = b.permute(*[lb.index(c) for c in batch + contract + cols]).reshape(
         prod(batch), prod(contract), prod(cols))
-    res = matmul(am, bm).reshape(*[size[c] for c in batch + rows + cols])  # type: ignore[attr-defined]
+    res = matmul(am, bm).reshape(*[size[c] for c in batch + rows + cols])
     return res, batch + rows + cols
 
 
@@ -245,7 +246,7 @@ def einsum(equation: str, *operands: Tensor) -> Tensor:
         operands = tuple(operands[0])
     check(len(operands) >= 1, "einsum", "expected at least one operand", ValueError)
     for t in operands:
-        check(isinstance(t, Tensor), "einsum", lambda: f"operands must be tensors, got "
+        check(isinstance(t, TensorBase), "einsum", lambda: f"operands must be tensors, got "
               f"{type(t).__name__}", TypeError)
     check_same_device("einsum", *(t.device for t in operands))
     inputs, out_labels = _parse(equation, [t.shape for t in operands])
@@ -262,7 +263,7 @@ def einsum(equation: str, *operands: Tensor) -> Tensor:
         keep = set(out_labels).union(*(set(lb) for _, lb in ops[k + 1:]))
         res, labels = _contract(res, labels, ops[k][0], ops[k][1], keep, size)
     res, labels = _sum_out(res, labels, set(out_labels))
-    res = res.permute(*[labels.index(c) for c in out_labels])  # type: ignore[attr-defined]
+    res = res.permute(*[labels.index(c) for c in out_labels])
     return expand_to(res, tuple(size[c] for c in out_labels), "einsum")
 
 

@@ -1,46 +1,66 @@
-"""Python operators on Tensor, mapped to the elementwise ops (``a + b``, ``a += b``...)."""
+"""Python operators on Tensor, mapped to the elementwise ops (``a + b``, ``2 * a``, ``a < b``...).
+
+A forward operator takes a tensor or a number and leaves other types to
+Python (``NotImplemented``); a reflected one (``2 - a``) takes numbers only.
+The in-place operators (``a += b``) are the in-place ops themselves.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from ..tensor import Tensor, tensor_method
+from ..tensor_base import TensorBase
 from . import elementwise as ew
 
-_FORWARD = {
-    "add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "floordiv": "floor_divide",
-    "mod": "remainder", "pow": "pow", "and": "bitwise_and", "or": "bitwise_or",
-    "xor": "bitwise_xor", "lshift": "left_shift", "rshift": "right_shift",
-}
-_COMPARE = {"eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge"}
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
-def _attach(dunder: str, op: str) -> None:
+def _forward(op: str) -> Callable[[Tensor, Any], Any]:
     spec = ew.SPECS[op]
 
     def forward(self: Tensor, other: Any) -> Any:
-        if not (isinstance(other, Tensor) or ew.is_scalar(other)):
+        if not (isinstance(other, TensorBase) or ew.is_scalar(other)):
             return NotImplemented
         return ew.binary(spec, self, other)
+
+    forward.__name__ = forward.__qualname__ = op
+    return forward
+
+
+def _reflected(op: str) -> Callable[[Tensor, Any], Any]:
+    spec = ew.SPECS[op]
 
     def reflected(self: Tensor, other: Any) -> Any:
         if not ew.is_scalar(other):
             return NotImplemented
         return ew.binary(spec, other, self)
 
-    def inplace(self: Tensor, other: Any) -> Tensor:
-        return getattr(self, op + "_")(other)
-
-    tensor_method(f"__{dunder}__")(forward)
-    if dunder not in _COMPARE:
-        tensor_method(f"__r{dunder}__")(reflected)
-        tensor_method(f"__i{dunder}__")(inplace)
+    reflected.__name__ = reflected.__qualname__ = "r" + op
+    return reflected
 
 
-for _dunder, _op in {**_FORWARD, **_COMPARE}.items():
-    _attach(_dunder, _op)
+add, radd = _forward("add"), _reflected("add")
+sub, rsub = _forward("sub"), _reflected("sub")
+mul, rmul = _forward("mul"), _reflected("mul")
+truediv, rtruediv = _forward("div"), _reflected("div")
+floordiv, rfloordiv = _forward("floor_divide"), _reflected("floor_divide")
+mod, rmod = _forward("remainder"), _reflected("remainder")
+pow, rpow = _forward("pow"), _reflected("pow")  # noqa: A001
+and_, rand = _forward("bitwise_and"), _reflected("bitwise_and")
+or_, ror = _forward("bitwise_or"), _reflected("bitwise_or")
+xor, rxor = _forward("bitwise_xor"), _reflected("bitwise_xor")
+lshift, rlshift = _forward("left_shift"), _reflected("left_shift")
+rshift, rrshift = _forward("right_shift"), _reflected("right_shift")
+eq = _forward("eq")
+ne = _forward("ne")
+lt = _forward("lt")
+le = _forward("le")
+gt = _forward("gt")
+ge = _forward("ge")
 
-tensor_method("__pos__")(lambda self: self)
-tensor_method("true_divide", "divide")(ew.div)  # type: ignore[attr-defined]
-tensor_method("multiply")(ew.mul)  # type: ignore[attr-defined]
-tensor_method("subtract")(ew.sub)  # type: ignore[attr-defined]
+
+def pos(self: Tensor) -> Tensor:
+    """``+a``: the tensor itself."""
+    return self

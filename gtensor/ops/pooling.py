@@ -9,21 +9,24 @@ VJP reads back at the same positions (``plane_gather``), and vice versa.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.grad_mode import no_grad
-from ..autograd.node import Node, record
 from ..dtypes import int64
 from ..errors import DTypeError, ShapeError, check
-from ..tensor import Tensor
+from ..graph.grad_mode import no_grad
+from ..graph.node import Node, record
+from ..tensor_base import TensorBase
 from .conv import pair
 from .dispatch import launch
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def _native(t: Tensor) -> Any:
     """The native array of ``t`` in C order; it holds a temporary copy's storage alive."""
     with no_grad():
-        return t.contiguous()._native()  # type: ignore[attr-defined]
+        return t.contiguous()._native()
 
 
 def linear_map(x: Tensor, out_shape: tuple[int, ...], op: str, transpose: str,
@@ -37,7 +40,7 @@ def linear_map(x: Tensor, out_shape: tuple[int, ...], op: str, transpose: str,
         >>> linear_map(x, (1, 1, 2, 2), "adaptive_avg_pool2d", "adaptive_avg_pool2d_backward", ())
         ... # doctest: +SKIP
     """
-    out = Tensor.empty(out_shape, x.dtype, x.device)
+    out = TensorBase.empty(out_shape, x.dtype, x.device)
     launch(op, x.device, (x.dtype,), _native(x), out._native(), *args)
     record(op, out, (x,), _linear_vjp, in_shape=x.shape, fwd=op, bwd=transpose, args=args)
     return out
@@ -54,18 +57,18 @@ def batched(input: Any, op: str) -> tuple[Tensor, bool]:
         >>> batched(gt.ones(3, 4, 4), "avg_pool2d")[0].shape  # doctest: +SKIP
         (1, 3, 4, 4)
     """
-    check(isinstance(input, Tensor), op, "input must be a tensor", TypeError)
+    check(isinstance(input, TensorBase), op, "input must be a tensor", TypeError)
     check(input.ndim in (3, 4), op,
           lambda: f"expected 3-D or 4-D input, got shape {input.shape}", ShapeError)
     check(input.dtype.name in ("float32", "float64"), op,
           lambda: f"expected a float32 or float64 tensor, got {input.dtype.name}", DTypeError)
     if input.ndim == 3:
-        return input.unsqueeze(0), True  # type: ignore[attr-defined]
+        return input.unsqueeze(0), True
     return input, False
 
 
 def _unbatch(t: Tensor, squeeze: bool) -> Tensor:
-    return t.squeeze(0) if squeeze else t  # type: ignore[attr-defined]
+    return t.squeeze(0) if squeeze else t
 
 
 def pool_out(size: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
@@ -123,8 +126,8 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     op = "max_pool2d"
     x, squeeze = batched(input, op)
     k, s, p, d, out_hw = _window(op, x, kernel_size, stride, padding, dilation, ceil_mode)
-    out = Tensor.empty(x.shape[:2] + out_hw, x.dtype, x.device)
-    idx = Tensor.empty(out.shape, int64, x.device)
+    out = TensorBase.empty(x.shape[:2] + out_hw, x.dtype, x.device)
+    idx = TensorBase.empty(out.shape, int64, x.device)
     launch(op, x.device, (x.dtype,), _native(x), out._native(), idx._native(), k, s, p, d)
     geom = (k, s, p, d)
     record(op, out, (x,), _max_pool_vjp, save=(idx,), in_shape=x.shape, geom=geom)
@@ -145,7 +148,7 @@ def max_pool_scatter(g: Tensor, idx: Tensor, geom: tuple[Any, ...],
     Example:
         >>> max_pool_scatter(g, idx, ((2, 2), (2, 2), (0, 0), (1, 1)), x.shape)  # doctest: +SKIP
     """
-    out = Tensor.empty(in_shape, g.dtype, g.device)
+    out = TensorBase.empty(in_shape, g.dtype, g.device)
     launch("max_pool2d_backward", g.device, (g.dtype,), _native(g), _native(idx), out._native(),
            *geom)
     record("max_pool2d_backward", out, (g,), _scatter_vjp, save=(idx,), geom=geom)
@@ -163,7 +166,7 @@ def plane_gather(x: Tensor, idx: Tensor, geom: tuple[Any, ...]) -> Tensor:
     Example:
         >>> plane_gather(gg, idx, geom)  # doctest: +SKIP
     """
-    out = Tensor.empty(idx.shape, x.dtype, x.device)
+    out = TensorBase.empty(idx.shape, x.dtype, x.device)
     launch("plane_gather", x.device, (x.dtype,), _native(x), _native(idx), out._native())
     record("max_pool2d_gather", out, (x,), _gather_vjp, save=(idx,), geom=geom,
            in_shape=x.shape)

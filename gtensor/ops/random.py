@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..device import DeviceLike, resolve
 from ..dtypes import as_dtype, get_default_dtype, int64
 from ..errors import check
 from ..generator import Generator, default_generator_for
-from ..tensor import Tensor, tensor_method
-from .creation import _creation_args, _finish
+from ..tensor_base import TensorBase
+from .creation import creation_args, finish_creation
 from .dispatch import launch
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def _draw(out: Tensor, op: str, generator: Generator | None, *params: Any) -> Tensor:
@@ -19,19 +22,18 @@ def _draw(out: Tensor, op: str, generator: Generator | None, *params: Any) -> Te
     gen = default_generator_for(out.device) if generator is None else generator
     check(gen.device.type == out.device.type, op, lambda: f"generator on {gen.device} can't "
           f"draw for a tensor on {out.device}", RuntimeError)
-    target = out if out.is_contiguous() else Tensor.empty(out.shape, out.dtype, out.device)
+    target = out if out.is_contiguous() else TensorBase.empty(out.shape, out.dtype, out.device)
     n = target.numel()
     if n:
         seed, offset = gen.take(n)
         flat = target._make_view((n,), (1,), target._offset)
         launch(op, out.device, (out.dtype,), flat._native(), seed, offset, *params)
     if target is not out:
-        out.copy_(target)  # type: ignore[attr-defined]
+        out.copy_(target)
     out._bump_version()
     return out
 
 
-@tensor_method()
 def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *,
              generator: Generator | None = None) -> Tensor:
     """Fill with values drawn uniformly from ``[a, b)``."""
@@ -40,7 +42,6 @@ def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *,
     return _draw(self, "random_uniform", generator, float(a), float(b))
 
 
-@tensor_method()
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
             generator: Generator | None = None) -> Tensor:
     """Fill with values drawn from a normal distribution."""
@@ -50,7 +51,6 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     return _draw(self, "random_normal", generator, float(mean), float(std))
 
 
-@tensor_method()
 def random_(self: Tensor, low: int = 0, high: int | None = None, *,
             generator: Generator | None = None) -> Tensor:
     """Fill with integers drawn uniformly from ``[low, high)``."""
@@ -69,9 +69,9 @@ def rand(*size: Any, generator: Generator | None = None, dtype: Any = None,
         >>> rand(2, 3).shape
         (2, 3)
     """
-    dims, dt, dev = _creation_args(size, dtype, device, "rand")
-    out = uniform_(Tensor.empty(dims, dt, dev), generator=generator)
-    return _finish(out, requires_grad)
+    dims, dt, dev = creation_args(size, dtype, device, "rand")
+    out = uniform_(TensorBase.empty(dims, dt, dev), generator=generator)
+    return finish_creation(out, requires_grad)
 
 
 def randn(*size: Any, generator: Generator | None = None, dtype: Any = None,
@@ -82,9 +82,9 @@ def randn(*size: Any, generator: Generator | None = None, dtype: Any = None,
         >>> randn(4).dtype
         gtensor.float32
     """
-    dims, dt, dev = _creation_args(size, dtype, device, "randn")
-    out = normal_(Tensor.empty(dims, dt, dev), generator=generator)
-    return _finish(out, requires_grad)
+    dims, dt, dev = creation_args(size, dtype, device, "randn")
+    out = normal_(TensorBase.empty(dims, dt, dev), generator=generator)
+    return finish_creation(out, requires_grad)
 
 
 def randint(low: int, high: int | None = None, size: Any = None, *,
@@ -99,8 +99,8 @@ def randint(low: int, high: int | None = None, size: Any = None, *,
     if size is None:
         low, high, size = 0, low, high
     check(size is not None, "randint", "size is required", TypeError)
-    dims, dt, dev = _creation_args((tuple(size),), dtype, device, "randint", int64)
-    return random_(Tensor.empty(dims, dt, dev), low, high, generator=generator)
+    dims, dt, dev = creation_args((tuple(size),), dtype, device, "randint", int64)
+    return random_(TensorBase.empty(dims, dt, dev), low, high, generator=generator)
 
 
 def rand_like(t: Tensor, dtype: Any = None, device: DeviceLike | None = None) -> Tensor:

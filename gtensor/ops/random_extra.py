@@ -6,7 +6,7 @@ generator, so one seed gives the same values on cpu and cuda.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cuda import runtime
 from ..device import DeviceLike, device, resolve
@@ -14,8 +14,13 @@ from ..dtypes import as_dtype, bool_, float64, get_default_dtype, int64
 from ..errors import ShapeError, check
 from ..generator import Generator, default_generator_for
 from ..shape_rules import checked_numel, normalize_shape
-from ..tensor import Tensor, tensor_method
+from ..tensor_base import TensorBase
+from .creation import full
 from .dispatch import launch
+from .views import expand_to
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def _target(spec: DeviceLike | None, op: str) -> device:
@@ -36,7 +41,7 @@ def _probabilities(p: Tensor, op: str) -> Tensor:
     """Contiguous float64 copy of ``p`` after checking its range on the device."""
     check(p.dtype.is_floating_point, op, lambda: f"expected floating probabilities, got "
           f"{p.dtype.name}", TypeError)
-    q = p.to(float64).contiguous() if p.dtype is not float64 else p.contiguous()  # type: ignore
+    q = p.to(float64).contiguous() if p.dtype is not float64 else p.contiguous()
     return q
 
 
@@ -45,7 +50,6 @@ def _range(t: Tensor) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-@tensor_method()
 def bernoulli(self: Tensor, p: Any = None, *, generator: Generator | None = None) -> Tensor:
     """Draw 0/1 with probability ``self`` (or ``p``) per element, in ``self``'s dtype.
 
@@ -54,25 +58,22 @@ def bernoulli(self: Tensor, p: Any = None, *, generator: Generator | None = None
         [0.0, 1.0]
     """
     probs = self if p is None else p
-    if not isinstance(probs, Tensor):
-        from .creation import full
-
+    if not isinstance(probs, TensorBase):
         probs = full(self.shape, float(probs), dtype=float64, device=self.device)
     q = _probabilities(probs, "bernoulli")
     if q.numel():
         lo, hi = _range(q)
         check(0.0 <= lo and hi <= 1.0, "bernoulli", lambda: f"probabilities must be in [0, 1], "
               f"got values in [{lo}, {hi}]", ValueError)
-    mask = Tensor.empty(q.shape, bool_, self.device)
+    mask = TensorBase.empty(q.shape, bool_, self.device)
     n = q.numel()
     if n:
         seed, offset = _counters(self.device, n, generator, "bernoulli")
         launch("random_bernoulli_tensor", self.device, (float64,), mask.reshape(-1)._native(),
-               seed, offset, q.reshape(-1)._native())  # type: ignore[attr-defined]
-    return mask if self.dtype is bool_ else mask.to(self.dtype)  # type: ignore[attr-defined]
+               seed, offset, q.reshape(-1)._native())
+    return mask if self.dtype is bool_ else mask.to(self.dtype)
 
 
-@tensor_method()
 def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Generator | None = None) -> Tensor:
     """Fill in place with 0/1 draws of probability ``p`` (a number or a broadcastable tensor).
 
@@ -80,10 +81,8 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Generator | None = None
         >>> gt.zeros(3).bernoulli_(1.0).tolist()
         [1.0, 1.0, 1.0]
     """
-    from .views import expand_to
-
-    probs = expand_to(p, self.shape, "bernoulli_") if isinstance(p, Tensor) else p
-    self.copy_(bernoulli(self, probs, generator=generator))  # type: ignore[attr-defined]
+    probs = expand_to(p, self.shape, "bernoulli_") if isinstance(p, TensorBase) else p
+    self.copy_(bernoulli(self, probs, generator=generator))
     return self
 
 
@@ -99,19 +98,18 @@ def randperm(n: int, *, generator: Generator | None = None, dtype: Any = None,
           f"got {n!r}", ValueError)
     checked_numel((n,), "randperm", int64.itemsize)
     dev = _target(device, "randperm")
-    keys = Tensor.empty((1, n), int64, dev)
-    order = Tensor.empty((1, n), int64, dev)
+    keys = TensorBase.empty((1, n), int64, dev)
+    order = TensorBase.empty((1, n), int64, dev)
     if n:
         seed, offset = _counters(dev, n, generator, "randperm")
         launch("random_integers", dev, (int64,), keys.reshape(-1)._native(), seed, offset, 0,
-               2**62)  # type: ignore[attr-defined]
+               2**62)
         launch("sort_rows", dev, (int64,), keys._native(), order._native(), False)
-    out = order.reshape(n)  # type: ignore[attr-defined]
+    out = order.reshape(n)
     dt = int64 if dtype is None else as_dtype(dtype)
-    return out if dt is int64 else out.to(dt)  # type: ignore[attr-defined]
+    return out if dt is int64 else out.to(dt)
 
 
-@tensor_method()
 def multinomial(self: Tensor, num_samples: int, replacement: bool = False, *,
                 generator: Generator | None = None) -> Tensor:
     """Draw category indices from rows of non-negative weights (1-D or 2-D ``self``).
@@ -127,7 +125,7 @@ def multinomial(self: Tensor, num_samples: int, replacement: bool = False, *,
           f"{self.ndim}-D", ShapeError)
     check(isinstance(num_samples, int) and num_samples > 0, "multinomial",
           lambda: f"num_samples must be a positive int, got {num_samples!r}", ValueError)
-    probs = _probabilities(self, "multinomial").reshape(-1, self.shape[-1])  # type: ignore
+    probs = _probabilities(self, "multinomial").reshape(-1, self.shape[-1])
     rows, c = probs.shape
     check(c > 0, "multinomial", "needs at least one category", ValueError)
     check(replacement or num_samples <= c, "multinomial", lambda: f"cannot draw {num_samples} "
@@ -135,7 +133,7 @@ def multinomial(self: Tensor, num_samples: int, replacement: bool = False, *,
     lo, hi = _range(probs)
     check(lo >= 0.0 and hi < float("inf"), "multinomial", "weights must be finite and "
           "non-negative", ValueError)
-    out = Tensor.empty((rows, num_samples), int64, self.device)
+    out = TensorBase.empty((rows, num_samples), int64, self.device)
     if replacement:
         seed, offset = _counters(self.device, out.numel(), generator, "multinomial")
         launch("random_categorical", self.device, (float64,), probs._native(), out._native(),
@@ -143,17 +141,17 @@ def multinomial(self: Tensor, num_samples: int, replacement: bool = False, *,
         check(_range(out)[0] >= 0, "multinomial", "each row needs a positive total weight",
               ValueError)
     else:
-        keys = Tensor.empty((rows, c), float64, self.device)
-        order = Tensor.empty((rows, c), int64, self.device)
+        keys = TensorBase.empty((rows, c), float64, self.device)
+        order = TensorBase.empty((rows, c), int64, self.device)
         seed, offset = _counters(self.device, keys.numel(), generator, "multinomial")
         launch("random_exponential_keys", self.device, (float64,), keys.reshape(-1)._native(),
-               seed, offset, probs.reshape(-1)._native())  # type: ignore[attr-defined]
+               seed, offset, probs.reshape(-1)._native())
         launch("sort_rows", self.device, (float64,), keys._native(), order._native(), False)
-        worst = keys.narrow(1, num_samples - 1, 1).contiguous()  # type: ignore[attr-defined]
+        worst = keys.narrow(1, num_samples - 1, 1).contiguous()
         check(_range(worst)[1] < float("inf"), "multinomial", lambda: "a row has fewer than "
               f"{num_samples} categories of positive weight", ValueError)
-        out.copy_(order.narrow(1, 0, num_samples))  # type: ignore[attr-defined]
-    return out if self.ndim == 2 else out.reshape(num_samples)  # type: ignore[attr-defined]
+        out.copy_(order.narrow(1, 0, num_samples))
+    return out if self.ndim == 2 else out.reshape(num_samples)
 
 
 def dropout_mask(*size: Any, p: float = 0.5, scale: bool = True, dtype: Any = None,
@@ -173,12 +171,12 @@ def dropout_mask(*size: Any, p: float = 0.5, scale: bool = True, dtype: Any = No
     check(all(d >= 0 for d in dims), "dropout_mask", lambda: f"negative dimension in shape "
           f"{dims}", ValueError)
     dev = _target(device, "dropout_mask")
-    out = Tensor.empty(dims, dt, dev)
+    out = TensorBase.empty(dims, dt, dev)
     n = out.numel()
     if n:
         keep = 1.0 - p
         value = (1.0 / keep if keep > 0 else 0.0) if scale else 1.0
         seed, offset = _counters(dev, n, generator, "dropout_mask")
         launch("random_dropout_mask", dev, (dt,), out.reshape(-1)._native(), seed, offset,
-               keep, value)  # type: ignore[attr-defined]
+               keep, value)
     return out

@@ -12,20 +12,25 @@ from __future__ import annotations
 import builtins
 import math
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..autograd.grad_mode import no_grad
-from ..autograd.node import Node, record
 from ..dtypes import as_dtype, bool_, dtype, float16, float32, int64, uint8
 from ..errors import DTypeError, check
+from ..graph.grad_mode import no_grad
+from ..graph.node import Node, record
 from ..shape_rules import wrap_dim
-from ..tensor import Tensor, tensor_method
+from ..tensor_base import contiguous_strides
 from . import elementwise
 from .creation import arange, ones, ones_like, zeros_like
-from .dispatch import launch
+from .dispatch import PlanCache, kernel, launch, stream_for
 from .shape_ops import cat
 from .ternary import where
 from .unary import sgn
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+else:
+    from ..tensor_base import TensorBase as Tensor  # run time: the core class, below the ops
 
 Dims = int | Sequence[int] | None
 
@@ -57,20 +62,42 @@ def _kernel_dtype(dt: dtype) -> dtype:
     return float32 if dt is float16 else dt
 
 
+_plans = PlanCache()
+
+
 def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_dt: dtype,
                   param: float = 0.0) -> Tensor:
     """Allocate the result and launch reduction kernel ``op`` (float16 runs in float32).
 
+    The result shape and the kernel's bound layout are planned once per
+    (op, device, dtypes, shape, strides, dims, keepdim).
+
     Example:
         >>> run_reduction("sum", x, (0,), False, x.dtype)  # doctest: +SKIP
     """
-    kdt = _kernel_dtype(x.dtype)
-    if kdt is not x.dtype:
+    kdt = _kernel_dtype(x._dtype)
+    if kdt is not x._dtype:
         x = x.to(kdt)  # type: ignore[attr-defined]
     res_dt = _kernel_dtype(out_dt)
-    result = Tensor.empty(kept_shape(x.shape, dims, keepdim), res_dt, x.device)
-    launch(op, x.device, (kdt,), x._native(), result._native(), dims, param)
+    dev = x._storage.device
+    stream = stream_for(dev)
+    key = (op, dev, stream, kdt, res_dt, x._shape, x._strides, dims, keepdim)
+    plan = _plans.get(key)
+    if plan is None:
+        plan = _plans.add(key, _plan_reduction(op, x, dims, keepdim, res_dt, stream))
+    shape, run = plan
+    result = Tensor.empty(shape, res_dt, dev)
+    run(x._storage.flat(kdt.numpy), x._offset, result._storage.flat(res_dt.numpy), 0, param)
     return result if res_dt is out_dt else result.to(out_dt)  # type: ignore[attr-defined]
+
+
+def _plan_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool,
+                    res_dt: dtype, stream: Any) -> tuple[tuple[int, ...], Any]:
+    shape = kept_shape(x._shape, dims, keepdim)
+    out_strides = contiguous_strides(kept_shape(x._shape, dims, False))
+    fn = kernel(op, x._storage.device, x._dtype)
+    return shape, fn.plan(x._shape, x._strides, out_strides, dims, x._dtype.numpy,
+                          res_dt.numpy, stream)
 
 
 def _restore(t: Tensor, ctx: Node) -> Tensor:
@@ -229,7 +256,6 @@ def _check_nonempty(x: Tensor, dims: Dims, op: str) -> None:
               f"shape {x.shape}: the operation has no identity", IndexError)
 
 
-@tensor_method()
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
         dtype: Any = None) -> Tensor:
     """Sum over ``dim`` (all dims when None); integers and bools sum into int64.
@@ -243,7 +269,6 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
     return _reduce("sum", x, dim, keepdim, out_dt, _sum_vjp, False, False)
 
 
-@tensor_method()
 def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """Mean over ``dim``; floating inputs only (as in PyTorch). Empty -> nan.
 
@@ -255,7 +280,6 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: Any =
     return _reduce("mean", x, dim, keepdim, _float_dtype(x, "mean"), _mean_vjp, False, False)
 
 
-@tensor_method()
 def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """Product over ``dim``; integers multiply into int64.
 
@@ -268,7 +292,6 @@ def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: Any =
     return _reduce("prod", x, dim, keepdim, out_dt, _prod_vjp, True, True)
 
 
-@tensor_method()
 def amax(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
     """Maximum over ``dim``; nan wins; ties share the gradient evenly.
 
@@ -280,7 +303,6 @@ def amax(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
     return _reduce("amax", input, dim, keepdim, input.dtype, _extreme_vjp, True, True)
 
 
-@tensor_method()
 def amin(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
     """Minimum over ``dim``; nan wins; ties share the gradient evenly.
 
@@ -307,7 +329,6 @@ def _arg_extreme(op: str, x: Tensor, dim: int | None, keepdim: bool,
     return idx, vals
 
 
-@tensor_method()
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the maximum along ``dim`` (of the flattened input when None); first wins.
 
@@ -318,7 +339,6 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     return _arg_extreme("argmax", input, dim, keepdim, False)[0]
 
 
-@tensor_method()
 def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     """Index of the minimum along ``dim`` (of the flattened input when None); first wins.
 
@@ -362,7 +382,6 @@ def _max_min(op: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
     return ValuesIndices(vals, idx)
 
 
-@tensor_method("max")
 def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
     """``max()`` -> the maximum; ``max(dim)`` -> ``(values, indices)``; ``max(other)`` ->
     elementwise maximum.
@@ -374,7 +393,6 @@ def max(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: 
     return _max_min("max", input, dim, keepdim)
 
 
-@tensor_method("min")
 def min(input: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
     """``min()`` -> the minimum; ``min(dim)`` -> ``(values, indices)``; ``min(other)`` ->
     elementwise minimum.
@@ -392,7 +410,6 @@ def _correction(correction: float | None, unbiased: bool | None) -> float:
     return 0.0 if unbiased is False else 1.0
 
 
-@tensor_method()
 def var(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False,
         *, correction: float | None = None) -> Tensor:
     """Variance over ``dim`` with ``correction`` (1 by default: Bessel's), two-pass in float64.
@@ -406,7 +423,6 @@ def var(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: 
                    False, c, correction=c)
 
 
-@tensor_method()
 def std(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: bool = False,
         *, correction: float | None = None) -> Tensor:
     """Standard deviation over ``dim`` with ``correction`` (1 by default).
@@ -420,7 +436,6 @@ def std(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: 
                    c, correction=c)
 
 
-@tensor_method()
 def logsumexp(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(x)))`` over ``dim``, shifted by the max (stable on large inputs).
 
@@ -432,7 +447,6 @@ def logsumexp(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
                    _logsumexp_vjp, True, True)
 
 
-@tensor_method()
 def norm(input: Tensor, p: float | str = 2, dim: Dims = None, keepdim: bool = False) -> Tensor:
     """Vector p-norm over ``dim`` (``"fro"`` is 2, ``inf`` the max of ``|x|``, ``-inf`` the min,
     0 counts nonzeros).
@@ -453,7 +467,6 @@ def norm(input: Tensor, p: float | str = 2, dim: Dims = None, keepdim: bool = Fa
     return _reduce("norm", input, dim, keepdim, out_dt, _norm_vjp, True, True, order, p=order)
 
 
-@tensor_method()
 def any(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """True where any element over ``dim`` is nonzero (False for an empty reduction).
 
@@ -466,7 +479,6 @@ def any(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # no
     return _any_all("any", input, dim, keepdim)
 
 
-@tensor_method()
 def all(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """True where every element over ``dim`` is nonzero (True for an empty reduction).
 
@@ -485,7 +497,3 @@ def _any_all(op: str, x: Tensor, dim: Dims, keepdim: bool) -> Tensor:
         nonzero = x != 0
         return nonzero if out_dt is bool_ else nonzero.to(out_dt)  # type: ignore[attr-defined]
     return _reduce(op, x, dim, keepdim, out_dt, None, False, False)
-
-
-EXPORTS = ("sum", "mean", "prod", "amax", "amin", "argmax", "argmin", "max", "min", "var",
-           "std", "logsumexp", "norm", "any", "all")

@@ -6,21 +6,24 @@ integer inputs give int64 results as in PyTorch.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.grad_mode import is_grad_enabled
-from ..autograd.node import Node, record
 from ..dtypes import as_dtype, float16, float32, int64
+from ..graph.grad_mode import is_grad_enabled
+from ..graph.node import Node, record
 from ..shape_rules import wrap_dim
-from ..tensor import Tensor, tensor_method
+from ..tensor_base import TensorBase
 from .creation import arange
 from .dispatch import launch
 from .ternary import where
 
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
 
 def _reversed_cumsum(t: Tensor, d: int) -> Tensor:
     """``t[k] + t[k+1] + ...`` along ``d`` (no cancellation, unlike total minus prefix)."""
-    return t.flip(d).cumsum(d).flip(d)  # type: ignore[attr-defined]
+    return t.flip(d).cumsum(d).flip(d)
 
 
 def _cumsum_vjp(ctx: Node, g: Tensor) -> Tensor:
@@ -43,47 +46,46 @@ def _cumprod_vjp(ctx: Node, g: Tensor) -> Tensor:
         return g
     zero = x == 0
     if is_grad_enabled():
-        if bool(zero.any()):  # type: ignore[attr-defined]
+        if bool(zero.any()):
             return _omitted_products_grad(x, g, d)
         return _reversed_cumsum(g * y, d) / x
-    z = zero.cumsum(d)  # type: ignore[attr-defined]
+    z = zero.cumsum(d)
     before = z == 0
     grad = _reversed_cumsum(where(before, g * y, 0.0), d) / where(before, x, 1.0)
     first = zero & (z == 1)
-    run = where(z == 1, g * where(first, 1.0, x).cumprod(d), 0.0)  # type: ignore[attr-defined]
-    at_first = run.sum(dim=d, keepdim=True)  # type: ignore[attr-defined]
+    run = where(z == 1, g * where(first, 1.0, x).cumprod(d), 0.0)
+    at_first = run.sum(dim=d, keepdim=True)
     return where(before, grad, where(first, at_first, 0.0))
 
 
 def _omitted_products_grad(x: Tensor, g: Tensor, d: int) -> Tensor:
     """``grad[k] = sum over i >= k of g[i] * prod(x[j] for j <= i, j != k)``, in O(n^2)."""
     n = x.shape[d]
-    xs = x.transpose(d, -1).unsqueeze(-2)  # type: ignore[attr-defined]
-    gs = g.transpose(d, -1).unsqueeze(-2)  # type: ignore[attr-defined]
-    k = arange(n, device=x.device).reshape(n, 1)  # type: ignore[attr-defined]
-    i = arange(n, device=x.device).reshape(1, n)  # type: ignore[attr-defined]
-    omitted = where(k == i, 1.0, xs).cumprod(-1)  # type: ignore[attr-defined]
-    grad = where(i >= k, omitted * gs, 0.0).sum(-1)  # type: ignore[attr-defined]
-    return grad.transpose(d, -1)  # type: ignore[attr-defined]
+    xs = x.transpose(d, -1).unsqueeze(-2)
+    gs = g.transpose(d, -1).unsqueeze(-2)
+    k = arange(n, device=x.device).reshape(n, 1)
+    i = arange(n, device=x.device).reshape(1, n)
+    omitted = where(k == i, 1.0, xs).cumprod(-1)
+    grad = where(i >= k, omitted * gs, 0.0).sum(-1)
+    return grad.transpose(d, -1)
 
 
 def _scan(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:
-    x = input if dtype is None else input.to(as_dtype(dtype))  # type: ignore[attr-defined]
+    x = input if dtype is None else input.to(as_dtype(dtype))
     d = wrap_dim(dim, x.ndim, op)
     want = x.dtype if x.dtype.is_floating_point else int64
     if x.dtype is float16:
-        x = x.to(float32)  # type: ignore[attr-defined]
-    out = Tensor.empty(x.shape, x.dtype if x.dtype.is_floating_point else int64, x.device)
+        x = x.to(float32)
+    out = TensorBase.empty(x.shape, x.dtype if x.dtype.is_floating_point else int64, x.device)
     if out.numel():
         launch(op, x.device, (x.dtype,), x._native(), out._native(), d)
     if out.dtype is not want:
-        out = out.to(want)  # type: ignore[attr-defined]
+        out = out.to(want)
     if want.is_floating_point:
         record(op, out, (x,), vjp, save=[x, out], dim=d)
     return out
 
 
-@tensor_method()
 def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """Running sum along ``dim``.
 
@@ -94,7 +96,6 @@ def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     return _scan("cumsum", input, dim, dtype, _cumsum_vjp)
 
 
-@tensor_method()
 def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """Running product along ``dim``.
 

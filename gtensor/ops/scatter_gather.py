@@ -1,4 +1,4 @@
-"""Gather and scatter along a dim: ``gather``, ``scatter``, ``scatter_add``, ``scatter_reduce``.
+"""Gather and scatter along a dim: ``gather``, ``scatter``, ``scatter_add``.
 
 Each op builds index rows for ``indexing.row_offsets`` (the index tensor on
 the indexed dim, coordinates on the others), so indices are bounds-checked on
@@ -6,33 +6,29 @@ the device and then read or combined by the ``gather``/``scatter`` kernels.
 
 Every in-place op is a raw kernel path; its out-of-place form is a clone,
 the raw path and one recorded node; the public in-place method records
-through :func:`~gtensor.autograd.inplace.differentiable_inplace`.
+through :func:`~gtensor.graph.inplace.differentiable_inplace`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..autograd.grad_mode import no_grad
-from ..autograd.inplace import differentiable_inplace
-from ..autograd.node import Node, needs_grad, record
 from ..dtypes import int64
 from ..errors import ShapeError, check, check_same_device
+from ..graph.grad_mode import no_grad
+from ..graph.inplace import differentiable_inplace
+from ..graph.node import Node, needs_grad, record
 from ..shape_rules import wrap_dim
-from ..tensor import Tensor, tensor_method
-from .dispatch import launch
-from .indexing import as_index_tensor, gather_rows, row_offsets, scatter_rows
+from ..tensor_base import TensorBase
+from .creation import arange, full, zeros
+from .indexing import gather_rows, int_index, row_offsets, scatter_rows
+from .padding import pad_to
 from .views import expand_to
 
-REDUCTIONS = {"sum": "add", "prod": "prod", "amax": "amax", "amin": "amin", "mean": "add"}
-
-
-def int_index(index: Any, dev: Any, op: str) -> Tensor:
-    idx = as_index_tensor(index, dev, op)
-    check(idx.dtype.name != "bool", op, "expected an integer index tensor, got bool", TypeError)
-    return idx
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def _coord_offsets(t: Tensor, dim: int, index: Tensor, op: str, strict: bool = False) -> Tensor:
@@ -40,15 +36,13 @@ def _coord_offsets(t: Tensor, dim: int, index: Tensor, op: str, strict: bool = F
 
     With ``strict``, negative values of ``index`` are out of range.
     """
-    from .creation import arange
-
     rows = []
     for j, n in enumerate(index.shape):
         if j == dim:
             rows.append(index)
         else:
             shape = tuple(n if k == j else 1 for k in range(index.ndim))
-            rows.append(arange(n, dtype=int64, device=t.device).view(shape))  # type: ignore
+            rows.append(arange(n, dtype=int64, device=t.device).view(shape))
     return row_offsets(rows, index.shape, t.shape or (1,), t._strides or (0,),
                        tuple(range(max(t.ndim, 1))), op, t.device, strict)
 
@@ -73,13 +67,10 @@ def _scalar_0d(t: Tensor) -> Tensor:
 
 
 def _gather_vjp(ctx: Node, g: Tensor) -> Tensor:
-    from .creation import zeros
-
     (index,) = ctx.saved_tensors
     return scatter_add(zeros(ctx.in_shape, dtype=g.dtype, device=g.device), ctx.dim, index, g)
 
 
-@tensor_method()
 def gather(self: Tensor, dim: int, index: Any) -> Tensor:
     """Return ``out[i][j] = self[index[i][j]][j]`` (for ``dim=0``; likewise for other dims).
 
@@ -110,21 +101,19 @@ def gather_indices(self: Tensor, dim: int, index: Any, op: str, strict: bool = F
     """
     index = int_index(index, self.device, op)
     d = _check_dim_index(self, dim, index, op)
-    out = Tensor.empty(index.shape, self.dtype, self.device)
+    out = TensorBase.empty(index.shape, self.dtype, self.device)
     if out.numel():
         offsets = _coord_offsets(self, d, index, op, strict)
-        gather_rows(_scalar_0d(self), offsets, out.reshape(-1))  # type: ignore[attr-defined]
+        gather_rows(_scalar_0d(self), offsets, out.reshape(-1))
     record("gather", out, (self,), _gather_vjp, save=(index,), dim=d, in_shape=self.shape)
     return out
 
 
-def _scatter_raw(self: Tensor, dim: int, index: Any, src: Any, mode: str, op: str,
+def scatter_raw(self: Tensor, dim: int, index: Any, src: Any, mode: str, op: str,
                  include_self: bool = True) -> Tensor:
     """Combine ``src`` (a tensor or number) into ``self`` at ``index`` in place; no recording."""
-    from .creation import full
-
     index = int_index(index, self.device, op)
-    if isinstance(src, Tensor):
+    if isinstance(src, TensorBase):
         check_same_device(op, self.device, src.device)
         check(src.dtype is self.dtype, op, lambda: f"expected src of dtype {self.dtype.name}, "
               f"got {src.dtype.name}", TypeError)
@@ -137,7 +126,7 @@ def _scatter_raw(self: Tensor, dim: int, index: Any, src: Any, mode: str, op: st
         self._bump_version()
         return self
     offsets = _coord_offsets(self, d, index, op)
-    flat = values.reshape(-1)  # type: ignore[attr-defined]
+    flat = values.reshape(-1)
     if not include_self:
         ident = _identity(mode, self)
         scatter_rows(_scalar_0d(self), offsets, expand_to(ident, flat.shape, op), "copy")
@@ -147,8 +136,6 @@ def _scatter_raw(self: Tensor, dim: int, index: Any, src: Any, mode: str, op: st
 
 
 def _identity(mode: str, t: Tensor) -> Tensor:
-    from .creation import full
-
     dt = t.dtype.numpy
     if mode in ("amax", "amin"):
         info = np.finfo(dt) if dt.kind == "f" else np.iinfo(dt) if dt.kind in "iu" else None
@@ -165,24 +152,12 @@ def _scatter_out(self: Tensor, dim: int, index: Any, src: Any, mode: str, op: st
     """Out-of-place scatter: clone, raw kernel path, one node ``op`` with ``vjp``."""
     index = int_index(index, self.device, op)
     with no_grad():
-        out = _scatter_raw(self.clone(), dim, index, src, mode, op)  # type: ignore[attr-defined]
+        out = scatter_raw(self.clone(), dim, index, src, mode, op)
     if needs_grad(self, src):
         record(op.rstrip("_"), out, (self, src), vjp, save=(index,),
                dim=wrap_dim(dim, self.ndim, op),
-               src_shape=src.shape if isinstance(src, Tensor) else (), **attrs)
+               src_shape=src.shape if isinstance(src, TensorBase) else (), **attrs)
     return out
-
-
-def pad_to(t: Tensor, shape: tuple[int, ...]) -> Tensor:
-    """Zero-pad ``t`` at the end of each dim up to ``shape`` (differentiable)."""
-    if t.shape == shape:
-        return t
-    from .shape_ops import pad
-
-    pads: list[int] = []
-    for n, m in zip(reversed(t.shape), reversed(shape), strict=True):
-        pads += [0, m - n]
-    return pad(t, pads)
 
 
 def _src_grad(ctx: Node, g: Tensor, index: Tensor) -> Tensor:
@@ -206,7 +181,6 @@ def _scatter_mode(reduce: str | None, op: str) -> str:
     return {None: "copy", "add": "add", "multiply": "prod"}[reduce]
 
 
-@tensor_method()
 def scatter(self: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None,
             reduce: str | None = None) -> Tensor:
     """Out-of-place :meth:`scatter_`; differentiable in ``self`` and ``src``.
@@ -223,7 +197,6 @@ def scatter(self: Tensor, dim: int, index: Any, src: Any = None, *, value: Any =
                         _scatter_vjp, reduce=reduce)
 
 
-@tensor_method("scatter_")
 @differentiable_inplace(scatter)
 def scatter_(self: Tensor, dim: int, index: Any, src: Any = None, *, value: Any = None,
              reduce: str | None = None) -> Tensor:
@@ -242,7 +215,7 @@ def scatter_(self: Tensor, dim: int, index: Any, src: Any = None, *, value: Any 
         [0.0, 0.0, 5.0]
     """
     mode = _scatter_mode(reduce, "scatter_")
-    return _scatter_raw(self, dim, index, value if src is None else src, mode, "scatter_")
+    return scatter_raw(self, dim, index, value if src is None else src, mode, "scatter_")
 
 
 def _scatter_add_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor | None]:
@@ -250,7 +223,6 @@ def _scatter_add_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor | None]:
     return g, _src_grad(ctx, g, index) if ctx.needs_input_grad[1] else None
 
 
-@tensor_method()
 def scatter_add(self: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
     """Out-of-place :meth:`scatter_add_`; differentiable in ``self`` and ``src``.
 
@@ -261,7 +233,6 @@ def scatter_add(self: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
     return _scatter_out(self, dim, index, src, "add", "scatter_add_", _scatter_add_vjp)
 
 
-@tensor_method("scatter_add_")
 @differentiable_inplace(scatter_add)
 def scatter_add_(self: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
     """Add ``src[i][j]`` into ``self[index[i][j]][j]`` in place; repeated indices accumulate.
@@ -270,86 +241,8 @@ def scatter_add_(self: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
         >>> gt.zeros(2).scatter_add_(0, gt.tensor([1, 1]), gt.ones(2)).tolist()
         [0.0, 2.0]
     """
-    return _scatter_raw(self, dim, index, src, "add", "scatter_add_")
-
-
-def _scatter_reduce_raw(self: Tensor, dim: int, index: Any, src: Tensor, reduce: str,
-                        include_self: bool = True) -> Tensor:
-    check(reduce in REDUCTIONS, "scatter_reduce", lambda: f"reduce must be one of "
-          f"{sorted(REDUCTIONS)}, got {reduce!r}", ValueError)
-    mode = REDUCTIONS[reduce]
-    if reduce != "mean":
-        return _scatter_raw(self, dim, index, src, mode, "scatter_reduce", include_self)
-    from .creation import ones, zeros
-
-    target = self if self.is_contiguous() else self.clone()  # type: ignore[attr-defined]
-    counts = (ones if include_self else zeros)(self.shape, dtype=int64, device=self.device)
-    _scatter_raw(counts, dim, index, 1, "add", "scatter_reduce")
-    _scatter_raw(target, dim, index, src, "add", "scatter_reduce", include_self)
-    if target.numel():
-        launch("divide_by_count", self.device, (self.dtype, int64),
-               target.reshape(-1)._native(), counts.reshape(-1)._native())  # type: ignore
-    if target is not self:
-        self.copy_(target)  # type: ignore[attr-defined]
-    self._bump_version()
-    return self
-
-
-@tensor_method()
-def scatter_reduce(self: Tensor, dim: int, index: Any, src: Tensor, reduce: str, *,
-                   include_self: bool = True) -> Tensor:
-    """Out-of-place :meth:`scatter_reduce_`; differentiable for every ``reduce``.
-
-    Gradients follow PyTorch: ``sum`` and ``mean`` spread the gradient (divided
-    by the group size for ``mean``); ``amax``/``amin`` split it evenly among
-    tied extremes; ``prod`` divides out each factor (handling zeros exactly).
-
-    Example:
-        >>> x = gt.tensor([1.0, 1.0])
-        >>> x.scatter_reduce(0, gt.tensor([0, 0]), gt.tensor([4.0, 7.0]), "amax").tolist()
-        [7.0, 1.0]
-    """
-    from .scatter_reduce_grad import scatter_reduce_vjp
-
-    check(reduce in REDUCTIONS, "scatter_reduce", lambda: f"reduce must be one of "
-          f"{sorted(REDUCTIONS)}, got {reduce!r}", ValueError)
-    index = int_index(index, self.device, "scatter_reduce")
-    with no_grad():
-        out = _scatter_reduce_raw(self.clone(), dim, index, src,  # type: ignore[attr-defined]
-                                  reduce, include_self)
-    if needs_grad(self, src):
-        values = reduce in ("amax", "amin", "prod")
-        record("scatter_reduce", out, (self, src), scatter_reduce_vjp,
-               save=(index, self, src, out) if values else (index,),
-               dim=wrap_dim(dim, self.ndim, "scatter_reduce"), include_self=include_self,
-               src_shape=src.shape, reduce=reduce)
-    return out
-
-
-def _scatter_reduce_of_clone(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-    """Out-of-place form for the in-place op: the VJP saves a copy that the write won't touch."""
-    return scatter_reduce(self.clone(), *args, **kwargs)  # type: ignore[attr-defined]
-
-
-@tensor_method("scatter_reduce_")
-@differentiable_inplace(_scatter_reduce_of_clone)
-def scatter_reduce_(self: Tensor, dim: int, index: Any, src: Tensor, reduce: str, *,
-                    include_self: bool = True) -> Tensor:
-    """Reduce ``src`` into ``self`` at ``index`` along ``dim`` in place.
-
-    Args:
-        dim, index, src: as in :meth:`scatter_add_`.
-        reduce: ``"sum"``, ``"prod"``, ``"mean"``, ``"amax"`` or ``"amin"``.
-        include_self: also reduce over the values already in ``self`` at the
-            scattered positions (positions no index hits are always kept).
-
-    Example:
-        >>> x = gt.tensor([1.0, 1.0])
-        >>> x.scatter_reduce_(0, gt.tensor([0, 0]), gt.tensor([4.0, 7.0]), "amax").tolist()
-        [7.0, 1.0]
-    """
-    return _scatter_reduce_raw(self, dim, index, src, reduce, include_self)
+    return scatter_raw(self, dim, index, src, "add", "scatter_add_")
 
 
 # Functional forms, exported as gt.<name> (PyTorch's torch.<name>).
-EXPORTS = ("gather", "scatter", "scatter_add", "scatter_reduce")
+EXPORTS = ("gather", "scatter", "scatter_add")

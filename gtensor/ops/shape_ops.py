@@ -1,6 +1,6 @@
 """Shape ops that copy: cat, stack, split, chunk, flip, roll, repeat, tile, repeat_interleave,
-meshgrid, one_hot (``pad`` lives in ``padding.py``; tril, triu, diag, diagonal and
-trace in ``diagonal_ops.py``; both are re-exported here).
+meshgrid, one_hot, pad (its constant mode lives in ``padding.py``; tril, triu, diag,
+diagonal and trace in ``diagonal_ops.py``, re-exported here).
 
 Most are compositions of views and the copy / gather / scatter kernels. An op
 that copies computes its result without recording and records one node whose
@@ -11,20 +11,26 @@ VJP sits right after it; ``split``/``chunk`` return differentiable views and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..autograd.grad_mode import no_grad
-from ..autograd.node import Node, record
 from ..dtypes import int64, promote_types
 from ..errors import ShapeError, check, check_same_device
+from ..graph.grad_mode import no_grad
+from ..graph.node import Node, record
 from ..shape_rules import normalize_shape, wrap_dim
-from ..tensor import Tensor, tensor_method
+from ..tensor_base import TensorBase
+from .creation import arange, tensor, zeros
 from .diagonal_ops import diag, diagonal, trace, tril, triu
 from .dispatch import launch
-from .padding import pad
+from .index_ops import index_select
+from .padding import constant_pad, pad_pairs
+from .scatter_gather import scatter_
 from .views import expand_to
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 __all__ = ["cat", "chunk", "diag", "diagonal", "flip", "meshgrid", "one_hot", "pad", "repeat",
            "repeat_interleave", "roll", "split", "stack", "tile", "trace", "tril", "triu"]
@@ -33,7 +39,8 @@ __all__ = ["cat", "chunk", "diag", "diagonal", "flip", "meshgrid", "one_hot", "p
 def _tensors(tensors: Sequence[Tensor], op: str) -> list[Tensor]:
     ts = list(tensors)
     check(len(ts) > 0, op, "expected a non-empty sequence of tensors", ValueError)
-    check(all(isinstance(t, Tensor) for t in ts), op, "expected a sequence of tensors", TypeError)
+    check(all(isinstance(t, TensorBase) for t in ts), op, "expected a sequence of tensors",
+          TypeError)
     check_same_device(op, *(t.device for t in ts))
     return ts
 
@@ -70,12 +77,12 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
             f"and {t.shape}", ShapeError)
     shape = list(ref.shape)
     shape[d] = sum(t.shape[d] for t in parts)
-    out = Tensor.empty(tuple(shape), dt, ref.device)
+    out = TensorBase.empty(tuple(shape), dt, ref.device)
     start = 0
     with no_grad():
         for t in parts:
             if t.numel():
-                out.narrow(d, start, t.shape[d]).copy_(t)  # type: ignore[attr-defined]
+                out.narrow(d, start, t.shape[d]).copy_(t)
             start += t.shape[d]
     record("cat", out, parts, _cat_vjp, dim=d, sizes=[t.shape[d] for t in parts])
     return out
@@ -92,10 +99,9 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     check(all(t.shape == ts[0].shape for t in ts), "stack", lambda: "stack expects each "
           f"tensor to be equal size, got {[t.shape for t in ts]}", ShapeError)
     d = wrap_dim(dim, ts[0].ndim + 1, "stack")
-    return cat([t.unsqueeze(d) for t in ts], d)  # type: ignore[attr-defined]
+    return cat([t.unsqueeze(d) for t in ts], d)
 
 
-@tensor_method()
 def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0
           ) -> tuple[Tensor, ...]:
     """Split into views of ``split_size`` along ``dim`` (the last may be smaller) or given sizes.
@@ -117,12 +123,11 @@ def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 
               f"{sizes} do not sum to the size {n} of dimension {d}", ValueError)
     out, start = [], 0
     for s in sizes:
-        out.append(self.narrow(d, start, s))  # type: ignore[attr-defined]
+        out.append(self.narrow(d, start, s))
         start += s
     return tuple(out)
 
 
-@tensor_method()
 def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """Split into at most ``chunks`` views of equal size (``ceil(n / chunks)``) along ``dim``.
 
@@ -143,7 +148,6 @@ def _dims(dims: Any, ndim: int, op: str) -> list[int]:
     return out
 
 
-@tensor_method()
 def flip(self: Tensor, dims: int | Sequence[int]) -> Tensor:
     """Return a copy with the order of elements reversed along ``dims`` (differentiable).
 
@@ -156,7 +160,7 @@ def flip(self: Tensor, dims: int | Sequence[int]) -> Tensor:
     for d in ds:
         items[d] = slice(None, None, -1)
     with no_grad():
-        out = self[tuple(items)].clone()  # type: ignore[attr-defined]
+        out = self[tuple(items)].clone()
     record("flip", out, (self,), _flip_vjp, dims=ds)
     return out
 
@@ -165,7 +169,6 @@ def _flip_vjp(ctx: Node, g: Tensor) -> Tensor:
     return flip(g, ctx.dims)
 
 
-@tensor_method()
 def roll(self: Tensor, shifts: int | Sequence[int], dims: int | Sequence[int] | None = None
          ) -> Tensor:
     """Rotate elements along ``dims`` by ``shifts`` (the flattened tensor when dims is None).
@@ -180,7 +183,7 @@ def roll(self: Tensor, shifts: int | Sequence[int], dims: int | Sequence[int] | 
         check(isinstance(shifts, int) or len(shifts) == 1, "roll", "shifts must be one int "
               "when dims is None", ValueError)
         shift = shifts if isinstance(shifts, int) else shifts[0]
-        return roll(self.reshape(-1), shift, 0).reshape(self.shape)  # type: ignore
+        return roll(self.reshape(-1), shift, 0).reshape(self.shape)
     ss = [shifts] if isinstance(shifts, int) else list(shifts)
     ds = _dims(dims, self.ndim, "roll")
     check(len(ss) == len(ds), "roll", lambda: f"got {len(ss)} shifts for {len(ds)} dims",
@@ -191,8 +194,8 @@ def roll(self: Tensor, shifts: int | Sequence[int], dims: int | Sequence[int] | 
             n = out.shape[d]
             k = s % n if n else 0
             if k:
-                out = cat([out.narrow(d, n - k, k), out.narrow(d, 0, n - k)], d)  # type: ignore
-        out = out.clone() if out is self else out  # type: ignore[attr-defined]
+                out = cat([out.narrow(d, n - k, k), out.narrow(d, 0, n - k)], d)
+        out = out.clone() if out is self else out
     record("roll", out, (self,), _roll_vjp, shifts=[-s for s in ss], dims=ds)
     return out
 
@@ -201,7 +204,6 @@ def _roll_vjp(ctx: Node, g: Tensor) -> Tensor:
     return roll(g, ctx.shifts, ctx.dims)
 
 
-@tensor_method()
 def repeat(self: Tensor, *sizes: Any) -> Tensor:
     """Tile the tensor ``sizes[i]`` times along dim ``i`` (extra leading sizes add dims).
 
@@ -220,8 +222,8 @@ def repeat(self: Tensor, *sizes: Any) -> Tensor:
     inter = tuple(v for n in shape for v in (1, n))
     big = tuple(v for r, n in zip(reps, shape, strict=True) for v in (r, n))
     with no_grad():
-        x = self.reshape(inter)  # type: ignore[attr-defined]
-        out = expand_to(x, big, "repeat").contiguous().view(  # type: ignore[attr-defined]
+        x = self.reshape(inter)
+        out = expand_to(x, big, "repeat").contiguous().view(
             tuple(r * n for r, n in zip(reps, shape, strict=True)))
     record("repeat", out, (self,), _repeat_vjp, big=big, in_shape=self.shape)
     return out
@@ -232,7 +234,6 @@ def _repeat_vjp(ctx: Node, g: Tensor) -> Tensor:
     return g.reshape(ctx.big).sum(dim=copies).reshape(ctx.in_shape)  # type: ignore
 
 
-@tensor_method()
 def tile(self: Tensor, *dims: Any) -> Tensor:
     """Like :meth:`repeat`, but fewer ``dims`` than tensor dims are padded with leading ones.
 
@@ -244,7 +245,6 @@ def tile(self: Tensor, *dims: Any) -> Tensor:
     return repeat(self, (1,) * (self.ndim - len(reps)) + reps)
 
 
-@tensor_method()
 def repeat_interleave(self: Tensor, repeats: int | Tensor, dim: int | None = None) -> Tensor:
     """Repeat each element ``repeats`` times (an int, or one count per element) along ``dim``.
 
@@ -255,10 +255,7 @@ def repeat_interleave(self: Tensor, repeats: int | Tensor, dim: int | None = Non
         >>> gt.tensor([1, 2]).repeat_interleave(gt.tensor([1, 3])).tolist()
         [1, 2, 2, 2]
     """
-    from .creation import arange, tensor
-    from .index_ops import index_select
-
-    x = self.reshape(-1) if dim is None else self  # type: ignore[attr-defined]
+    x = self.reshape(-1) if dim is None else self
     d = 0 if dim is None else wrap_dim(dim, self.ndim, "repeat_interleave")
     n = x.shape[d]
     if isinstance(repeats, int):
@@ -266,7 +263,7 @@ def repeat_interleave(self: Tensor, repeats: int | Tensor, dim: int | None = Non
         counts = np.full(n, repeats, np.int64)
     else:
         check(repeats.ndim <= 1, "repeat_interleave", "repeats must be 0-d or 1-d", ShapeError)
-        counts = np.asarray(repeats.cpu().numpy(), np.int64).reshape(-1)  # type: ignore
+        counts = np.asarray(repeats.cpu().numpy(), np.int64).reshape(-1)
         counts = np.broadcast_to(counts, (n,)) if counts.size == 1 else counts
         check(counts.size == n, "repeat_interleave", lambda: f"repeats must have {n} elements, "
               f"got {counts.size}", ShapeError)
@@ -274,12 +271,12 @@ def repeat_interleave(self: Tensor, repeats: int | Tensor, dim: int | None = Non
               ValueError)
     ends = tensor(np.cumsum(counts).reshape(1, -1), dtype=int64, device=self.device)
     total = int(counts.sum())
-    positions = arange(total, dtype=int64, device=self.device).reshape(1, -1)  # type: ignore
-    index = Tensor.empty((1, total), int64, self.device)
+    positions = arange(total, dtype=int64, device=self.device).reshape(1, -1)
+    index = TensorBase.empty((1, total), int64, self.device)
     if total:
         launch("searchsorted", self.device, (int64, int64), ends._native(),
                positions._native(), index._native(), True)
-    return index_select(x, d, index.reshape(-1))  # type: ignore[attr-defined]
+    return index_select(x, d, index.reshape(-1))
 
 
 def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
@@ -293,13 +290,13 @@ def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
         >>> [g.shape for g in gt.meshgrid(gt.ones(2), gt.ones(3))]
         [(2, 3), (2, 3)]
     """
-    ts = list(tensors[0]) if len(tensors) == 1 and not isinstance(tensors[0], Tensor) \
+    ts = list(tensors[0]) if len(tensors) == 1 and not isinstance(tensors[0], TensorBase) \
         else list(tensors)
     ts = _tensors(ts, "meshgrid")
     check(indexing in ("ij", "xy"), "meshgrid", lambda: "indexing must be 'ij' or 'xy', got "
           f"{indexing!r}", ValueError)
     check(all(t.ndim <= 1 for t in ts), "meshgrid", "expects 0-d or 1-d tensors", ShapeError)
-    flat = [t.reshape(-1) for t in ts]  # type: ignore[attr-defined]
+    flat = [t.reshape(-1) for t in ts]
     swap = indexing == "xy" and len(flat) >= 2
     order = [1, 0, *range(2, len(flat))] if swap else list(range(len(flat)))
     shape = tuple(flat[i].shape[0] for i in order)
@@ -318,15 +315,12 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         >>> one_hot(gt.tensor([0, 2])).tolist()
         [[1, 0, 0], [0, 0, 1]]
     """
-    from .creation import zeros
-    from .scatter_gather import scatter_
-
     check(tensor.dtype is int64, "one_hot", lambda: "expected an int64 tensor, got "
           f"{tensor.dtype.name}", TypeError)
     lo, hi = (0, -1)
     if tensor.numel():
         lo, hi = launch("value_range", tensor.device, (tensor.dtype,),
-                        tensor.contiguous()._native())  # type: ignore[attr-defined]
+                        tensor.contiguous()._native())
     check(lo >= 0, "one_hot", "class values must be non-negative", ValueError)
     classes = hi + 1 if num_classes == -1 else num_classes
     check(tensor.numel() or num_classes != -1, "one_hot", "can not infer the number of "
@@ -335,8 +329,49 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
           f"({classes}), got {hi}", ValueError)
     out = zeros(tensor.shape + (classes,), dtype=int64, device=tensor.device)
     if tensor.numel():
-        scatter_(out, -1, tensor.unsqueeze(-1), 1)  # type: ignore[attr-defined]
+        scatter_(out, -1, tensor.unsqueeze(-1), 1)
     return out
+
+
+def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float = 0.0
+        ) -> Tensor:
+    """Pad the last ``len(pad) // 2`` dims; ``pad`` lists (left, right) pairs, last dim first.
+
+    Args:
+        input: the tensor.
+        pad: even-length ints; negative values crop in ``constant`` mode.
+        mode: ``constant``, ``reflect`` or ``replicate``.
+        value: the fill value of ``constant`` mode.
+
+    Differentiable in every mode: ``constant`` crops the gradient back (pads
+    it where the input was cropped); ``reflect``/``replicate`` are index
+    selects whose gradients add up at the reused positions.
+
+    Example:
+        >>> pad(gt.tensor([1, 2, 3]), (1, 2), mode="reflect").tolist()
+        [2, 1, 2, 3, 2, 1]
+    """
+    pads = [int(p) for p in pad]
+    pairs = pad_pairs(input, pads)
+    check(mode in ("constant", "reflect", "replicate"), "pad", lambda: "mode must be "
+          f"'constant', 'reflect' or 'replicate', got {mode!r}", ValueError)
+    if mode == "constant":
+        return constant_pad(input, pads, value)
+    check(all(v >= 0 for v in pads), "pad", f"{mode} padding must be non-negative", ValueError)
+    out = input
+    for d, (lo, hi) in sorted(pairs.items()):
+        if lo or hi:
+            out = index_select(out, d, _pad_index(out.shape[d], lo, hi, mode, input.device))
+    return out if out is not input else input.clone()
+
+
+def _pad_index(n: int, left: int, right: int, mode: str, dev: Any) -> Tensor:
+    check(n > 0, "pad", lambda: f"{mode} padding needs a non-empty dim", ValueError)
+    if mode == "reflect":
+        check(left < n and right < n, "pad", lambda: f"reflect padding ({left}, {right}) must "
+              f"be smaller than the dim size {n}", ValueError)
+    idx = np.pad(np.arange(n), (left, right), mode="reflect" if mode == "reflect" else "edge")
+    return tensor(idx, dtype=int64, device=dev)
 
 
 # Functional forms, exported as gt.<name> (PyTorch's torch.<name>).

@@ -7,14 +7,17 @@ lose the small terms.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..autograd.node import Node, record
 from ..dtypes import as_dtype, float16, float32
 from ..errors import DTypeError, check
+from ..graph.node import Node, record
 from ..shape_rules import wrap_dim
-from ..tensor import Tensor, tensor_method
+from ..tensor_base import TensorBase
 from .dispatch import launch
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def _softmax_vjp(ctx: Node, g: Tensor) -> Tensor:
@@ -28,23 +31,22 @@ def _log_softmax_vjp(ctx: Node, g: Tensor) -> Tensor:
 
 
 def _run(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:
-    x = input if dtype is None else input.to(as_dtype(dtype))  # type: ignore[attr-defined]
+    x = input if dtype is None else input.to(as_dtype(dtype))
     check(x.dtype.is_floating_point, op, lambda: f"expected a floating point input, got "
           f"{x.dtype.name}; pass dtype=", DTypeError)
     d = wrap_dim(dim, x.ndim, op)
     want = x.dtype
     if want is float16:
-        x = x.to(float32)  # type: ignore[attr-defined]
-    out = Tensor.empty(x.shape, x.dtype, x.device)
+        x = x.to(float32)
+    out = TensorBase.empty(x.shape, x.dtype, x.device)
     if out.numel():
         launch(op, x.device, (x.dtype,), x._native(), out._native(), d)
     if want is float16:
-        out = out.to(float16)  # type: ignore[attr-defined]
+        out = out.to(float16)
     record(op, out, (input if dtype is None else x,), vjp, save=[out], dim=d)
     return out
 
 
-@tensor_method()
 def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``dim``.
 
@@ -55,7 +57,6 @@ def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
     return _run("softmax", input, dim, dtype, _softmax_vjp)
 
 
-@tensor_method()
 def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
     """``x - logsumexp(x)`` along ``dim``.
 

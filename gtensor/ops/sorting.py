@@ -12,15 +12,21 @@ gradients.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..autograd.grad_mode import no_grad
-from ..autograd.node import Node, record
 from ..dtypes import bool_, int64
 from ..errors import ShapeError, check, check_same_device
+from ..graph.grad_mode import no_grad
+from ..graph.node import Node, record
 from ..shape_rules import wrap_dim
-from ..tensor import Tensor, tensor_method
+from ..tensor_base import TensorBase
+from .creation import arange, as_tensor, tensor, zeros
 from .dispatch import launch
+from .indexing import advanced_getitem, mask_rows, plan_index
+from .scatter_gather import scatter
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 class SortResult(NamedTuple):
@@ -33,22 +39,21 @@ class SortResult(NamedTuple):
 def _rows(self: Tensor, dim: int, op: str) -> tuple[Tensor, list[int], int]:
     """Contiguous ``(rows, n)`` copy with ``dim`` last, the permutation, and ``dim``."""
     if self.ndim == 0:
-        return self.reshape(1, 1).clone(), [], 0  # type: ignore[attr-defined]
+        return self.reshape(1, 1).clone(), [], 0
     d = wrap_dim(dim, self.ndim, op)
     order = [i for i in range(self.ndim) if i != d] + [d]
-    moved = self.permute(order).clone()  # type: ignore[attr-defined]
+    moved = self.permute(order).clone()
     return moved.view(math.prod(moved.shape[:-1]), self.shape[d]), order, d
 
 
 def _unrows(t: Tensor, self: Tensor, order: list[int], n: int) -> Tensor:
     if not order:
-        return t.reshape(())  # type: ignore[attr-defined]
+        return t.reshape(())
     shape = tuple(self.shape[i] for i in order[:-1]) + (n,)
     inverse = [order.index(i) for i in range(len(order))]
-    return t.view(shape).permute(inverse)  # type: ignore[attr-defined]
+    return t.view(shape).permute(inverse)
 
 
-@tensor_method()
 def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False
          ) -> SortResult:
     """Sort along ``dim``; returns ``(values, indices)``. The sort is always stable.
@@ -64,7 +69,7 @@ def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = F
     """
     with no_grad():
         values, order, d = _rows(self, dim, "sort")
-        indices = Tensor.empty(values.shape, int64, self.device)
+        indices = TensorBase.empty(values.shape, int64, self.device)
         if values.numel():
             launch("sort_rows", self.device, (self.dtype,), values._native(),
                    indices._native(), bool(descending))
@@ -76,16 +81,12 @@ def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = F
 
 
 def _sort_vjp(ctx: Node, g: Tensor) -> Tensor:
-    from .creation import zeros
-    from .scatter_gather import scatter
-
     (indices,) = ctx.saved_tensors
     if not ctx.in_shape:
         return g
     return scatter(zeros(ctx.in_shape, dtype=g.dtype, device=g.device), ctx.dim, indices, g)
 
 
-@tensor_method()
 def argsort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = False
             ) -> Tensor:
     """Indices that sort ``self`` along ``dim`` (stable).
@@ -98,7 +99,6 @@ def argsort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool 
         return sort(self, dim, descending).indices
 
 
-@tensor_method()
 def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
          ) -> SortResult:
     """The ``k`` largest (or smallest) entries along ``dim``, in sorted order.
@@ -114,10 +114,9 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool
     d = wrap_dim(dim, self.ndim, "topk") if self.ndim else None
     if d is None:
         return SortResult(values, indices)
-    return SortResult(values.narrow(d, 0, k), indices.narrow(d, 0, k))  # type: ignore
+    return SortResult(values.narrow(d, 0, k), indices.narrow(d, 0, k))
 
 
-@tensor_method()
 def kthvalue(self: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> SortResult:
     """The ``k``-th smallest entry (1-based) along ``dim`` and its index.
 
@@ -132,13 +131,12 @@ def kthvalue(self: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Sort
     values, indices = sort(self, dim)
     if not self.ndim:
         return SortResult(values, indices)
-    v, i = values.select(d, k - 1), indices.select(d, k - 1)  # type: ignore[attr-defined]
+    v, i = values.select(d, k - 1), indices.select(d, k - 1)
     if keepdim:
-        v, i = v.unsqueeze(d), i.unsqueeze(d)  # type: ignore[attr-defined]
-    return SortResult(v.clone(), i.clone())  # type: ignore[attr-defined]
+        v, i = v.unsqueeze(d), i.unsqueeze(d)
+    return SortResult(v.clone(), i.clone())
 
 
-@tensor_method()
 def unique(self: Tensor, sorted: bool = True, return_inverse: bool = False,
            return_counts: bool = False, dim: int | None = None) -> Any:
     """Distinct values (or slices along ``dim``), sorted; optionally inverse indices and counts.
@@ -163,7 +161,7 @@ def unique(self: Tensor, sorted: bool = True, return_inverse: bool = False,
     with no_grad():
         if dim is None:
             out, inverse, counts = _unique_flat(self)
-            inverse = inverse.view(self.shape)  # type: ignore[attr-defined]
+            inverse = inverse.view(self.shape)
         else:
             out, inverse, counts = _unique_dim(self, wrap_dim(dim, self.ndim, "unique"))
     result: list[Tensor] = [out]
@@ -176,57 +174,53 @@ def unique(self: Tensor, sorted: bool = True, return_inverse: bool = False,
 
 def _runs(starts: Tensor, perm: Tensor) -> tuple[Tensor, Tensor]:
     """Run lengths and each source element's run, from run starts and the sort permutation."""
-    counts = Tensor.empty(starts.shape, int64, starts.device)
-    inverse = Tensor.empty(perm.shape, int64, starts.device)
+    counts = TensorBase.empty(starts.shape, int64, starts.device)
+    inverse = TensorBase.empty(perm.shape, int64, starts.device)
     if perm.numel():
         launch("unique_runs", starts.device, (int64,), starts._native(),
-               perm.contiguous()._native(), counts._native(),  # type: ignore[attr-defined]
+               perm.contiguous()._native(), counts._native(),
                inverse._native())
     return counts, inverse
 
 
 def _unique_flat(self: Tensor) -> tuple[Tensor, Tensor, Tensor]:
-    from .index_ops import take
-    from .indexing import mask_rows
-
-    values, perm = sort(self.reshape(-1))  # type: ignore[attr-defined]
-    flags = Tensor.empty(values.shape, bool_, self.device)
+    values, perm = sort(self.reshape(-1))
+    flags = TensorBase.empty(values.shape, bool_, self.device)
     launch("unique_flags", self.device, (self.dtype, flags.dtype), values._native(),
            flags._native())
-    starts = mask_rows(flags, "unique")[0].contiguous()  # type: ignore[attr-defined]
+    starts = mask_rows(flags, "unique")[0].contiguous()
     counts, inverse = _runs(starts, perm)
-    return take(values, starts), inverse, counts
+    plan = plan_index(values, (starts,), "unique")
+    assert plan is not None
+    return advanced_getitem(values, plan), inverse, counts
 
 
 def _unique_dim(self: Tensor, d: int) -> tuple[Tensor, Tensor, Tensor]:
     """Unique slices along ``d``: lexicographic sort of the slices (one stable sort per
     column, last column first), then run starts wherever any column changes."""
-    from .creation import arange, tensor
-    from .indexing import mask_rows
-
     n = self.shape[d]
     order = [d] + [i for i in range(self.ndim) if i != d]
-    moved = self.permute(order).contiguous()  # type: ignore[attr-defined]
+    moved = self.permute(order).contiguous()
     m = math.prod(moved.shape[1:])
-    rows = moved.reshape(n, m)  # type: ignore[attr-defined]
+    rows = moved.reshape(n, m)
     perm = arange(n, dtype=int64, device=self.device)
     for c in reversed(range(m)):
-        perm = perm[sort(rows[perm, c]).indices]  # type: ignore[index]
-    ordered = rows[perm]  # type: ignore[index]
+        perm = perm[sort(rows[perm, c]).indices]
+    ordered = rows[perm]
     if m == 0 or n == 0:
         starts = tensor([0] if n else [], dtype=int64, device=self.device)
     else:
-        flags = Tensor.empty((m, n), bool_, self.device)
+        flags = TensorBase.empty((m, n), bool_, self.device)
         for c in range(m):
-            column = ordered.select(1, c).contiguous()  # type: ignore[attr-defined]
+            column = ordered.select(1, c).contiguous()
             launch("unique_flags", self.device, (self.dtype, bool_), column._native(),
-                   flags.select(0, c)._native())  # type: ignore[attr-defined]
+                   flags.select(0, c)._native())
         changed = mask_rows(flags, "unique")[1]
-        starts = _unique_flat(changed)[0].contiguous()  # type: ignore[attr-defined]
+        starts = _unique_flat(changed)[0].contiguous()
     counts, inverse = _runs(starts, perm)
-    out = ordered[starts].reshape((starts.shape[0],) + moved.shape[1:])  # type: ignore
+    out = ordered[starts].reshape((starts.shape[0],) + moved.shape[1:])
     inverse_order = [order.index(i) for i in range(self.ndim)]
-    return out.permute(inverse_order), inverse, counts  # type: ignore[attr-defined]
+    return out.permute(inverse_order), inverse, counts
 
 
 def searchsorted(sorted_sequence: Tensor, values: Any, *, right: bool = False,
@@ -243,13 +237,11 @@ def searchsorted(sorted_sequence: Tensor, values: Any, *, right: bool = False,
         >>> searchsorted(gt.tensor([1, 3, 5]), gt.tensor([3, 6])).tolist()
         [1, 3]
     """
-    from .creation import as_tensor
-
     check(side in (None, "left", "right"), "searchsorted", lambda: f"side must be 'left' or "
           f"'right', got {side!r}", ValueError)
     right = right or side == "right"
     seq = sorted_sequence
-    scalar = not isinstance(values, Tensor)
+    scalar = not isinstance(values, TensorBase)
     vals = as_tensor(values, dtype=seq.dtype, device=seq.device) if scalar else values
     check_same_device("searchsorted", seq.device, vals.device)
     check(seq.ndim >= 1, "searchsorted", "sorted_sequence must have at least one dim",
@@ -257,16 +249,16 @@ def searchsorted(sorted_sequence: Tensor, values: Any, *, right: bool = False,
     check(seq.ndim == 1 or seq.shape[:-1] == vals.shape[:-1], "searchsorted", lambda: "leading "
           f"dims of sorted_sequence {seq.shape} and values {vals.shape} must match", ShapeError)
     if vals.dtype is not seq.dtype:
-        vals = vals.to(seq.dtype)  # type: ignore[attr-defined]
+        vals = vals.to(seq.dtype)
     m = seq.shape[-1]
-    s2 = seq.contiguous().reshape(-1, m)  # type: ignore[attr-defined]
+    s2 = seq.contiguous().reshape(-1, m)
     q = vals.shape[-1] if vals.ndim else 1
-    v2 = vals.contiguous().reshape(-1 if seq.ndim > 1 else 1, q if seq.ndim > 1 else -1)  # type: ignore
-    out = Tensor.empty(v2.shape, int64, seq.device)
+    v2 = vals.contiguous().reshape(-1 if seq.ndim > 1 else 1, q if seq.ndim > 1 else -1)
+    out = TensorBase.empty(v2.shape, int64, seq.device)
     if out.numel():
         launch("searchsorted", seq.device, (seq.dtype, seq.dtype), s2._native(), v2._native(),
                out._native(), bool(right))
-    return out.view(vals.shape)  # type: ignore[attr-defined]
+    return out.view(vals.shape)
 
 
 def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
@@ -276,20 +268,18 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         >>> bincount(gt.tensor([0, 2, 2])).tolist()
         [1, 0, 2]
     """
-    from .creation import zeros
-
     check(input.ndim == 1 and input.dtype.name.startswith(("int", "uint")), "bincount",
           lambda: f"expected a 1-D integer tensor, got {input.ndim}-D {input.dtype.name}",
           TypeError)
     check(minlength >= 0, "bincount", "minlength must be non-negative", ValueError)
-    x = input.to(int64).contiguous() if input.dtype is not int64 else input.contiguous()  # type: ignore
+    x = input.to(int64).contiguous() if input.dtype is not int64 else input.contiguous()
     w = None
     if weights is not None:
         check_same_device("bincount", input.device, weights.device)
         check(weights.shape == input.shape, "bincount", lambda: f"weights {weights.shape} must "
               f"match input {input.shape}", ShapeError)
         wt = weights.dtype if weights.dtype.name in ("float32", "float64") else None
-        w = (weights if wt else weights.to("float64")).contiguous()  # type: ignore
+        w = (weights if wt else weights.to("float64")).contiguous()
     hi = -1
     if x.numel():
         lo, hi = launch("value_range", x.device, (int64,), x._native())
@@ -301,7 +291,6 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     return out
 
 
-@tensor_method()
 def histc(self: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
     """Histogram of ``bins`` equal bins over ``[min, max]`` (the data range when both are 0).
 
@@ -309,15 +298,13 @@ def histc(self: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tens
         >>> gt.tensor([0.0, 0.6, 1.0, 2.0]).histc(2, 0, 1).tolist()
         [1.0, 2.0]
     """
-    from .creation import zeros
-
     check(self.dtype.is_floating_point, "histc", lambda: "expected a floating tensor, got "
           f"{self.dtype.name}", TypeError)
     check(isinstance(bins, int) and bins > 0, "histc", lambda: f"bins must be > 0, got {bins}",
           ValueError)
-    x = self.reshape(-1).contiguous()  # type: ignore[attr-defined]
+    x = self.reshape(-1).contiguous()
     if x.dtype.name == "float16":
-        x = x.to("float32")  # type: ignore[attr-defined]
+        x = x.to("float32")
     lo, hi = float(min), float(max)
     if lo == hi and x.numel():
         lo, hi = (float(v) for v in launch("value_range", x.device, (x.dtype,), x._native()))
@@ -327,7 +314,7 @@ def histc(self: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tens
           ValueError)
     out = zeros(bins, dtype=x.dtype, device=self.device)
     launch("histc", self.device, (x.dtype,), x._native(), out._native(), lo, hi)
-    return out if out.dtype is self.dtype else out.to(self.dtype)  # type: ignore
+    return out if out.dtype is self.dtype else out.to(self.dtype)
 
 
 # Functional forms, exported as gt.<name> (PyTorch's torch.<name>).

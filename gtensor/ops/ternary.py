@@ -1,70 +1,34 @@
-"""Ternary elementwise ops: ``where``, ``clamp``, ``lerp``, ``addcmul``, ``addcdiv``."""
+"""Ternary elementwise ops: ``clamp``, ``lerp``, ``addcmul``, ``addcdiv`` (``where`` is in
+``elementwise.py``: the binary ops' VJPs use it).
+"""
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..autograd.inplace import differentiable_inplace
-from ..autograd.node import Node, record
-from ..dtypes import bool_, float16, result_type
+from ..dtypes import float16, result_type
 from ..errors import DTypeError, check
+from ..graph.inplace import differentiable_inplace
+from ..graph.node import Node
 from ..shape_rules import broadcast_shapes
-from ..tensor import Tensor, tensor_method
-from .elementwise import _cast, as_operand, compute_dtype, device_of, finish, run_kernel
+from ..tensor_base import TensorBase
+from .elementwise import (
+    _cast,
+    as_operand,
+    compute_dtype,
+    device_of,
+    finish,
+    record_operands,
+    run_kernel,
+    saved_operands,
+    where,
+)
 
-
-def _saved(ctx: Node, names: tuple[str, ...]) -> list[Any]:
-    """Operands of a node: saved tensors in order, numbers from ``ctx.scalars``."""
-    saved = list(ctx.saved_tensors)
-    return [saved.pop(0) if ctx.scalars[i] is None else ctx.scalars[i]
-            for i in range(len(names))]
-
-
-def _record(name: str, out: Tensor, inputs: tuple[Any, ...], vjp: Any, **attrs: Any) -> None:
-    if out.dtype.is_floating_point:
-        record(name, out, inputs, vjp, save=[t for t in inputs if isinstance(t, Tensor)],
-               scalars=[None if isinstance(t, Tensor) else t for t in inputs], **attrs)
-
-
-def _where_vjp(ctx: Node, g: Tensor) -> tuple[None, Any, Any]:
-    cond, _, _ = _saved(ctx, ("cond", "a", "b"))
-    zero = g * 0.0  # type: ignore[operator]
-    return None, where(cond, g, zero), where(cond, zero, g)
-
-
-def where(condition: Any, input: Any, other: Any) -> Tensor:
-    """Pick ``input`` where ``condition`` is true, else ``other`` (broadcasting all three).
-
-    ``condition`` is a bool tensor (or Python bool); uint8 is accepted as
-    PyTorch still does, other dtypes raise :class:`DTypeError`.
-
-    Example:
-        >>> where(gt.tensor([True, False]), 1.0, 2.0).tolist()  # doctest: +SKIP
-        [1.0, 2.0]
-    """
-    dev = device_of("where", (condition, input, other))
-    cond = as_operand(condition, dev, "where")
-    cdt = cond.dtype.name if isinstance(cond, Tensor) else type(cond).__name__
-    check(cdt in ("bool", "uint8"), "where", lambda: "expected condition to be a boolean "
-          f"tensor, but got a tensor with dtype {cdt}", DTypeError)
-    a, b = as_operand(input, dev, "where"), as_operand(other, dev, "where")
-    if not isinstance(cond, Tensor) or cond.dtype is not bool_:
-        from .creation import as_tensor
-
-        cond = as_tensor(cond, device=dev).to(bool_)  # type: ignore[attr-defined]
-    want = result_type(a, b)
-    kdt = compute_dtype(want)
-    out = run_kernel("where", (cond, _cast(a, kdt), _cast(b, kdt)), kdt, dev, (bool_, kdt, kdt))
-    if want is float16:
-        out = out.to(want)  # type: ignore[attr-defined]
-    _record("where", out, (cond, a, b), _where_vjp)
-    return out
-
-
-tensor_method("where")(lambda self, condition, other: where(condition, self, other))
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def _bound(value: Any, dt: Any, high: bool) -> Any:
@@ -77,11 +41,11 @@ def _bound(value: Any, dt: Any, high: bool) -> Any:
 
 
 def _clamp_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any, Any]:
-    x, lo, hi = _saved(ctx, ("x", "lo", "hi"))
-    inside = (x >= lo) & (x <= hi)  # type: ignore[operator]
-    zero = g * 0.0  # type: ignore[operator]
-    g_lo = where(x < lo, g, zero) if isinstance(lo, Tensor) else None  # type: ignore[operator]
-    g_hi = where(x > hi, g, zero) if isinstance(hi, Tensor) else None  # type: ignore[operator]
+    x, lo, hi = saved_operands(ctx, ("x", "lo", "hi"))
+    inside = (x >= lo) & (x <= hi)
+    zero = g * 0.0
+    g_lo = where(x < lo, g, zero) if isinstance(lo, TensorBase) else None
+    g_hi = where(x > hi, g, zero) if isinstance(hi, TensorBase) else None
     return where(inside, g, zero), g_lo, g_hi
 
 
@@ -104,23 +68,21 @@ def clamp(input: Tensor, min: Any = None, max: Any = None, *,  # noqa: A002
     result = run_kernel("clamp", (_cast(x, kdt), _cast(lo, kdt), _cast(hi, kdt)), kdt, dev,
                         (kdt, kdt, kdt))
     if want is float16:
-        result = result.to(want)  # type: ignore[attr-defined]
-    _record("clamp", result, (x, lo, hi), _clamp_vjp)
+        result = result.to(want)
+    record_operands("clamp", result, (x, lo, hi), _clamp_vjp)
     return finish(result, want, out, "clamp") if out is not None else result
 
 
-def _raw_clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
-    self.copy_(clamp(self, min, max))  # type: ignore[attr-defined]
+@differentiable_inplace(clamp)
+def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+    """In-place :func:`clamp`."""
+    self.copy_(clamp(self, min, max))
     return self
 
 
-tensor_method("clamp", "clip")(clamp)
-tensor_method("clamp_", "clip_")(differentiable_inplace(clamp)(_raw_clamp_))
-
-
 def _lerp_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any, Any]:
-    a, b, w = _saved(ctx, ("a", "b", "w"))
-    return g * (1.0 - w), g * w, (g * (b - a) if isinstance(w, Tensor) else None)  # type: ignore
+    a, b, w = saved_operands(ctx, ("a", "b", "w"))
+    return g * (1.0 - w), g * w, (g * (b - a) if isinstance(w, TensorBase) else None)
 
 
 def lerp(input: Tensor, end: Any, weight: Any) -> Tensor:
@@ -134,16 +96,16 @@ def lerp(input: Tensor, end: Any, weight: Any) -> Tensor:
 
 
 def _addcmul_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any, Any]:
-    _, a, b = _saved(ctx, ("x", "a", "b"))
+    _, a, b = saved_operands(ctx, ("x", "a", "b"))
     v = ctx.value
-    return g, g * b * v, g * a * v  # type: ignore[operator]
+    return g, g * b * v, g * a * v
 
 
 def _addcdiv_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any, Any]:
-    _, a, b = _saved(ctx, ("x", "a", "b"))
+    _, a, b = saved_operands(ctx, ("x", "a", "b"))
     v = ctx.value
-    ga = g * v / b  # type: ignore[operator]
-    return g, ga, -ga * a / b  # type: ignore[operator]
+    ga = g * v / b
+    return g, ga, -ga * a / b
 
 
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
@@ -179,36 +141,37 @@ def _float_ternary(name: str, args: tuple[Any, ...], params: tuple[Any, ...], vj
     kdt = compute_dtype(want)
     values = tuple(_cast(o, kdt) for o in ops) + params
     if into is not None and into.dtype is kdt and broadcast_shapes(
-            *(o.shape for o in ops if isinstance(o, Tensor)), op=name) == into.shape:
+            *(o.shape for o in ops if isinstance(o, TensorBase)), op=name) == into.shape:
         run_kernel(name, values, kdt, dev, (kdt, kdt, kdt), out=into)  # the in-place fast path
         into._bump_version()
         return into
     result = run_kernel(name, values, kdt, dev, (kdt, kdt, kdt))
     if want is float16:
-        result = result.to(want)  # type: ignore[attr-defined]
+        result = result.to(want)
     if into is not None:
-        return into.copy_(result)  # type: ignore[attr-defined]
-    _record(name, result, ops, vjp, **attrs)
+        return into.copy_(result)
+    record_operands(name, result, ops, vjp, **attrs)
     return result
 
 
-def _raw_lerp_(self: Tensor, end: Any, weight: Any) -> Tensor:
+@differentiable_inplace(lerp)
+def lerp_(self: Tensor, end: Any, weight: Any) -> Tensor:
+    """In-place :func:`lerp`."""
     return _float_ternary("lerp", (self, end, weight), (), _lerp_vjp, into=self)
 
 
-def _raw_addcmul_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+@differentiable_inplace(addcmul)
+def addcmul_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+    """In-place :func:`addcmul`."""
     return _float_ternary("addcmul", (self, tensor1, tensor2), (value,), _addcmul_vjp,
                           into=self)
 
 
-def _raw_addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+@differentiable_inplace(addcdiv)
+def addcdiv_(self: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+    """In-place :func:`addcdiv`."""
     return _float_ternary("addcdiv", (self, tensor1, tensor2), (value,), _addcdiv_vjp,
                           into=self)
 
-
-for _fn, _raw in ((lerp, _raw_lerp_), (addcmul, _raw_addcmul_), (addcdiv, _raw_addcdiv_)):
-    _raw.__name__ = _fn.__name__ + "_"
-    tensor_method(_fn.__name__)(_fn)
-    tensor_method(_fn.__name__ + "_")(differentiable_inplace(_fn)(_raw))
 
 EXPORTS = ("where", "clamp", "lerp", "addcmul", "addcdiv")

@@ -5,15 +5,18 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..autograd.inplace import differentiable_inplace
-from ..autograd.node import Node, record
 from ..dtypes import bool_, dtype, get_default_dtype
 from ..errors import DTypeError, check
-from ..tensor import Tensor, tensor_method
+from ..graph.inplace import differentiable_inplace
+from ..graph.node import Node, record
+from ..tensor_base import TensorBase
 from .creation import zeros_like
-from .elementwise import compute_dtype, finish, run_kernel
-from .ternary import where
+from .elementwise import compute_dtype, finish, run_kernel, where
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 _SQRT_2 = math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -57,14 +60,14 @@ def unary(spec: UnarySpec, x: Tensor, out: Tensor | None = None) -> Tensor:
         >>> unary(UNARY["exp"], gt.zeros(2)).tolist()  # doctest: +SKIP
         [1.0, 1.0]
     """
-    check(isinstance(x, Tensor), spec.name, lambda: f"expected a Tensor, got "
+    check(isinstance(x, TensorBase), spec.name, lambda: f"expected a Tensor, got "
           f"{type(x).__name__}", TypeError)
     kdt, want = _result(spec, x)
-    src = x if x.dtype is kdt else x.to(kdt)  # type: ignore[attr-defined]
+    src = x if x.dtype is kdt else x.to(kdt)
     result = run_kernel(spec.kernel or spec.name, (src,), bool_ if want is bool_ else kdt,
                         x.device, (kdt,))
     if want is not bool_ and result.dtype is not want:
-        result = result.to(want)  # type: ignore[attr-defined]
+        result = result.to(want)
     if spec.vjp is not None and want.is_floating_point:
         record(spec.name, result, (x,), _vjp_of(spec), save=(x, result))
     return finish(result, want, out, spec.name) if out is not None else result
@@ -86,64 +89,92 @@ def _zero(x: Tensor, out: Tensor, g: Tensor) -> Tensor:
 
 def sgn(x: Tensor) -> Tensor:
     """-1, 0 or 1 with 0 at nan: the sign PyTorch's gradients (``abs``, norms) use."""
-    return (x > 0).to(x.dtype) - (x < 0).to(x.dtype)  # type: ignore[attr-defined,operator]
+    return (x > 0).to(x.dtype) - (x < 0).to(x.dtype)
 
 
 def _relu_grad(x: Tensor, out: Tensor, g: Tensor) -> Tensor:
     """PyTorch's ``threshold_backward``: 0 where the output is <= 0 (so at 0), else ``g``."""
-    return where(out <= 0, 0.0, g)
+    dt = g._dtype
+    if dt is not out._dtype or compute_dtype(dt) is not dt or g._shape != out._shape:
+        return where(out <= 0, 0.0, g)
+    return threshold_backward(g, out)
+
+
+def threshold_backward(grad: Tensor, output: Tensor) -> Tensor:
+    """Return ``grad`` where ``output > 0`` and 0 elsewhere, in one kernel (ReLU's VJP).
+
+    Args:
+        grad: the incoming gradient.
+        output: ReLU's output, of ``grad``'s shape and dtype.
+
+    Returns:
+        The gradient of ReLU's input; differentiable in ``grad``.
+
+    Example:
+        >>> threshold_backward(gt.ones(2), gt.tensor([0.0, 3.0])).tolist()  # doctest: +SKIP
+        [0.0, 1.0]
+    """
+    dt = grad._dtype
+    result = run_kernel("threshold_backward", (grad, output), dt, grad._storage.device, (dt, dt))
+    record("threshold_backward", result, (grad, output), _threshold_backward_vjp, save=[output])
+    return result
+
+
+def _threshold_backward_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, None]:
+    (output,) = ctx.saved_tensors
+    return threshold_backward(g, output), None
 
 
 def _gelu_grad(x: Tensor, out: Tensor, g: Tensor) -> Tensor:
-    cdf = ((x / _SQRT_2).erf() + 1.0) * 0.5  # type: ignore[attr-defined,operator]
-    pdf = (x * x * -0.5).exp() * _INV_SQRT_2PI  # type: ignore[attr-defined,operator]
-    return g * (cdf + x * pdf)  # type: ignore[operator]
+    cdf = ((x / _SQRT_2).erf() + 1.0) * 0.5
+    pdf = (x * x * -0.5).exp() * _INV_SQRT_2PI
+    return g * (cdf + x * pdf)
 
 
 def _gelu_tanh_grad(x: Tensor, out: Tensor, g: Tensor) -> Tensor:
     k = math.sqrt(2.0 / math.pi)
-    inner = (x + x * x * x * 0.044715) * k  # type: ignore[operator]
-    t = inner.tanh()  # type: ignore[attr-defined]
-    d_inner = (x * x * (3 * 0.044715) + 1.0) * k  # type: ignore[operator]
-    return g * ((t + 1.0) * 0.5 + x * 0.5 * (1.0 - t * t) * d_inner)  # type: ignore[operator]
+    inner = (x + x * x * x * 0.044715) * k
+    t = inner.tanh()
+    d_inner = (x * x * (3 * 0.044715) + 1.0) * k
+    return g * ((t + 1.0) * 0.5 + x * 0.5 * (1.0 - t * t) * d_inner)
 
 
 def _silu_grad(x: Tensor, out: Tensor, g: Tensor) -> Tensor:
-    s = x.sigmoid()  # type: ignore[attr-defined]
-    return g * s * (x * (1.0 - s) + 1.0)  # type: ignore[operator]
+    s = x.sigmoid()
+    return g * s * (x * (1.0 - s) + 1.0)
 
 
 _RULES: tuple[UnarySpec, ...] = (
-    UnarySpec("neg", "same", lambda x, o, g: -g),  # type: ignore[operator]
-    UnarySpec("abs", "same", lambda x, o, g: g * sgn(x)),  # type: ignore[operator]
+    UnarySpec("neg", "same", lambda x, o, g: -g),
+    UnarySpec("abs", "same", lambda x, o, g: g * sgn(x)),
     UnarySpec("sign", "same", _zero),
-    UnarySpec("square", "same", lambda x, o, g: g * x * 2.0),  # type: ignore[operator]
+    UnarySpec("square", "same", lambda x, o, g: g * x * 2.0),
     UnarySpec("relu", "same", _relu_grad),
-    UnarySpec("exp", "float", lambda x, o, g: g * o),  # type: ignore[operator]
-    UnarySpec("exp2", "float", lambda x, o, g: g * o * _LN2),  # type: ignore[operator]
-    UnarySpec("log", "float", lambda x, o, g: g / x),  # type: ignore[operator]
-    UnarySpec("log2", "float", lambda x, o, g: g / (x * _LN2)),  # type: ignore[operator]
-    UnarySpec("log10", "float", lambda x, o, g: g / (x * _LN10)),  # type: ignore[operator]
-    UnarySpec("log1p", "float", lambda x, o, g: g / (x + 1.0)),  # type: ignore[operator]
-    UnarySpec("expm1", "float", lambda x, o, g: g * (o + 1.0)),  # type: ignore[operator]
-    UnarySpec("sqrt", "float", lambda x, o, g: g * 0.5 / o),  # type: ignore[operator]
-    UnarySpec("rsqrt", "float", lambda x, o, g: g * o * o * o * -0.5),  # type: ignore
-    UnarySpec("reciprocal", "float", lambda x, o, g: -g * o * o),  # type: ignore[operator]
-    UnarySpec("sin", "float", lambda x, o, g: g * x.cos()),  # type: ignore
-    UnarySpec("cos", "float", lambda x, o, g: -g * x.sin()),  # type: ignore
-    UnarySpec("tan", "float", lambda x, o, g: g * (o * o + 1.0)),  # type: ignore[operator]
-    UnarySpec("asin", "float", lambda x, o, g: g * (1.0 - x * x).rsqrt()),  # type: ignore
-    UnarySpec("acos", "float", lambda x, o, g: -g * (1.0 - x * x).rsqrt()),  # type: ignore
-    UnarySpec("atan", "float", lambda x, o, g: g / (x * x + 1.0)),  # type: ignore[operator]
-    UnarySpec("sinh", "float", lambda x, o, g: g * x.cosh()),  # type: ignore
-    UnarySpec("cosh", "float", lambda x, o, g: g * x.sinh()),  # type: ignore
-    UnarySpec("tanh", "float", lambda x, o, g: g * (1.0 - o * o)),  # type: ignore[operator]
-    UnarySpec("sigmoid", "float", lambda x, o, g: g * o * (1.0 - o)),  # type: ignore
+    UnarySpec("exp", "float", lambda x, o, g: g * o),
+    UnarySpec("exp2", "float", lambda x, o, g: g * o * _LN2),
+    UnarySpec("log", "float", lambda x, o, g: g / x),
+    UnarySpec("log2", "float", lambda x, o, g: g / (x * _LN2)),
+    UnarySpec("log10", "float", lambda x, o, g: g / (x * _LN10)),
+    UnarySpec("log1p", "float", lambda x, o, g: g / (x + 1.0)),
+    UnarySpec("expm1", "float", lambda x, o, g: g * (o + 1.0)),
+    UnarySpec("sqrt", "float", lambda x, o, g: g * 0.5 / o),
+    UnarySpec("rsqrt", "float", lambda x, o, g: g * o * o * o * -0.5),
+    UnarySpec("reciprocal", "float", lambda x, o, g: -g * o * o),
+    UnarySpec("sin", "float", lambda x, o, g: g * x.cos()),
+    UnarySpec("cos", "float", lambda x, o, g: -g * x.sin()),
+    UnarySpec("tan", "float", lambda x, o, g: g * (o * o + 1.0)),
+    UnarySpec("asin", "float", lambda x, o, g: g * (1.0 - x * x).rsqrt()),
+    UnarySpec("acos", "float", lambda x, o, g: -g * (1.0 - x * x).rsqrt()),
+    UnarySpec("atan", "float", lambda x, o, g: g / (x * x + 1.0)),
+    UnarySpec("sinh", "float", lambda x, o, g: g * x.cosh()),
+    UnarySpec("cosh", "float", lambda x, o, g: g * x.sinh()),
+    UnarySpec("tanh", "float", lambda x, o, g: g * (1.0 - o * o)),
+    UnarySpec("sigmoid", "float", lambda x, o, g: g * o * (1.0 - o)),
     UnarySpec("gelu", "floating", _gelu_grad),
     UnarySpec("gelu_tanh", "floating", _gelu_tanh_grad),
     UnarySpec("silu", "floating", _silu_grad),
-    UnarySpec("softplus", "floating", lambda x, o, g: g * x.sigmoid()),  # type: ignore
-    UnarySpec("erf", "float", lambda x, o, g: g * (x * x * -1.0).exp() * (  # type: ignore
+    UnarySpec("softplus", "floating", lambda x, o, g: g * x.sigmoid()),
+    UnarySpec("erf", "float", lambda x, o, g: g * (x * x * -1.0).exp() * (
         2.0 / math.sqrt(math.pi))),
     UnarySpec("floor", "same", _zero),
     UnarySpec("ceil", "same", _zero),
@@ -167,28 +198,69 @@ def _raw_inplace(spec: UnarySpec) -> Callable[[Tensor], Tensor]:
             run_kernel(spec.kernel or spec.name, (self,), kdt, self.device, (kdt,), out=self)
             self._bump_version()
         else:
-            self.copy_(unary(spec, self))  # type: ignore[attr-defined]
+            self.copy_(unary(spec, self))
         return self
 
     inplace.__name__ = spec.name + "_"
     return inplace
 
 
-def _define(spec: UnarySpec) -> None:
+def _define(name: str) -> Callable[..., Tensor]:
+    """The out-of-place op of unary spec ``name``."""
+    spec = UNARY[name]
+
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
         return unary(spec, input, out)
 
-    fn.__name__ = fn.__qualname__ = spec.name
-    fn.__doc__ = f"Elementwise ``{spec.name}``; integer inputs of float-valued ops give floats."
-    globals()[spec.name] = fn
-    tensor_method(spec.name)(fn)
-    if spec.kind not in ("bool",):
-        tensor_method(spec.name + "_")(differentiable_inplace(fn)(_raw_inplace(spec)))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise ``{name}``; integer inputs of float-valued ops give floats."
+    return fn
 
 
-for _spec in _RULES:
-    if _spec.name != "gelu_tanh":
-        _define(_spec)
+def _with_inplace(name: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
+    """The out-of-place op of unary spec ``name`` and its differentiable in-place form."""
+    fn = _define(name)
+    return fn, differentiable_inplace(fn)(_raw_inplace(UNARY[name]))
+
+
+neg, neg_ = _with_inplace("neg")
+abs, abs_ = _with_inplace("abs")  # noqa: A001
+sign, sign_ = _with_inplace("sign")
+square, square_ = _with_inplace("square")
+relu, relu_ = _with_inplace("relu")
+exp, exp_ = _with_inplace("exp")
+exp2, exp2_ = _with_inplace("exp2")
+log, log_ = _with_inplace("log")
+log2, log2_ = _with_inplace("log2")
+log10, log10_ = _with_inplace("log10")
+log1p, log1p_ = _with_inplace("log1p")
+expm1, expm1_ = _with_inplace("expm1")
+sqrt, sqrt_ = _with_inplace("sqrt")
+rsqrt, rsqrt_ = _with_inplace("rsqrt")
+reciprocal, reciprocal_ = _with_inplace("reciprocal")
+sin, sin_ = _with_inplace("sin")
+cos, cos_ = _with_inplace("cos")
+tan, tan_ = _with_inplace("tan")
+asin, asin_ = _with_inplace("asin")
+acos, acos_ = _with_inplace("acos")
+atan, atan_ = _with_inplace("atan")
+sinh, sinh_ = _with_inplace("sinh")
+cosh, cosh_ = _with_inplace("cosh")
+tanh, tanh_ = _with_inplace("tanh")
+sigmoid, sigmoid_ = _with_inplace("sigmoid")
+silu, silu_ = _with_inplace("silu")
+erf, erf_ = _with_inplace("erf")
+floor, floor_ = _with_inplace("floor")
+ceil, ceil_ = _with_inplace("ceil")
+trunc, trunc_ = _with_inplace("trunc")
+round, round_ = _with_inplace("round")  # noqa: A001
+bitwise_not, bitwise_not_ = _with_inplace("bitwise_not")
+logical_not = _define("logical_not")
+isnan = _define("isnan")
+isinf = _define("isinf")
+isfinite = _define("isfinite")
+gelu_ = _with_inplace("gelu")[1]  # gelu below takes ``approximate``; gelu_ does not
+softplus_ = _with_inplace("softplus")[1]  # softplus below takes ``beta`` and ``threshold``
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
@@ -204,14 +276,6 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     return unary(UNARY["gelu_tanh" if approximate == "tanh" else "gelu"], input)
 
 
-tensor_method("gelu")(gelu)
-tensor_method("absolute")(globals()["abs"])
-tensor_method("negative")(globals()["neg"])
-tensor_method("__neg__")(globals()["neg"])
-tensor_method("__abs__")(globals()["abs"])
-tensor_method("__invert__")(globals()["bitwise_not"])
-
-
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """``log(1 + exp(beta * x)) / beta``, linear above ``threshold`` (PyTorch's definition).
 
@@ -222,10 +286,8 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     check_floating(input, "softplus")
     if beta == 1.0 and threshold == 20.0:
         return unary(UNARY["softplus"], input)
-    scaled = input * beta  # type: ignore[operator]
-    return where(scaled > threshold, input, unary(UNARY["softplus"], scaled) / beta)  # type: ignore
+    scaled = input * beta
+    return where(scaled > threshold, input, unary(UNARY["softplus"], scaled) / beta)
 
-
-tensor_method("softplus")(softplus)
 
 EXPORTS = tuple(n for n in UNARY if n != "gelu_tanh")

@@ -8,20 +8,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..autograd.node import Node, record
 from ..dtypes import as_dtype, dtype
 from ..errors import ShapeError, check
+from ..graph.node import Node, record
 from ..shape_rules import broadcast_shapes, normalize_shape, wrap_dim
-from ..tensor import Tensor, contiguous_strides, tensor_method, tensor_property
+from ..tensor_base import TensorBase, contiguous_strides, from_storage
 from .copy import broadcast_view
+from .creation import zeros
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 def _reshape_vjp(ctx: Node, g: Tensor) -> Tensor:
-    return g.reshape(ctx.in_shape)  # type: ignore[attr-defined]
+    return g.reshape(ctx.in_shape)
 
 
 def _permute_vjp(ctx: Node, g: Tensor) -> Tensor:
@@ -33,8 +37,6 @@ def _broadcast_vjp(ctx: Node, g: Tensor) -> Tensor:
 
 
 def _reindex_vjp(ctx: Node, g: Tensor) -> Tensor:
-    from .creation import zeros
-
     z = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
     ctx.reindex(z).copy_(g)
     return z
@@ -91,7 +93,6 @@ def _view_strides(old_shape: tuple[int, ...], old_strides: tuple[int, ...],
     return tuple(new_strides) if view_d == -1 else None
 
 
-@tensor_method()
 def view(self: Tensor, *shape: Any) -> Tensor:
     """Return a view with a new shape (one dim may be -1), or with a new dtype.
 
@@ -151,10 +152,9 @@ def view_dtype(self: Tensor, dt: dtype) -> Tensor:
             shape[-1] //= k
             strides = [s // k for s in strides[:-1]] + [1]
             offset //= k
-    return Tensor(self._storage, tuple(shape), tuple(strides), offset, dt)
+    return from_storage(self._storage, tuple(shape), tuple(strides), offset, dt)
 
 
-@tensor_method()
 def reshape(self: Tensor, *shape: Any) -> Tensor:
     """Return a tensor with a new shape: a view when possible, else a contiguous copy.
 
@@ -166,10 +166,9 @@ def reshape(self: Tensor, *shape: Any) -> Tensor:
     strides = _view_strides(self.shape, self._strides, new_shape)
     if strides is not None:
         return _reshaped(self._make_view(new_shape, strides, self._offset), self, "reshape")
-    return self.contiguous().view(new_shape)  # type: ignore[attr-defined]
+    return self.contiguous().view(new_shape)
 
 
-@tensor_method()
 def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     """Return a view with dims ``dim0`` and ``dim1`` swapped."""
     d0, d1 = wrap_dim(dim0, self.ndim, "transpose"), wrap_dim(dim1, self.ndim, "transpose")
@@ -179,10 +178,6 @@ def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     return permute(self, order)
 
 
-tensor_method("swapaxes")(transpose)
-
-
-@tensor_method()
 def permute(self: Tensor, *dims: Any) -> Tensor:
     """Return a view with the dims reordered.
 
@@ -202,27 +197,25 @@ def permute(self: Tensor, *dims: Any) -> Tensor:
     return out
 
 
-@tensor_property("T")
-def _t(self: Tensor) -> Tensor:
+def reverse_dims(self: Tensor) -> Tensor:
+    """The view with every dim reversed (``Tensor.T``)."""
     return permute(self, list(reversed(range(self.ndim))))
 
 
-@tensor_property("mT")
-def _mt(self: Tensor) -> Tensor:
+def matrix_transpose(self: Tensor) -> Tensor:
+    """The view with the last two dims swapped (``Tensor.mT``)."""
     check(self.ndim >= 2, "mT", lambda: f"expected a tensor with >= 2 dims, got {self.ndim}",
           ShapeError)
     return transpose(self, -2, -1)
 
 
-@tensor_method()
 def t(self: Tensor) -> Tensor:
     """Transpose a tensor of at most 2 dims."""
     check(self.ndim <= 2, "t", lambda: f"expects a tensor with <= 2 dims, got {self.ndim}",
           ShapeError)
-    return _t(self)
+    return reverse_dims(self)
 
 
-@tensor_method()
 def expand(self: Tensor, *sizes: Any) -> Tensor:
     """Return a view broadcasting size-1 dims to ``sizes`` (-1 keeps a dim).
 
@@ -249,13 +242,11 @@ def expand_to(t: Tensor, shape: tuple[int, ...], op: str) -> Tensor:
     return out
 
 
-@tensor_method()
 def expand_as(self: Tensor, other: Tensor) -> Tensor:
     """Expand to ``other``'s shape."""
     return expand(self, other.shape)
 
 
-@tensor_method()
 def broadcast_to(self: Tensor, *shape: Any) -> Tensor:
     """Return a view broadcast to ``shape`` (NumPy's rules)."""
     shape = normalize_shape(shape, "broadcast_to")
@@ -264,7 +255,6 @@ def broadcast_to(self: Tensor, *shape: Any) -> Tensor:
     return expand_to(self, shape, "broadcast_to")
 
 
-@tensor_method()
 def squeeze(self: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
     """Remove size-1 dims (all, or the given ones; non-1 dims named are kept)."""
     if dim is None:
@@ -279,7 +269,6 @@ def squeeze(self: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
     return _reshaped(out, self, "squeeze")
 
 
-@tensor_method()
 def unsqueeze(self: Tensor, dim: int) -> Tensor:
     """Insert a size-1 dim at ``dim``."""
     d = wrap_dim(dim, self.ndim + 1, "unsqueeze")
@@ -289,7 +278,6 @@ def unsqueeze(self: Tensor, dim: int) -> Tensor:
     return _reshaped(out, self, "unsqueeze")
 
 
-@tensor_method()
 def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dims ``start_dim..end_dim`` into one (a view when the layout allows)."""
     if self.ndim == 0:
@@ -300,7 +288,6 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return reshape(self, self.shape[:s] + (merged,) + self.shape[e + 1:])
 
 
-@tensor_method()
 def unflatten(self: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     """Split dim ``dim`` into ``sizes`` (one entry may be -1)."""
     d = wrap_dim(dim, self.ndim, "unflatten")
@@ -308,7 +295,6 @@ def unflatten(self: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     return view(self, self.shape[:d] + sizes + self.shape[d + 1:])
 
 
-@tensor_method()
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     """Return the view ``self[..., start:start+length, ...]`` along ``dim``."""
     d = wrap_dim(dim, self.ndim, "narrow")
@@ -322,7 +308,6 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     return _reindexed(out, self, "narrow", lambda z: narrow(z, d, start, length))
 
 
-@tensor_method()
 def select(self: Tensor, dim: int, index: int) -> Tensor:
     """Return the view at ``index`` along ``dim``, with that dim removed."""
     d = wrap_dim(dim, self.ndim, "select")
@@ -337,7 +322,6 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
     return _reindexed(out, self, "select", lambda z: select(z, d, index))
 
 
-@tensor_method()
 def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """Return the views along ``dim``, that dim removed."""
     d = wrap_dim(dim, self.ndim, "unbind")
@@ -347,7 +331,7 @@ def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
 def _is_basic(item: Any) -> bool:
     return item is None or item is Ellipsis or isinstance(item, slice) or (
         isinstance(item, int) and not isinstance(item, bool)) or (
-        hasattr(item, "__index__") and not isinstance(item, (bool, Tensor))
+        hasattr(item, "__index__") and not isinstance(item, (bool, TensorBase))
         and not hasattr(item, "__len__"))
 
 
@@ -395,30 +379,3 @@ def basic_index(self: Tensor, index: Any) -> Tensor:
         d += 1
     out = self._make_view(tuple(shape), tuple(strides), offset)
     return _reindexed(out, self, "getitem", lambda z: basic_index(z, index))
-
-
-@tensor_method()
-def __getitem__(self: Tensor, index: Any) -> Tensor:  # noqa: N807
-    """NumPy-style indexing: a view for basic indices, a copy for advanced ones.
-
-    Example:
-        >>> gt.arange(6).view(2, 3)[[1, 0], 1:].tolist()  # doctest: +SKIP
-        [[4, 5], [1, 2]]
-    """
-    from .indexing import advanced_getitem, plan_index
-
-    plan = plan_index(self, index, "getitem")
-    return basic_index(self, index) if plan is None else advanced_getitem(self, plan)
-
-
-@tensor_method()
-def __setitem__(self: Tensor, index: Any, value: Any) -> None:  # noqa: N807
-    """Write ``value`` (broadcast) into ``self[index]``; bumps the version counter."""
-    from .indexing import advanced_setitem, plan_index
-
-    self._check_writable("setitem")
-    plan = plan_index(self, index, "setitem")
-    if plan is None:
-        basic_index(self, index).copy_(value)  # type: ignore[attr-defined]
-    else:
-        advanced_setitem(self, plan, value)

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..ops.creation import empty, zeros_like
 from ..ops.dispatch import launch
+from ..ops.elementwise import maximum
 from ..tensor import Tensor
 from .optimizer import Optimizer, ParamsT
 
@@ -59,8 +60,6 @@ class Adam(Optimizer):
                                   "maximize": maximize})
 
     def _update_group(self, group: dict[str, Any]) -> None:
-        from ..ops.elementwise import maximum
-
         lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group[
             "weight_decay"]
         for p, g, st in self._with_grads(group):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from ..autograd.grad_mode import enable_grad, no_grad
+from ..graph.grad_mode import enable_grad, no_grad
 from ..nn.parameter import zero_grads
 from ..tensor import Tensor
 
@@ -191,4 +191,4 @@ def _cast_like(value: Any, p: Tensor) -> Any:
     if not isinstance(value, Tensor):
         return value
     dt = p.dtype if value.dtype.is_floating_point else value.dtype
-    return value.detach().to(device=p.device, dtype=dt, copy=True)  # type: ignore[attr-defined]
+    return value.detach().to(device=p.device, dtype=dt, copy=True)

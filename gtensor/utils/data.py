@@ -13,6 +13,9 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 from ..generator import Generator
+from ..ops.creation import tensor
+from ..ops.random_extra import randperm
+from ..ops.shape_ops import stack
 from ..tensor import Tensor
 
 
@@ -66,9 +69,6 @@ def default_collate(samples: Sequence[Any]) -> Any:
         >>> default_collate([(gt.zeros(2), 1), (gt.ones(2), 0)])[0].shape  # doctest: +SKIP
         (2, 2)
     """
-    from ..ops.creation import tensor
-    from ..ops.shape_ops import stack
-
     first = samples[0]
     if isinstance(first, Tensor):
         return stack(list(samples))
@@ -118,13 +118,11 @@ class DataLoader:
         return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
 
     def _order(self, n: int, dev: Any) -> Tensor | None:
-        from ..ops.random_extra import randperm
-
         if not self.shuffle:
             return None
         where = dev if self.generator is None else self.generator.device
         perm = randperm(n, generator=self.generator, device=where)
-        return perm if perm.device == dev else perm.to(dev)  # type: ignore[attr-defined]
+        return perm if perm.device == dev else perm.to(dev)
 
     def __iter__(self) -> Iterator[Any]:
         n = len(self.dataset)
@@ -143,7 +141,7 @@ class DataLoader:
         for start in range(0, stop, self.batch_size):
             size = min(self.batch_size, stop - start)
             if order is None:
-                yield tuple(t.narrow(0, start, size) for t in ds.tensors)  # type: ignore[attr-defined]
+                yield tuple(t.narrow(0, start, size) for t in ds.tensors)
             else:
-                rows = order.narrow(0, start, size)  # type: ignore[attr-defined]
-                yield tuple(t.index_select(0, rows) for t in ds.tensors)  # type: ignore[attr-defined]
+                rows = order.narrow(0, start, size)
+                yield tuple(t.index_select(0, rows) for t in ds.tensors)

@@ -13,7 +13,7 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
         >>> F.relu(gt.tensor([-1.0, 2.0])).tolist()  # doctest: +SKIP
         [0.0, 2.0]
     """
-    return input.relu_() if inplace else input.relu()  # type: ignore[attr-defined]
+    return input.relu_() if inplace else input.relu()
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
@@ -24,22 +24,22 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """
     check(approximate in ("none", "tanh"), "gelu", lambda: "approximate must be 'none' or "
           f"'tanh', got {approximate!r}", ValueError)
-    return input.gelu(approximate=approximate)  # type: ignore[attr-defined]
+    return input.gelu(approximate=approximate)
 
 
 def silu(input: Tensor) -> Tensor:
     """``x * sigmoid(x)``."""
-    return input.silu()  # type: ignore[attr-defined]
+    return input.silu()
 
 
 def tanh(input: Tensor) -> Tensor:
     """Hyperbolic tangent."""
-    return input.tanh()  # type: ignore[attr-defined]
+    return input.tanh()
 
 
 def sigmoid(input: Tensor) -> Tensor:
     """``1 / (1 + exp(-x))``."""
-    return input.sigmoid()  # type: ignore[attr-defined]
+    return input.sigmoid()
 
 
 def softmax(input: Tensor, dim: int) -> Tensor:
@@ -48,7 +48,7 @@ def softmax(input: Tensor, dim: int) -> Tensor:
     Example:
         >>> F.softmax(logits, dim=-1)  # doctest: +SKIP
     """
-    return input.softmax(dim)  # type: ignore[attr-defined]
+    return input.softmax(dim)
 
 
 def log_softmax(input: Tensor, dim: int) -> Tensor:
@@ -57,4 +57,4 @@ def log_softmax(input: Tensor, dim: int) -> Tensor:
     Example:
         >>> F.log_softmax(logits, dim=1)  # doctest: +SKIP
     """
-    return input.log_softmax(dim)  # type: ignore[attr-defined]
+    return input.log_softmax(dim)

@@ -6,6 +6,9 @@ import math
 
 from ...errors import ShapeError, check
 from ...generator import Generator
+from ...ops.creation import ones
+from ...ops.shape_ops import tril
+from ...ops.ternary import where
 from ...tensor import Tensor
 from .dropout import dropout
 from .linear import linear
@@ -41,14 +44,9 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
           f"value {value.shape} do not match", ShapeError)
     check(not (is_causal and attn_mask is not None), "scaled_dot_product_attention",
           "give either attn_mask or is_causal, not both", ValueError)
-    from ...ops.ternary import where
-
     s = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
-    scores = (query @ key.transpose(-2, -1)) * s  # type: ignore[attr-defined]
+    scores = (query @ key.transpose(-2, -1)) * s
     if is_causal:
-        from ...ops.creation import ones
-        from ...ops.shape_ops import tril
-
         n_q, n_k = query.shape[-2], key.shape[-2]
         attn_mask = tril(ones(n_q, n_k, dtype="bool", device=query.device))
     if attn_mask is not None:
@@ -56,7 +54,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
             scores = where(attn_mask, scores, float("-inf"))
         else:
             scores = scores + attn_mask
-    weights = scores.softmax(-1)  # type: ignore[attr-defined]
+    weights = scores.softmax(-1)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, generator=generator)
     return weights @ value
@@ -99,10 +97,6 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, num_
         >>> out, w = F.multi_head_attention_forward(
         ...     x, x, x, 2, w_in, b_in, w_out, b_out)  # doctest: +SKIP
     """
-    from ...ops.creation import ones
-    from ...ops.shape_ops import tril
-    from ...ops.ternary import where
-
     op = "multi_head_attention"
     unbatched = query.ndim == 2
     want = 2 if unbatched else 3
@@ -114,46 +108,46 @@ def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, num_
               f"a 1-D key_padding_mask for unbatched input, got {key_padding_mask.shape}",
               ShapeError)
         out, weights = multi_head_attention_forward(
-            query.unsqueeze(0), key.unsqueeze(0), value.unsqueeze(0),  # type: ignore
+            query.unsqueeze(0), key.unsqueeze(0), value.unsqueeze(0),
             num_heads, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias, dropout_p,
-            training, None if key_padding_mask is None else key_padding_mask.unsqueeze(0),  # type: ignore
+            training, None if key_padding_mask is None else key_padding_mask.unsqueeze(0),
             need_weights, attn_mask, average_attn_weights, is_causal)
-        return out.squeeze(0), None if weights is None else weights.squeeze(0)  # type: ignore
+        return out.squeeze(0), None if weights is None else weights.squeeze(0)
     n, l_q, e = query.shape
     s_k = key.shape[1]
     check(e % num_heads == 0, "multi_head_attention", lambda: f"embed_dim {e} is not divisible "
           f"by num_heads {num_heads}", ShapeError)
     d = e // num_heads
-    w_q, w_k, w_v = in_proj_weight.chunk(3, 0)  # type: ignore[attr-defined]
-    b_q, b_k, b_v = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3, 0)  # type: ignore[attr-defined]
+    w_q, w_k, w_v = in_proj_weight.chunk(3, 0)
+    b_q, b_k, b_v = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3, 0)
 
     def heads(x: Tensor, w: Tensor, b: Tensor | None) -> Tensor:
-        return linear(x, w, b).reshape(n, -1, num_heads, d).transpose(1, 2)  # type: ignore[attr-defined]
+        return linear(x, w, b).reshape(n, -1, num_heads, d).transpose(1, 2)
 
     q, k, v = heads(query, w_q, b_q), heads(key, w_k, b_k), heads(value, w_v, b_v)
-    scores = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(d))  # type: ignore[attr-defined]
+    scores = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(d))
     blocked = None
     if is_causal and attn_mask is None:
         blocked = ~tril(ones(l_q, s_k, dtype="bool", device=query.device))
     if attn_mask is not None:
-        mask = attn_mask if attn_mask.ndim == 2 else attn_mask.reshape(n, num_heads, l_q, s_k)  # type: ignore[attr-defined]
+        mask = attn_mask if attn_mask.ndim == 2 else attn_mask.reshape(n, num_heads, l_q, s_k)
         if mask.dtype.name == "bool":
             blocked = mask
         else:
             scores = scores + mask
     if key_padding_mask is not None:
-        pad = key_padding_mask.reshape(n, 1, 1, s_k)  # type: ignore[attr-defined]
+        pad = key_padding_mask.reshape(n, 1, 1, s_k)
         if pad.dtype.name != "bool":
             scores = scores + pad
         else:
             blocked = pad if blocked is None else blocked | pad
     if blocked is not None:
         scores = where(blocked, float("-inf"), scores)
-    weights = scores.softmax(-1)  # type: ignore[attr-defined]
+    weights = scores.softmax(-1)
     if training and dropout_p > 0.0:
         weights = dropout(weights, dropout_p)
-    out = (weights @ v).transpose(1, 2).reshape(n, l_q, e)  # type: ignore[attr-defined]
+    out = (weights @ v).transpose(1, 2).reshape(n, l_q, e)
     out = linear(out, out_proj_weight, out_proj_bias)
     if not need_weights:
         return out, None
-    return out, weights.mean(1) if average_attn_weights else weights  # type: ignore[attr-defined]
+    return out, weights.mean(1) if average_attn_weights else weights

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...errors import check
 from ...generator import Generator
+from ...ops.random_extra import dropout_mask
 from ...tensor import Tensor
 
 
@@ -24,11 +25,9 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     Example:
         >>> F.dropout(x, 0.1, training=model.training)  # doctest: +SKIP
     """
-    from ...ops.random_extra import dropout_mask
-
     check(0.0 <= p <= 1.0, "dropout", lambda: f"p must be in [0, 1], got {p}", ValueError)
     if not training or p == 0.0:
         return input
     mask = dropout_mask(input.shape, p=p, dtype=input.dtype, device=input.device,
                         generator=generator)
-    return input.mul_(mask) if inplace else input * mask  # type: ignore[attr-defined]
+    return input.mul_(mask) if inplace else input * mask

@@ -24,7 +24,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     check(input.ndim >= 1 and input.shape[-1] == weight.shape[-1], "linear",
           lambda: f"input of shape {input.shape} does not match weight of shape {weight.shape}",
           ShapeError)
-    out = input @ weight.T  # type: ignore[attr-defined]
+    out = input @ weight.T
     return out if bias is None else out + bias
 
 
@@ -51,10 +51,10 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
           lambda: f"inputs of shapes {input1.shape} and {input2.shape} do not match weight of "
           f"shape {weight.shape}", ShapeError)
     lead = input1.shape[:-1]
-    x1 = input1.reshape(-1, in1)  # type: ignore[attr-defined]
-    x2 = input2.reshape(-1, 1, in2)  # type: ignore[attr-defined]
-    w = weight.permute(1, 0, 2).reshape(in1, n_out * in2)  # type: ignore[attr-defined]
-    out = ((x1 @ w).reshape(-1, n_out, in2) * x2).sum(-1)  # type: ignore[attr-defined]
+    x1 = input1.reshape(-1, in1)
+    x2 = input2.reshape(-1, 1, in2)
+    w = weight.permute(1, 0, 2).reshape(in1, n_out * in2)
+    out = ((x1 @ w).reshape(-1, n_out, in2) * x2).sum(-1)
     if bias is not None:
         out = out + bias
-    return out.reshape(*lead, n_out)  # type: ignore[attr-defined]
+    return out.reshape(*lead, n_out)

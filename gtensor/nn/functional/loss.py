@@ -23,9 +23,9 @@ def _reduce(loss: Tensor, reduction: str, op: str) -> Tensor:
     check(reduction in _REDUCTIONS, op, lambda: f"reduction must be one of {_REDUCTIONS}, got "
           f"{reduction!r}", ValueError)
     if reduction == "mean":
-        return loss.mean()  # type: ignore[attr-defined]
+        return loss.mean()
     if reduction == "sum":
-        return loss.sum()  # type: ignore[attr-defined]
+        return loss.sum()
     return loss
 
 
@@ -52,10 +52,10 @@ def _check_broadcast(input: Tensor, target: Tensor, op: str) -> None:
 def _classes_last(t: Tensor) -> Tensor:
     """``(N, C, d1, ...)`` -> ``(N * d1 * ..., C)``; ``(C,)`` -> ``(1, C)``."""
     if t.ndim == 1:
-        return t.reshape(1, -1)  # type: ignore[attr-defined]
+        return t.reshape(1, -1)
     if t.ndim > 2:
-        t = t.permute(0, *range(2, t.ndim), 1)  # type: ignore[attr-defined]
-    return t.reshape(-1, t.shape[-1])  # type: ignore[attr-defined]
+        t = t.permute(0, *range(2, t.ndim), 1)
+    return t.reshape(-1, t.shape[-1])
 
 
 def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int,
@@ -71,26 +71,26 @@ def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index
     check(tuple(target.shape) == expect, op, lambda: f"expected target of shape {expect} for "
           f"input of shape {logp.shape}, got {target.shape}", ShapeError)
     lp = _classes_last(logp)
-    t = target.reshape(-1)  # type: ignore[attr-defined]
+    t = target.reshape(-1)
     valid = t != ignore_index
     safe = where(valid, t, 0)
-    picked = gather_indices(lp, 1, safe.unsqueeze(1), op, strict=True).squeeze(1)  # type: ignore
-    mask = valid.to(lp.dtype)  # type: ignore[attr-defined]
+    picked = gather_indices(lp, 1, safe.unsqueeze(1), op, strict=True).squeeze(1)
+    mask = valid.to(lp.dtype)
     w = mask if weight is None else gather_indices(weight, 0, safe, op, strict=True) * mask
     loss = -(picked * w)
     if label_smoothing:
-        total = lp.sum(1) if weight is None else (lp * weight).sum(1)  # type: ignore[attr-defined]
+        total = lp.sum(1) if weight is None else (lp * weight).sum(1)
         smooth = -(total * mask)
         loss = loss * (1 - label_smoothing) + smooth * (label_smoothing / n_classes)
     check(reduction in _REDUCTIONS, op, lambda: f"reduction must be one of {_REDUCTIONS}, got "
           f"{reduction!r}", ValueError)
     if reduction == "mean":
-        total = w.sum()  # type: ignore[attr-defined]
+        total = w.sum()
         none = total == 0  # every target ignored: PyTorch's nan, with a zero gradient
-        return loss.sum() / where(none, 1.0, total) + where(none, math.nan, 0.0)  # type: ignore
+        return loss.sum() / where(none, 1.0, total) + where(none, math.nan, 0.0)
     if reduction == "sum":
-        return loss.sum()  # type: ignore[attr-defined]
-    return loss.reshape(target.shape)  # type: ignore[attr-defined]
+        return loss.sum()
+    return loss.reshape(target.shape)
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -161,8 +161,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     if weight is not None:
         shape = [1] * input.ndim
         shape[1 if input.ndim > 1 else 0] = n_classes
-        lp = lp * weight.reshape(shape)  # type: ignore[attr-defined]
-    loss = -(lp * target).sum(1 if input.ndim > 1 else 0)  # type: ignore[attr-defined]
+        lp = lp * weight.reshape(shape)
+    loss = -(lp * target).sum(1 if input.ndim > 1 else 0)
     return _reduce(loss, reduction, "cross_entropy")
 
 
@@ -190,7 +190,7 @@ def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
         >>> F.l1_loss(pred, y)  # doctest: +SKIP
     """
     _check_broadcast(input, target, "l1_loss")
-    return _reduce((input - target).abs(), reduction, "l1_loss")  # type: ignore[attr-defined]
+    return _reduce((input - target).abs(), reduction, "l1_loss")
 
 
 def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",
@@ -205,7 +205,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     """
     _check_broadcast(input, target, "smooth_l1_loss")
     check(beta >= 0, "smooth_l1_loss", lambda: f"beta must be >= 0, got {beta}", ValueError)
-    a = (input - target).abs()  # type: ignore[attr-defined]
+    a = (input - target).abs()
     if beta == 0:
         return _reduce(a, reduction, "smooth_l1_loss")
     loss = where(a < beta, a * a * (0.5 / beta), a - 0.5 * beta)
@@ -220,8 +220,8 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         >>> F.binary_cross_entropy(gt.sigmoid(logits), y)  # doctest: +SKIP
     """
     _check_same_shape(input, target, "binary_cross_entropy")
-    log_x = input.log().clamp(min=-100)  # type: ignore[attr-defined]
-    log_1mx = (1 - input).log().clamp(min=-100)  # type: ignore[attr-defined]
+    log_x = input.log().clamp(min=-100)
+    log_1mx = (1 - input).log().clamp(min=-100)
     loss = -(target * log_x + (1 - target) * log_1mx)
     if weight is not None:
         loss = loss * weight
@@ -248,8 +248,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     _check_same_shape(input, target, "binary_cross_entropy_with_logits")
     # |x| and max(-x, 0) written so that at x = 0 their slopes (1 and 0) sum to the true one
     nonneg = input >= 0
-    abs_x = where(nonneg, input, -input)  # type: ignore[operator]
-    softplus_neg = (-abs_x).exp().log1p() + where(nonneg, 0.0, -input)  # type: ignore
+    abs_x = where(nonneg, input, -input)
+    softplus_neg = (-abs_x).exp().log1p() + where(nonneg, 0.0, -input)
     if pos_weight is None:
         loss = (1 - target) * input + softplus_neg
     else:
@@ -273,11 +273,11 @@ def kl_div(input: Tensor, target: Tensor, reduction: str = "mean",
     """
     _check_same_shape(input, target, "kl_div")
     if log_target:
-        loss = target.exp() * (target - input)  # type: ignore[attr-defined]
+        loss = target.exp() * (target - input)
     else:
         positive = target > 0
         safe = where(positive, target, 1.0)
-        loss = where(positive, target * (safe.log() - input), 0.0)  # type: ignore[attr-defined]
+        loss = where(positive, target * (safe.log() - input), 0.0)
     if reduction == "batchmean":
-        return loss.sum() / (input.shape[0] if input.ndim else 1)  # type: ignore[attr-defined]
+        return loss.sum() / (input.shape[0] if input.ndim else 1)
     return _reduce(loss, reduction, "kl_div")

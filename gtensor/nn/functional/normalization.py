@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...autograd.grad_mode import no_grad
 from ...errors import ShapeError, check
+from ...graph.grad_mode import no_grad
 from ...tensor import Tensor
 
 
 def _normalize(x: Tensor, dims: tuple[int, ...], eps: float) -> tuple[Tensor, Tensor, Tensor]:
-    mean = x.mean(dims, keepdim=True)  # type: ignore[attr-defined]
+    mean = x.mean(dims, keepdim=True)
     centered = x - mean
-    var = (centered * centered).mean(dims, keepdim=True)  # type: ignore[attr-defined]
-    return centered * (var + eps).rsqrt(), mean, var  # type: ignore[attr-defined]
+    var = (centered * centered).mean(dims, keepdim=True)
+    return centered * (var + eps).rsqrt(), mean, var
 
 
 def _channel_shape(x: Tensor) -> tuple[int, ...]:
@@ -71,12 +71,12 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
     n, c = input.shape[:2]
     check(num_groups > 0 and c % num_groups == 0, "group_norm", lambda: f"{c} channels are "
           f"not divisible into {num_groups} groups", ShapeError)
-    grouped = input.reshape(n, num_groups, -1)  # type: ignore[attr-defined]
-    y = _normalize(grouped, (2,), eps)[0].reshape(input.shape)  # type: ignore[attr-defined]
+    grouped = input.reshape(n, num_groups, -1)
+    y = _normalize(grouped, (2,), eps)[0].reshape(input.shape)
     if weight is not None:
-        y = y * weight.reshape(_channel_shape(input))  # type: ignore[attr-defined]
+        y = y * weight.reshape(_channel_shape(input))
     if bias is not None:
-        y = y + bias.reshape(_channel_shape(input))  # type: ignore[attr-defined]
+        y = y + bias.reshape(_channel_shape(input))
     return y
 
 
@@ -114,10 +114,10 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         y, mean, var = _normalize(input, dims, eps)
         if running_mean is not None and running_var is not None:
             with no_grad():
-                running_mean.mul_(1 - momentum).add_(  # type: ignore[attr-defined]
-                    mean.detach().reshape(-1) * momentum)  # type: ignore[attr-defined]
-                running_var.mul_(1 - momentum).add_(  # type: ignore[attr-defined]
-                    var.detach().reshape(-1) * (momentum * count / (count - 1)))  # type: ignore[attr-defined]
+                running_mean.mul_(1 - momentum).add_(
+                    mean.detach().reshape(-1) * momentum)
+                running_var.mul_(1 - momentum).add_(
+                    var.detach().reshape(-1) * (momentum * count / (count - 1)))
     else:
         check(running_mean is not None and running_var is not None, "batch_norm",
               "running_mean and running_var are required in evaluation mode", ValueError)
@@ -125,7 +125,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         inv = (running_var.reshape(shape) + eps).rsqrt()  # type: ignore[union-attr]
         y = (input - mean) * inv
     if weight is not None:
-        y = y * weight.reshape(shape)  # type: ignore[attr-defined]
+        y = y * weight.reshape(shape)
     if bias is not None:
-        y = y + bias.reshape(shape)  # type: ignore[attr-defined]
+        y = y + bias.reshape(shape)
     return y

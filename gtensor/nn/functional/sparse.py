@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from ...autograd.node import Node, record
 from ...errors import DTypeError, ShapeError, check
+from ...graph.node import Node, record
+from ...ops.creation import zeros
 from ...ops.indexing import as_index_tensor, gather_rows, row_offsets
 from ...tensor import Tensor
 
 
 def _embedding_vjp(ctx: Node, g: Tensor) -> Tensor:
-    from ...ops.creation import zeros
-
-    rows = g.reshape(-1, g.shape[-1])  # type: ignore[attr-defined]
+    rows = g.reshape(-1, g.shape[-1])
     grad = zeros(ctx.num_embeddings, g.shape[-1], dtype=g.dtype, device=g.device)
     grad.index_add_(0, ctx.index, rows)  # type: ignore[attr-defined]
     if ctx.padding_idx is not None:
@@ -50,14 +49,14 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> 
         check(-n <= padding_idx < n, "embedding", lambda: f"padding_idx {padding_idx} is out "
               f"of range for {n} embeddings", IndexError)
         padding_idx %= n
-    flat = as_index_tensor(input, weight.device, "embedding").reshape(-1)  # type: ignore
+    flat = as_index_tensor(input, weight.device, "embedding").reshape(-1)
     w = weight.detach()
     rows = Tensor.empty((flat.shape[0], weight.shape[1]), weight.dtype, weight.device)
     if flat.numel():
         offsets = row_offsets([flat], flat.shape, (n,), (w.stride(0),), (0,),  # type: ignore
                               "embedding", w.device, strict=True)
         gather_rows(w._make_view(w.shape[1:], w._strides[1:], w._offset), offsets, rows)
-    out = rows.reshape(*input.shape, weight.shape[1])  # type: ignore[attr-defined]
+    out = rows.reshape(*input.shape, weight.shape[1])
     record("embedding", out, (weight,), _embedding_vjp, index=flat, num_embeddings=n,
            padding_idx=padding_idx)
     return out

@@ -78,13 +78,13 @@ class MultiheadAttention(Module):
         """
         seq_first = not self.batch_first and query.ndim == 3
         if seq_first:
-            query, key, value = (t.transpose(0, 1) for t in (query, key, value))  # type: ignore[attr-defined]
+            query, key, value = (t.transpose(0, 1) for t in (query, key, value))
         out, weights = F.multi_head_attention_forward(
             query, key, value, self.num_heads, self.in_proj_weight, self.in_proj_bias,
             self.out_proj.weight, self.out_proj.bias, self.dropout, self.training,
             key_padding_mask, need_weights, attn_mask, average_attn_weights, is_causal)
         if seq_first:
-            out = out.transpose(0, 1)  # type: ignore[attr-defined]
+            out = out.transpose(0, 1)
         return out, weights
 
     def extra_repr(self) -> str:

@@ -29,7 +29,7 @@ class Sequential(Module):
                 self.add_module(name, m)
         else:
             for i, m in enumerate(modules):
-                self.add_module(str(i), m)  # type: ignore[arg-type]
+                self.add_module(str(i), m)
 
     def forward(self, x: Any) -> Any:
         """Run the modules in order."""

@@ -44,7 +44,7 @@ class Flatten(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         """Flatten ``input``."""
-        return input.flatten(self.start_dim, self.end_dim)  # type: ignore[attr-defined]
+        return input.flatten(self.start_dim, self.end_dim)
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"

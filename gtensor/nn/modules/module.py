@@ -14,10 +14,11 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from ...autograd.grad_mode import no_grad
 from ...autograd.hooks import RemovableHandle
 from ...device import device, resolve
 from ...dtypes import as_dtype, dtype, float16, float32, float64
+from ...graph.grad_mode import no_grad
+from ...ops.creation import as_tensor
 from ...tensor import Tensor
 from ..parameter import Parameter, replace_data_, zero_grads
 
@@ -344,12 +345,12 @@ class Module:
                 for p in m._parameters.values():
                     if p is None:
                         continue
-                    replace_data_(p, fn(p.detach()))  # type: ignore[attr-defined]
+                    replace_data_(p, fn(p.detach()))
                     if p.grad is not None:
                         p.grad = fn(p.grad)
                 for b in m._buffers.values():
                     if b is not None and b.grad_fn is None:
-                        replace_data_(b, fn(b.detach()))  # type: ignore[attr-defined]
+                        replace_data_(b, fn(b.detach()))
         return self
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
@@ -371,7 +372,7 @@ class Module:
 
         def move(t: Tensor) -> Tensor:
             target = dt if dt is not None and t.dtype.is_floating_point else t.dtype
-            return t.to(device=dev or t.device, dtype=target)  # type: ignore[attr-defined]
+            return t.to(device=dev or t.device, dtype=target)
 
         return self._apply_to_tensors(move)
 
@@ -414,10 +415,10 @@ class Module:
             head = f"{mod_prefix}." if mod_prefix else ""
             for name, p in mod._parameters.items():
                 if p is not None:
-                    out[head + name] = p if keep_vars else p.detach()  # type: ignore[attr-defined]
+                    out[head + name] = p if keep_vars else p.detach()
             for name, b in mod._buffers.items():
                 if b is not None and name not in mod._non_persistent:
-                    out[head + name] = b if keep_vars else b.detach()  # type: ignore[attr-defined]
+                    out[head + name] = b if keep_vars else b.detach()
         return out
 
     def load_state_dict(self, state_dict: dict[str, Tensor],
@@ -441,8 +442,6 @@ class Module:
         Example:
             >>> model.load_state_dict(gt.load("model.gt"))  # doctest: +SKIP
         """
-        from ...ops.creation import as_tensor
-
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
@@ -471,7 +470,7 @@ class Module:
             for k, target in own.items():
                 if k in state_dict:
                     value = state_dict[k]
-                    target.copy_(value if isinstance(value, Tensor)  # type: ignore[attr-defined]
+                    target.copy_(value if isinstance(value, Tensor)
                                  else as_tensor(value))
         return IncompatibleKeys(missing, unexpected)
 

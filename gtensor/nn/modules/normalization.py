@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...autograd.grad_mode import no_grad
 from ...dtypes import int64
 from ...errors import ShapeError
+from ...graph.grad_mode import no_grad
 from ...ops.creation import empty, ones, zeros
 from ...tensor import Tensor
 from .. import functional as F

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...autograd.grad_mode import no_grad
+from ...graph.grad_mode import no_grad
 from ...ops.creation import empty
 from ...tensor import Tensor
 from .. import functional as F

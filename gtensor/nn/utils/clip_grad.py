@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from ...autograd.grad_mode import no_grad
+from ...graph.grad_mode import no_grad
+from ...ops.creation import zeros
+from ...ops.shape_ops import stack
 from ...tensor import Tensor
 
 
@@ -15,10 +17,10 @@ def _grads(parameters: Tensor | Iterable[Tensor]) -> list[Tensor]:
 
 
 def _norm(g: Tensor, norm_type: float) -> Tensor:
-    a = g.abs()  # type: ignore[attr-defined]
+    a = g.abs()
     if math.isinf(norm_type):
-        return a.amax()  # type: ignore[attr-defined]
-    return (a**norm_type).sum() ** (1.0 / norm_type)  # type: ignore[attr-defined]
+        return a.amax()
+    return (a**norm_type).sum() ** (1.0 / norm_type)
 
 
 def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float,
@@ -41,23 +43,20 @@ def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float,
         >>> loss.backward()  # doctest: +SKIP
         >>> gt.nn.utils.clip_grad_norm_(model.parameters(), 1.0)  # doctest: +SKIP
     """
-    from ...ops.creation import zeros
-    from ...ops.shape_ops import stack
-
     grads = _grads(parameters)
     norm_type = float(norm_type)
     if not grads:
         return zeros(())
     dev = grads[0].device
     with no_grad():
-        norms = stack([_norm(g, norm_type).to(dev) for g in grads])  # type: ignore[attr-defined]
+        norms = stack([_norm(g, norm_type).to(dev) for g in grads])
         total = _norm(norms, norm_type)
         if error_if_nonfinite and not math.isfinite(total.item()):
             raise RuntimeError(f"[clip_grad_norm_] the total norm of order {norm_type} of the "
                                "gradients is non-finite, so it cannot be clipped")
-        scale = (max_norm / (total + 1e-6)).clamp(max=1.0)  # type: ignore[attr-defined]
+        scale = (max_norm / (total + 1e-6)).clamp(max=1.0)
         for g in grads:
-            g.mul_(scale.to(g.device, g.dtype))  # type: ignore[attr-defined]
+            g.mul_(scale.to(g.device, g.dtype))
     return total
 
 
@@ -70,4 +69,4 @@ def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float) -
     clip_value = float(clip_value)
     with no_grad():
         for g in _grads(parameters):
-            g.clamp_(-clip_value, clip_value)  # type: ignore[attr-defined]
+            g.clamp_(-clip_value, clip_value)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..tensor import Tensor
+from ..tensor_base import TensorBase
 from .grad_mode import no_grad
 from .node import Node, needs_grad
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 class FunctionCtx:
@@ -76,18 +79,18 @@ class Function:
     def apply(cls, *args: Any) -> Any:
         """Run ``forward`` and record ``backward`` in the graph."""
         ctx = FunctionCtx()
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a.requires_grad for a in args)
         with no_grad():
             result = cls.forward(ctx, *args)
         if not needs_grad(*args):
             return result
-        outs = (result,) if isinstance(result, Tensor) else tuple(result)
+        outs = (result,) if isinstance(result, TensorBase) else tuple(result)
         node = Node(cls.__name__, _call_backward(cls, ctx), args, len(outs))
         ctx._node = node
         dirty = {id(t) for t in ctx.dirty}
         frozen = {id(t) for t in ctx.non_differentiable}
         for i, out in enumerate(outs):
-            if not isinstance(out, Tensor):
+            if not isinstance(out, TensorBase):
                 continue
             if id(out) in dirty and out.is_leaf and out.requires_grad:
                 raise RuntimeError(f"[{cls.__name__}] a leaf Variable that requires grad is "

@@ -13,7 +13,14 @@ from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_state = threading.local()
+class _State(threading.local):
+    """Per-thread grad modes; the class attributes are each new thread's defaults."""
+
+    enabled = True
+    inference = False
+
+
+state = _State()
 
 
 def is_grad_enabled() -> bool:
@@ -23,12 +30,12 @@ def is_grad_enabled() -> bool:
         >>> is_grad_enabled()
         True
     """
-    return getattr(_state, "enabled", True)
+    return state.enabled
 
 
 def is_inference_mode_enabled() -> bool:
     """True inside ``inference_mode()``."""
-    return getattr(_state, "inference", False)
+    return state.inference
 
 
 class _Mode:
@@ -41,12 +48,12 @@ class _Mode:
 
     def __enter__(self) -> None:
         self._prev.append((is_grad_enabled(), is_inference_mode_enabled()))
-        _state.enabled = self.enabled
+        state.enabled = self.enabled
         if self.inference:
-            _state.inference = True
+            state.inference = True
 
     def __exit__(self, *exc: object) -> None:
-        _state.enabled, _state.inference = self._prev.pop()
+        state.enabled, state.inference = self._prev.pop()
 
     def __call__(self, fn: F) -> F:
         @functools.wraps(fn)
@@ -87,11 +94,11 @@ class set_grad_enabled(_Mode):  # noqa: N801
     def __init__(self, mode: bool) -> None:
         super().__init__(bool(mode))
         self._prev_call = is_grad_enabled()
-        _state.enabled = bool(mode)
+        state.enabled = bool(mode)
 
     def __enter__(self) -> None:
         self._prev.append((self._prev_call, is_inference_mode_enabled()))
-        _state.enabled = self.enabled
+        state.enabled = self.enabled
 
 
 class inference_mode(_Mode):  # noqa: N801

@@ -12,11 +12,14 @@ other positions than they write (``x.index_add_(0, i, x)``) copy it too.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..kernels.common.strided import span
-from ..tensor import Tensor
+from ..tensor_base import TensorBase
 from .grad_mode import no_grad
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 class Overlap(Enum):
@@ -77,9 +80,9 @@ def unaliased(out: Tensor, value: Any, elementwise: bool = True) -> Any:
         >>> unaliased(x[1:], x[:-1]).data_ptr() != x.data_ptr()  # doctest: +SKIP
         True
     """
-    if isinstance(value, Tensor) and value._storage is out._storage:
+    if isinstance(value, TensorBase) and value._storage is out._storage:
         status = overlap(out, value)
         if status is Overlap.PARTIAL or (status is Overlap.FULL and not elementwise):
             with no_grad():
-                return value.clone()  # type: ignore[attr-defined]
+                return value.clone()
     return value

@@ -12,11 +12,16 @@ from __future__ import annotations
 import traceback
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..tensor import Tensor
+from ..tensor_base import from_storage
 from .anomaly import is_anomaly_enabled
-from .grad_mode import is_grad_enabled
+from .grad_mode import state
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+else:
+    from ..tensor_base import TensorBase as Tensor  # run time: the core class, below the ops
 
 Edge = tuple["Node", int]
 
@@ -34,7 +39,7 @@ class SavedTensor:
         self._version = t._version
         self._requires_grad = t.requires_grad
         if is_output:
-            self._data = Tensor(t._storage, t._shape, t._strides, t._offset, t._dtype)
+            self._data = from_storage(t._storage, t._shape, t._strides, t._offset, t._dtype)
             self._node: weakref.ref | None = weakref.ref(node)
             self._output_nr = t._output_nr
         else:
@@ -53,7 +58,7 @@ class SavedTensor:
         if self._node is None:
             return data
         node = self._node()
-        out = Tensor(data._storage, data._shape, data._strides, data._offset, data._dtype)
+        out = from_storage(data._storage, data._shape, data._strides, data._offset, data._dtype)
         if node is not None and self._requires_grad:
             out._requires_grad = True
             out.grad_fn = node
@@ -159,9 +164,14 @@ def edge_of(t: Any) -> Edge | None:
 
 def needs_grad(*inputs: Any) -> bool:
     """True when grad mode is on and some tensor among ``inputs`` requires grad."""
-    if not is_grad_enabled():
+    if not state.enabled:
         return False
-    return any(isinstance(t, Tensor) and t.requires_grad for t in inputs)
+    for t in inputs:
+        # a view's flag may be stale after an in-place write to its base: ask the property
+        if isinstance(t, Tensor) and (t._requires_grad or (t._base is not None
+                                                           and t.requires_grad)):
+            return True
+    return False
 
 
 def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any],

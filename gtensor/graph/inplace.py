@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..storage import Storage
-from ..tensor import Tensor
+from ..tensor_base import TensorBase, from_storage
 from .grad_mode import is_grad_enabled
 from .node import Node, needs_grad, record
 from .overlap import unaliased
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -41,12 +44,10 @@ def check_inplace(t: Tensor, op: str) -> None:
 
 def _layout_like(base: Tensor) -> Tensor:
     """Zeros in a fresh storage with exactly ``base``'s strides and offset."""
-    from ..ops.creation import fill_
-
     storage = Storage.allocate(base._storage.nbytes, base.device)
     n = base._storage.nbytes // base.itemsize
-    fill_(Tensor(storage, (n,), (1,), 0, base.dtype), 0)
-    return Tensor(storage, base.shape, base._strides, base._offset, base.dtype)
+    from_storage(storage, (n,), (1,), 0, base.dtype).fill_(0)
+    return from_storage(storage, base.shape, base._strides, base._offset, base.dtype)
 
 
 def _geometry(view: Tensor) -> tuple[tuple[int, ...], tuple[int, ...], int]:
@@ -60,18 +61,16 @@ def _apply_geometry(t: Tensor, geom: tuple[tuple[int, ...], tuple[int, ...], int
 
 def _as_strided_vjp(ctx: Node, g: Tensor) -> Tensor:
     out = _layout_like(ctx.base_ref)
-    _apply_geometry(out, ctx.geom).copy_(g)  # type: ignore[attr-defined]
+    _apply_geometry(out, ctx.geom).copy_(g)
     return out
 
 
 def _copy_slices_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
-    from ..ops.creation import zeros
-
     grad_base = _layout_like(ctx.base_ref)
-    grad_base.copy_(g)  # type: ignore[attr-defined]
+    grad_base.copy_(g)
     region = _apply_geometry(grad_base, ctx.geom)
-    grad_src = region.clone()  # type: ignore[attr-defined]
-    region.copy_(zeros(region.shape, dtype=region.dtype, device=region.device))  # type: ignore[attr-defined]
+    grad_src = region.clone()
+    region.copy_(TensorBase.empty(region.shape, region.dtype, region.device).fill_(0))
     return grad_base, grad_src
 
 
@@ -90,7 +89,7 @@ def refresh_view(t: Tensor) -> None:
 
 def _shape_only(base: Tensor) -> Tensor:
     """A tensor with ``base``'s layout but no graph (what the VJPs need to rebuild it)."""
-    return Tensor(base._storage, base._shape, base._strides, base._offset, base._dtype)
+    return from_storage(base._storage, base._shape, base._strides, base._offset, base._dtype)
 
 
 def record_write(t: Tensor, src: Any, op: str = "copy_") -> None:
@@ -104,7 +103,7 @@ def record_write(t: Tensor, src: Any, op: str = "copy_") -> None:
     base = t._base
     if not is_grad_enabled():
         return
-    src_grad = isinstance(src, Tensor) and src.requires_grad
+    src_grad = isinstance(src, TensorBase) and src.requires_grad
     if base is None:
         if src_grad or t.requires_grad:
             record(op, t, (t, src), _overwrite_vjp)
@@ -152,9 +151,9 @@ def differentiable_inplace(out_of_place: Callable[..., Tensor], *,
             if needs_grad(self, *args, *kwargs.values()):
                 check_inplace(self, name)
                 # the op may save its input for backward: give it a copy the write won't touch
-                before = self.clone() if self.requires_grad else self  # type: ignore[attr-defined]
+                before = self.clone() if self.requires_grad else self
                 result = out_of_place(before, *args, **kwargs)
-                return self.copy_(result)  # type: ignore[attr-defined]
+                return self.copy_(result)
             if _shares_storage(self, args, kwargs):
                 args = tuple(unaliased(self, a, elementwise) for a in args)
                 kwargs = {k: unaliased(self, v, elementwise) for k, v in kwargs.items()}
@@ -169,9 +168,9 @@ def _shares_storage(t: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]) ->
     """True when a tensor argument shares ``t``'s storage (the in-place write may alias it)."""
     storage = t._storage
     for a in args:
-        if isinstance(a, Tensor) and a._storage is storage:
+        if isinstance(a, TensorBase) and a._storage is storage:
             return True
     for a in kwargs.values():
-        if isinstance(a, Tensor) and a._storage is storage:
+        if isinstance(a, TensorBase) and a._storage is storage:
             return True
     return False

@@ -1,0 +1,20 @@
+"""The method families of :class:`gtensor.Tensor`, declared statically, one mixin per family.
+
+Each mixin's body assigns gtensor's op functions as methods (``sum = reduction.sum``),
+so the whole Tensor API reads in this package and type checkers see every
+method with its signature. :mod:`gtensor.tensor` composes them over
+:class:`~gtensor.tensor_base.TensorBase`. The mixins hold no state
+(``__slots__ = ()``), so tensors keep no ``__dict__``.
+"""
+
+from .arithmetic import ArithmeticMethods
+from .autograd import AutogradMethods
+from .copy import CopyMethods
+from .indexing import IndexingMethods
+from .movement import MovementMethods
+from .random import RandomMethods
+from .reduce import ReductionMethods
+from .unary import UnaryMethods
+
+__all__ = ["ArithmeticMethods", "AutogradMethods", "CopyMethods", "IndexingMethods",
+           "MovementMethods", "RandomMethods", "ReductionMethods", "UnaryMethods"]

@@ -1,0 +1,135 @@
+"""Binary and ternary elementwise methods, Python's arithmetic operators, and matmul."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..ops import elementwise, operators, ternary
+from ..ops import matmul as linalg
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
+
+class ArithmeticMethods:
+    """``add``, ``mul``, comparisons, ``where``, ``clamp``, ``@``... and their operators."""
+
+    __slots__ = ()
+
+    add = elementwise.add
+    add_ = elementwise.add_
+    sub = elementwise.sub
+    sub_ = elementwise.sub_
+    subtract = elementwise.sub
+    mul = elementwise.mul
+    mul_ = elementwise.mul_
+    multiply = elementwise.mul
+    div = elementwise.div
+    div_ = elementwise.div_
+    divide = elementwise.div
+    true_divide = elementwise.div
+    floor_divide = elementwise.floor_divide
+    floor_divide_ = elementwise.floor_divide_
+    remainder = elementwise.remainder
+    remainder_ = elementwise.remainder_
+    pow = elementwise.pow
+    pow_ = elementwise.pow_
+    maximum = elementwise.maximum
+    maximum_ = elementwise.maximum_
+    minimum = elementwise.minimum
+    minimum_ = elementwise.minimum_
+    atan2 = elementwise.atan2
+    atan2_ = elementwise.atan2_
+    eq = elementwise.eq
+    eq_ = elementwise.eq_
+    ne = elementwise.ne
+    ne_ = elementwise.ne_
+    lt = elementwise.lt
+    lt_ = elementwise.lt_
+    le = elementwise.le
+    le_ = elementwise.le_
+    gt = elementwise.gt
+    gt_ = elementwise.gt_
+    ge = elementwise.ge
+    ge_ = elementwise.ge_
+    logical_and = elementwise.logical_and
+    logical_and_ = elementwise.logical_and_
+    logical_or = elementwise.logical_or
+    logical_or_ = elementwise.logical_or_
+    logical_xor = elementwise.logical_xor
+    logical_xor_ = elementwise.logical_xor_
+    bitwise_and = elementwise.bitwise_and
+    bitwise_and_ = elementwise.bitwise_and_
+    bitwise_or = elementwise.bitwise_or
+    bitwise_or_ = elementwise.bitwise_or_
+    bitwise_xor = elementwise.bitwise_xor
+    bitwise_xor_ = elementwise.bitwise_xor_
+    left_shift = elementwise.left_shift
+    left_shift_ = elementwise.left_shift_
+    right_shift = elementwise.right_shift
+    right_shift_ = elementwise.right_shift_
+
+    def where(self, condition: Any, other: Any) -> Tensor:
+        """``self`` where ``condition`` is true, else ``other`` (see :func:`gtensor.where`)."""
+        return elementwise.where(condition, self, other)
+
+    clamp = ternary.clamp
+    clamp_ = ternary.clamp_
+    clip = ternary.clamp
+    clip_ = ternary.clamp_
+    lerp = ternary.lerp
+    lerp_ = ternary.lerp_
+    addcmul = ternary.addcmul
+    addcmul_ = ternary.addcmul_
+    addcdiv = ternary.addcdiv
+    addcdiv_ = ternary.addcdiv_
+
+    matmul = linalg.matmul
+    mm = linalg.mm
+    bmm = linalg.bmm
+    __matmul__ = linalg.matmul
+    __rmatmul__ = linalg.rmatmul
+
+    __pos__ = operators.pos
+    __add__ = operators.add
+    __radd__ = operators.radd
+    __iadd__ = elementwise.add_
+    __sub__ = operators.sub
+    __rsub__ = operators.rsub
+    __isub__ = elementwise.sub_
+    __mul__ = operators.mul
+    __rmul__ = operators.rmul
+    __imul__ = elementwise.mul_
+    __truediv__ = operators.truediv
+    __rtruediv__ = operators.rtruediv
+    __itruediv__ = elementwise.div_
+    __floordiv__ = operators.floordiv
+    __rfloordiv__ = operators.rfloordiv
+    __ifloordiv__ = elementwise.floor_divide_
+    __mod__ = operators.mod
+    __rmod__ = operators.rmod
+    __imod__ = elementwise.remainder_
+    __pow__ = operators.pow
+    __rpow__ = operators.rpow
+    __ipow__ = elementwise.pow_
+    __and__ = operators.and_
+    __rand__ = operators.rand
+    __iand__ = elementwise.bitwise_and_
+    __or__ = operators.or_
+    __ror__ = operators.ror
+    __ior__ = elementwise.bitwise_or_
+    __xor__ = operators.xor
+    __rxor__ = operators.rxor
+    __ixor__ = elementwise.bitwise_xor_
+    __lshift__ = operators.lshift
+    __rlshift__ = operators.rlshift
+    __ilshift__ = elementwise.left_shift_
+    __rshift__ = operators.rshift
+    __rrshift__ = operators.rrshift
+    __irshift__ = elementwise.right_shift_
+    __eq__ = operators.eq
+    __ne__ = operators.ne
+    __lt__ = operators.lt
+    __le__ = operators.le
+    __gt__ = operators.gt
+    __ge__ = operators.ge

@@ -1,0 +1,38 @@
+"""Methods that reduce or scan along dims: sums, extremes, statistics, softmax, sorting."""
+
+from __future__ import annotations
+
+from ..ops import reduction, scan, sorting
+from ..ops import softmax as softmax_ops
+
+
+class ReductionMethods:
+    """``sum``, ``max``, ``var``, ``cumsum``, ``softmax``, ``sort``, ``topk``..."""
+
+    __slots__ = ()
+
+    sum = reduction.sum
+    mean = reduction.mean
+    prod = reduction.prod
+    amax = reduction.amax
+    amin = reduction.amin
+    argmax = reduction.argmax
+    argmin = reduction.argmin
+    max = reduction.max
+    min = reduction.min
+    var = reduction.var
+    std = reduction.std
+    logsumexp = reduction.logsumexp
+    norm = reduction.norm
+    any = reduction.any
+    all = reduction.all
+    cumsum = scan.cumsum
+    cumprod = scan.cumprod
+    softmax = softmax_ops.softmax
+    log_softmax = softmax_ops.log_softmax
+    sort = sorting.sort
+    argsort = sorting.argsort
+    topk = sorting.topk
+    kthvalue = sorting.kthvalue
+    unique = sorting.unique
+    histc = sorting.histc

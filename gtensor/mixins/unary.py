@@ -1,0 +1,89 @@
+"""Unary elementwise methods (``exp``, ``sin``, ``isnan``...) and ``-a``, ``abs(a)``, ``~a``."""
+
+from __future__ import annotations
+
+from ..ops import unary
+
+
+class UnaryMethods:
+    """One method per unary op, and its in-place form (``exp_``) unless the result is bool."""
+
+    __slots__ = ()
+
+    neg = unary.neg
+    neg_ = unary.neg_
+    abs = unary.abs
+    abs_ = unary.abs_
+    sign = unary.sign
+    sign_ = unary.sign_
+    square = unary.square
+    square_ = unary.square_
+    relu = unary.relu
+    relu_ = unary.relu_
+    exp = unary.exp
+    exp_ = unary.exp_
+    exp2 = unary.exp2
+    exp2_ = unary.exp2_
+    log = unary.log
+    log_ = unary.log_
+    log2 = unary.log2
+    log2_ = unary.log2_
+    log10 = unary.log10
+    log10_ = unary.log10_
+    log1p = unary.log1p
+    log1p_ = unary.log1p_
+    expm1 = unary.expm1
+    expm1_ = unary.expm1_
+    sqrt = unary.sqrt
+    sqrt_ = unary.sqrt_
+    rsqrt = unary.rsqrt
+    rsqrt_ = unary.rsqrt_
+    reciprocal = unary.reciprocal
+    reciprocal_ = unary.reciprocal_
+    sin = unary.sin
+    sin_ = unary.sin_
+    cos = unary.cos
+    cos_ = unary.cos_
+    tan = unary.tan
+    tan_ = unary.tan_
+    asin = unary.asin
+    asin_ = unary.asin_
+    acos = unary.acos
+    acos_ = unary.acos_
+    atan = unary.atan
+    atan_ = unary.atan_
+    sinh = unary.sinh
+    sinh_ = unary.sinh_
+    cosh = unary.cosh
+    cosh_ = unary.cosh_
+    tanh = unary.tanh
+    tanh_ = unary.tanh_
+    sigmoid = unary.sigmoid
+    sigmoid_ = unary.sigmoid_
+    gelu = unary.gelu
+    gelu_ = unary.gelu_
+    silu = unary.silu
+    silu_ = unary.silu_
+    softplus = unary.softplus
+    softplus_ = unary.softplus_
+    erf = unary.erf
+    erf_ = unary.erf_
+    floor = unary.floor
+    floor_ = unary.floor_
+    ceil = unary.ceil
+    ceil_ = unary.ceil_
+    trunc = unary.trunc
+    trunc_ = unary.trunc_
+    round = unary.round
+    round_ = unary.round_
+    bitwise_not = unary.bitwise_not
+    bitwise_not_ = unary.bitwise_not_
+    logical_not = unary.logical_not
+    isnan = unary.isnan
+    isinf = unary.isinf
+    isfinite = unary.isfinite
+    absolute = unary.abs
+    negative = unary.neg
+    __neg__ = unary.neg
+    __abs__ = unary.abs
+    __invert__ = unary.bitwise_not
