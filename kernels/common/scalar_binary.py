@@ -220,6 +220,11 @@ def addcdiv(x, a, b, v):  # noqa: ANN001, ANN201
 
 
 # op name -> list of (scalar body, input dtypes, boolean output)
+def threshold_backward(g, out):  # noqa: ANN001, ANN201
+    """ReLU's gradient from its output: 0 where the output is <= 0, else ``g`` (PyTorch)."""
+    return 0.0 if out <= 0 else g
+
+
 BINARY: dict[str, list[tuple[object, tuple[str, ...], bool]]] = {
     "add": [(add, NUMERIC, False), (or_, ("bool",), False)],
     "sub": [(sub, NUMERIC, False)],
@@ -245,6 +250,7 @@ BINARY: dict[str, list[tuple[object, tuple[str, ...], bool]]] = {
     "bitwise_xor": [(bitwise_xor, BOOL_INT, False)],
     "left_shift": [(left_shift, INT, False)],
     "right_shift": [(right_shift, INT, False)],
+    "threshold_backward": [(threshold_backward, FLOAT, False)],
 }
 
 # Ternary ops: all inputs share the dtype, except ``where``'s boolean condition.
