@@ -53,15 +53,38 @@ def describe(x: Any) -> Any:
     return {"?": type(x).__name__}
 
 
-def _recording(op: str, sig: tuple[str, ...], fn: Callable) -> Callable:
-    def call(*args: Any, **kwargs: Any) -> Any:
-        entry = {"op": op, "sig": list(sig), "args": [describe(a) for a in args],
+class _Recording:
+    """Stands in for one cuda kernel of the table: records each call, and each planned launch.
+
+    A kernel is called directly (``kernel(*arrays, stream=...)``) or through a
+    launch plan (``kernel.plan(*layout)`` once, then ``run(*buffers)``); a planned
+    launch is recorded with the plan's arguments and the run's.
+    """
+
+    def __init__(self, op: str, sig: tuple[str, ...], fn: Callable) -> None:
+        self.op, self.sig, self.fn = op, sig, fn
+        self.__wrapped__ = fn
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        entry = {"op": self.op, "sig": list(self.sig), "args": [describe(a) for a in args],
                  "kwargs": {k: describe(v) for k, v in kwargs.items()}}
         _calls.add(json.dumps(entry, sort_keys=True))
-        return fn(*args, **kwargs)
+        return self.fn(*args, **kwargs)
 
-    call.__wrapped__ = fn  # type: ignore[attr-defined]
-    return call
+    def plan(self, *args: Any) -> Callable:
+        run = self.fn.plan(*args)
+        head = {"op": self.op, "sig": list(self.sig), "plan": [describe(a) for a in args]}
+
+        def recorded(*run_args: Any) -> Any:
+            _calls.add(json.dumps({**head, "run": [describe(a) for a in run_args]},
+                                  sort_keys=True))
+            return run(*run_args)
+
+        return recorded
+
+
+def _recording(op: str, sig: tuple[str, ...], fn: Callable) -> Callable:
+    return _Recording(op, sig, fn)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -80,6 +80,7 @@ def _install_fakes() -> None:
 
     dispatcher.get_current_device = compiler.get_current_device = lambda: _Device
     dispatcher.CUDADispatcher.configure = lambda self, *a, **k: _CompileOnly(self)
+    dispatcher.CUDADispatcher.specialize = lambda self, *a: self  # compiled by _CompileOnly
     cuda.device_array = lambda shape, dtype=np.float64, *a, **k: np.zeros(shape, dtype)
     cuda.device_array_like = lambda ary, *a, **k: np.zeros_like(ary)
     cuda.mapped_array = lambda shape, dtype=np.float64, *a, **k: np.zeros(shape, dtype)
@@ -126,18 +127,24 @@ def replay(lines: list[str]) -> tuple[dict[str, str], Counter[str], int]:
     done = 0
     for line in lines:
         entry = json.loads(line)
+        planned = "plan" in entry
         try:
-            args = [build(a) for a in entry["args"]]
-            kwargs = {k: build(v) for k, v in entry["kwargs"].items()}
+            args = [build(a) for a in entry["plan" if planned else "args"]]
+            kwargs = {k: build(v) for k, v in entry.get("kwargs", {}).items()}
+            run_args = [build(a) for a in entry["run"]] if planned else []
         except TypeError as exc:
             unchecked[f"{entry['op']}: {exc}"] += 1
             continue
         kernel = lookup(entry["op"], "cuda", tuple(entry["sig"]))
         try:
-            kernel(*args, **kwargs)
+            if planned:
+                kernel.plan(*args)(*run_args)
+            else:
+                kernel(*args, **kwargs)
             done += 1
         except _CompileError as exc:
-            where = f"{entry['op']}{tuple(entry['sig'])} args={entry['args']}"
+            shown = entry.get("args", entry.get("plan"))
+            where = f"{entry['op']}{tuple(entry['sig'])} args={shown}"
             failures.setdefault(str(exc).splitlines()[0][:300] + "\n    " + where, str(exc))
         except Exception as exc:  # noqa: BLE001 - host code that needs a GPU
             frame = traceback.extract_tb(exc.__traceback__)[-1]

@@ -57,6 +57,7 @@ BINARY_REF = {
     "logical_xor": (np.logical_xor, None), "bitwise_and": (np.bitwise_and, None),
     "bitwise_or": (np.bitwise_or, None), "bitwise_xor": (np.bitwise_xor, None),
     "left_shift": (np.left_shift, (0, 9)), "right_shift": (np.right_shift, (0, 9)),
+    "threshold_backward": (lambda g, out: np.where(out <= 0, 0, g).astype(g.dtype), None),
 }
 
 
