@@ -104,7 +104,7 @@ class Storage:
         if block is not None:
             self.block = None
             try:
-                memory.free(block)
+                block.segment.owner.free(block)  # the allocator that made it
             except Exception:  # interpreter shutdown: the allocator may already be gone
                 pass
 

@@ -42,6 +42,9 @@ def register_tensor_class(cls: type[Tensor]) -> None:
     _tensor_class = cls
 
 
+_layouts: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}  # shape -> (numel, strides)
+
+
 def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
     """Return C-order strides (in elements) for ``shape``.
 
@@ -138,9 +141,13 @@ class TensorBase:
     @staticmethod
     def empty(shape: tuple[int, ...], dt: dtype, dev: device) -> Tensor:
         """Allocate an uninitialised contiguous tensor (prefer :func:`gtensor.empty`)."""
-        numel = math.prod(shape)
-        storage = Storage.allocate(numel * dt.itemsize, dev)
-        return _tensor_class(storage, shape, contiguous_strides(shape), 0, dt)
+        layout = _layouts.get(shape)
+        if layout is None:
+            if len(_layouts) >= 4096:
+                _layouts.clear()
+            layout = _layouts[shape] = (math.prod(shape), contiguous_strides(shape))
+        storage = Storage.allocate(layout[0] * dt.itemsize, dev)
+        return _tensor_class(storage, shape, layout[1], 0, dt)
 
     def _make_view(self, shape: tuple[int, ...], strides: tuple[int, ...], offset: int) -> Tensor:
         base = self if self._base is None else self._base

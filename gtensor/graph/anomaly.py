@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import threading
 
-_state = threading.local()
+
+class _State(threading.local):
+    """Per-thread anomaly mode; the class attribute is each new thread's default."""
+
+    enabled = False
+
+
+_state = _State()
 
 
 def is_anomaly_enabled() -> bool:
     """True inside ``detect_anomaly()``."""
-    return getattr(_state, "enabled", False)
+    return _state.enabled
 
 
 class detect_anomaly:  # noqa: N801 - PyTorch's spelling

@@ -155,7 +155,8 @@ def accumulator_of(t: Tensor) -> AccumulateGrad:
 
 def edge_of(t: Any) -> Edge | None:
     """Return the graph edge that a gradient for ``t`` should follow (None if none)."""
-    if not isinstance(t, Tensor) or not t.requires_grad:
+    if not isinstance(t, Tensor) or not (t._requires_grad if t._base is None
+                                         else t.requires_grad):
         return None
     if t.grad_fn is not None:
         return t.grad_fn, t._output_nr
@@ -168,8 +169,7 @@ def needs_grad(*inputs: Any) -> bool:
         return False
     for t in inputs:
         # a view's flag may be stale after an in-place write to its base: ask the property
-        if isinstance(t, Tensor) and (t._requires_grad or (t._base is not None
-                                                           and t.requires_grad)):
+        if isinstance(t, Tensor) and (t._requires_grad if t._base is None else t.requires_grad):
             return True
     return False
 

@@ -89,7 +89,8 @@ def run_kernel(op: str, values: Sequence[Operand], out_dtype: dtype, dev: Any,
         >>> run_kernel("add", [a, 1.0], a.dtype, a.device, (a.dtype, a.dtype))  # doctest: +SKIP
     """
     stream = stream_for(dev)
-    key = (op, dev, stream, out_dtype, sig, None if out is None else (out._shape, out._strides),
+    key = (op, dev._type, dev._index, stream, out_dtype, sig,
+           None if out is None else (out._shape, out._strides),
            *[(v._shape, v._strides) if isinstance(v, Tensor) else None for v in values])
     plan = _plans.get(key)
     if plan is None:
@@ -232,7 +233,7 @@ def _same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None
     if name in _REFUSING:
         _refuse(name, a, b, dt)
     stream = stream_for(dev)
-    key = (name, dev, stream, dt, shape, a._strides, b._strides)
+    key = (name, dev._type, dev._index, stream, dt, shape, a._strides, b._strides)
     run = _plans.get(key)
     if run is None:
         run = _plans.add(key, kernel(name, dev, dt, dt).plan(

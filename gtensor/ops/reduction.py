@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..dtypes import as_dtype, bool_, dtype, float16, float32, int64, uint8
 from ..errors import DTypeError, check
 from ..graph.grad_mode import no_grad
-from ..graph.node import Node, record
+from ..graph.node import Node, needs_grad, record
 from ..shape_rules import wrap_dim
 from ..tensor_base import contiguous_strides
 from . import elementwise
@@ -81,7 +81,7 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
     res_dt = _kernel_dtype(out_dt)
     dev = x._storage.device
     stream = stream_for(dev)
-    key = (op, dev, stream, kdt, res_dt, x._shape, x._strides, dims, keepdim)
+    key = (op, dev._type, dev._index, stream, kdt, res_dt, x._shape, x._strides, dims, keepdim)
     plan = _plans.get(key)
     if plan is None:
         plan = _plans.add(key, _plan_reduction(op, x, dims, keepdim, res_dt, stream))
@@ -229,10 +229,10 @@ def _reduce(op: str, x: Tensor, dim: Dims, keepdim: bool, out_dt: dtype, vjp: An
     dim = _all_if_empty(dim)
     dims = reduce_dims(x, dim, op)
     result = run_reduction(kernel or op, x if src is None else src, dims, keepdim, out_dt, param)
-    count = 1
-    for d in dims:
-        count *= x.shape[d]
-    if vjp is not None and out_dt.is_floating_point:
+    if vjp is not None and out_dt.is_floating_point and needs_grad(x):
+        count = 1
+        for d in dims:
+            count *= x.shape[d]
         save = [x] if save_input else []
         record(op, result, (x,), vjp, save=save + ([result] if save_output else []),
                dims=dims, keepdim=keepdim, in_shape=x.shape, count=count,

@@ -8,7 +8,8 @@ or a scalar (used as is): the ``item`` helper, bound by the backend, decides per
 compiled signature.
 
 Two shapes of loop exist per target: ``flat`` (all operands contiguous over the
-same index; on the CPU each with an element offset into its buffer) and
+same index; on the CPU each with an element offset into its buffer, sliced off
+before the loop so the loop index stays non-negative and the loop vectorizes) and
 ``strided`` (flat buffers with element offsets and stride tuples, any rank; the
 innermost dim is a plain loop).
 """
@@ -41,15 +42,18 @@ def cpu_source(name: str, arity: int, parallel: bool) -> str:
         True
     """
     loop = "prange" if parallel else "range"
-    call = ", ".join(f"item(a{k}, o{k} + i)" for k in range(arity))
+    call = ", ".join(f"item(v{k}, i)" for k in range(arity))
+    views = "\n    ".join(f"v{k} = window(a{k}, o{k}, n)" for k in range(arity))
     flat_args = ", ".join(f"a{k}, o{k}" for k in range(arity))
     strided_args, init, step = _pieces(arity)
     inner = "; ".join(f"t{k} = s{k}[nd - 1]" for k in range(arity))
     scall = ", ".join(f"item(a{k}, p{k} + j * t{k})" for k in range(arity))
     return f'''
 def {name}_flat(n, {flat_args}, out, oo):
+    {views}
+    w = out[oo:oo + n]
     for i in {loop}(n):
-        out[oo + i] = f({call})
+        w[i] = f({call})
 
 
 def {name}_strided(shape, {strided_args}, out, oo, so):

@@ -28,6 +28,17 @@ def item(x, i):  # noqa: ANN001, ANN201 - compiled helper; arrays are indexed, s
     return x[i] if isinstance(x, np.ndarray) else x
 
 
+def window(x, o, n):  # noqa: ANN001, ANN201 - compiled helper; arrays are sliced, scalars pass
+    return x[o:o + n] if isinstance(x, np.ndarray) else x
+
+
+@overload(window, jit_options={"error_model": "numpy"})
+def _window_overload(x, o, n):  # noqa: ANN001, ANN202
+    if isinstance(x, types.Array):
+        return lambda x, o, n: x[o:o + n]
+    return lambda x, o, n: x
+
+
 @overload(item, jit_options={"error_model": "numpy"})
 def _item_overload(x, i):  # noqa: ANN001, ANN202
     if isinstance(x, types.Array):
@@ -49,7 +60,7 @@ class CpuElementwise:
         name = kernel_name(op, scalar_fn)
         jit = {**_JIT, "cache": has_source_file(scalar_fn)}
         body = njit(**jit)(scalar_fn)
-        ns = {"f": body, "item": item, "prange": prange}
+        ns = {"f": body, "item": item, "window": window, "prange": prange}
         serial = build(cpu_source(name, arity, False), scalar_fn, ns)
         par = build(cpu_source(name + "_par", arity, True), scalar_fn, ns)
         self._flat = njit(**jit)(serial[f"{name}_flat"])

@@ -159,17 +159,19 @@ _COLS = 256  # columns per task: 1 KiB of float32 per row
 
 @njit(parallel=True, **_FAST)
 def gtensor_sum_rows(x, xo, rows, n, out, oo, scale):  # noqa: ANN001, ANN201
+    # rows are sliced off first: a non-negative loop index lets the loop vectorize
     if rows == 1:
+        v = x[xo:xo + n]
         acc = 0.0
         for i in prange(n):
-            acc += x[xo + i]
+            acc += v[i]
         out[oo] = acc * scale
         return
     for r in prange(rows):
         acc = 0.0
-        base = xo + r * n
+        row = x[xo + r * n:xo + r * n + n]
         for j in range(n):
-            acc += x[base + j]
+            acc += row[j]
         out[oo + r] = acc * scale
 
 
@@ -199,8 +201,9 @@ def gtensor_sum_cols(x, xo, m, k, out, oo, scale, chunks):  # noqa: ANN001, ANN2
             i += 4
         while i < stop:
             b = xo + i * k + lo
+            r0 = x[b:b + w]
             for j in range(w):
-                acc[j] += x[b + j]
+                acc[j] += r0[j]
             i += 1
         for j in range(w):
             part[c, lo + j] = acc[j]
