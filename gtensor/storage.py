@@ -58,12 +58,15 @@ class Storage:
         self._flat: Any = None
 
     @classmethod
-    def allocate(cls, nbytes: int, dev: device) -> Storage:
-        """Allocate ``nbytes`` on ``dev`` through the caching allocator."""
+    def allocate(cls, nbytes: int, dev: device, stream: Any = None) -> Storage:
+        """Allocate ``nbytes`` on ``dev`` through the caching allocator.
+
+        ``stream``: the stream the memory is used on (default: ``dev``'s current one).
+        """
         if dev is not CPU and dev.type == "cuda":
             runtime.ensure_initialized("allocate")
             check_device_index(dev, "allocate")
-        block = memory.allocate(nbytes, dev)
+        block = memory.allocate(nbytes, dev, stream)
         return cls(dev, nbytes, block.ptr, block.host, block=block)
 
     def flat(self, dtype: np.dtype) -> Any:

@@ -139,14 +139,18 @@ class TensorBase:
 
     # -- construction helpers ------------------------------------------------------------
     @staticmethod
-    def empty(shape: tuple[int, ...], dt: dtype, dev: device) -> Tensor:
-        """Allocate an uninitialised contiguous tensor (prefer :func:`gtensor.empty`)."""
+    def empty(shape: tuple[int, ...], dt: dtype, dev: device, stream: Any = None) -> Tensor:
+        """Allocate an uninitialised contiguous tensor (prefer :func:`gtensor.empty`).
+
+        ``stream``: the stream it is used on, when the caller already looked it
+        up (default: the device's current stream).
+        """
         layout = _layouts.get(shape)
         if layout is None:
             if len(_layouts) >= 4096:
                 _layouts.clear()
             layout = _layouts[shape] = (math.prod(shape), contiguous_strides(shape))
-        storage = Storage.allocate(layout[0] * dt.itemsize, dev)
+        storage = Storage.allocate(layout[0] * dt.itemsize, dev, stream)
         return _tensor_class(storage, shape, layout[1], 0, dt)
 
     def _make_view(self, shape: tuple[int, ...], strides: tuple[int, ...], offset: int) -> Tensor:

@@ -80,9 +80,9 @@ class Node:
         self.name = name
         self.vjp = vjp
         self.next_edges: list[Edge | None] = [edge_of(t) for t in inputs]
-        self.input_meta = [(t.shape, t.dtype, t.device) if isinstance(t, Tensor) else None
-                           for t in inputs]
-        self.needs_input_grad = tuple(e is not None for e in self.next_edges)
+        self.input_meta = [(t._shape, t._dtype, t._storage.device) if isinstance(t, Tensor)
+                           else None for t in inputs]
+        self.needs_input_grad = tuple([e is not None for e in self.next_edges])
         self.n_outputs = n_outputs
         self.output_meta: list[Any] = [None] * n_outputs
         self._saved: list[SavedTensor] = []
@@ -197,11 +197,12 @@ def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any],
         return None
     outs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
     node = Node(name, vjp, inputs, len(outs))
-    for key, value in attrs.items():
-        setattr(node, key, value)
+    if attrs:
+        node.__dict__.update(attrs)
     for i, out in enumerate(outs):
-        node.output_meta[i] = (out.shape, out.dtype, out.device)
-        if out.dtype.is_floating_point:
+        dt = out._dtype
+        node.output_meta[i] = (out._shape, dt, out._storage.device)
+        if dt.category == 2:
             out._requires_grad = True
             out.grad_fn = node
             out._output_nr = i

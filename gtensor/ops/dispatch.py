@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import kernels
-from ..cuda import current_stream
+from ..cuda import Stream, current_stream
 from ..device import device
 from ..dtypes import dtype
 
@@ -59,9 +59,25 @@ class PlanCache(dict):
         return plan
 
 
+def current_stream_of(dev: device) -> Stream | None:
+    """Return ``dev``'s current stream (``None`` on the cpu); an op looks it up once.
+
+    The op keys its plan by the stream's handle, launches on ``stream.numba``
+    and allocates its result on the same stream.
+
+    Example:
+        >>> from gtensor.device import CPU
+        >>> current_stream_of(CPU) is None
+        True
+    """
+    if dev._type == "cpu":
+        return None
+    return current_stream(dev)
+
+
 def stream_for(dev: device) -> Any:
     """Return the launch stream for ``dev`` (Numba stream on CUDA, ``None`` on cpu)."""
-    if dev.type == "cpu":
+    if dev._type == "cpu":
         return None
     return current_stream(dev).numba
 

@@ -24,7 +24,7 @@ from ..graph.node import Node, needs_grad, record
 from ..shape_rules import broadcast_shapes, broadcast_strides
 from ..tensor_base import contiguous_strides
 from .creation import as_tensor
-from .dispatch import PlanCache, kernel, stream_for
+from .dispatch import PlanCache, current_stream_of, kernel
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -88,8 +88,8 @@ def run_kernel(op: str, values: Sequence[Operand], out_dtype: dtype, dev: Any,
     Example:
         >>> run_kernel("add", [a, 1.0], a.dtype, a.device, (a.dtype, a.dtype))  # doctest: +SKIP
     """
-    stream = stream_for(dev)
-    key = (op, dev._type, dev._index, stream, out_dtype, sig,
+    stream = current_stream_of(dev)
+    key = (op, dev._type, dev._index, None if stream is None else stream.handle, out_dtype, sig,
            None if out is None else (out._shape, out._strides),
            *[(v._shape, v._strides) if isinstance(v, Tensor) else None for v in values])
     plan = _plans.get(key)
@@ -97,7 +97,7 @@ def run_kernel(op: str, values: Sequence[Operand], out_dtype: dtype, dev: Any,
         plan = _plans.add(key, _plan_kernel(op, values, out_dtype, dev, sig, out, stream))
     shape, run = plan
     if out is None:
-        out = Tensor.empty(shape, out_dtype, dev)
+        out = Tensor.empty(shape, out_dtype, dev, stream)
     args: list[Any] = []
     for v in values:
         if isinstance(v, Tensor):
@@ -115,7 +115,8 @@ def _plan_kernel(op: str, values: Sequence[Operand], out_dtype: dtype, dev: Any,
                else None for v in values]
     out_strides = contiguous_strides(shape) if out is None else out._strides
     fn = kernel(op, dev, *sig)
-    return shape, fn.plan(shape, strides, out_strides, sig[-1].numpy, stream)
+    return shape, fn.plan(shape, strides, out_strides, sig[-1].numpy,
+                          None if stream is None else stream.numba)
 
 
 def finish(result: Tensor, want: dtype, out: Tensor | None, op: str) -> Tensor:
@@ -232,14 +233,16 @@ def _same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None
     name = spec.name
     if name in _REFUSING:
         _refuse(name, a, b, dt)
-    stream = stream_for(dev)
-    key = (name, dev._type, dev._index, stream, dt, shape, a._strides, b._strides)
+    stream = current_stream_of(dev)
+    key = (name, dev._type, dev._index, None if stream is None else stream.handle, dt, shape,
+           a._strides, b._strides)
     run = _plans.get(key)
     if run is None:
         run = _plans.add(key, kernel(name, dev, dt, dt).plan(
-            shape, (a._strides, b._strides), contiguous_strides(shape), None, stream))
+            shape, (a._strides, b._strides), contiguous_strides(shape), None,
+            None if stream is None else stream.numba))
     out_dt = bool_ if kind == "compare" else dt
-    result = Tensor.empty(shape, out_dt, dev)
+    result = Tensor.empty(shape, out_dt, dev, stream)
     np_dt = dt.numpy
     run(a._storage.flat(np_dt), a._offset, b._storage.flat(np_dt), b._offset,
         result._storage.flat(out_dt.numpy), 0)

@@ -22,7 +22,7 @@ from ..shape_rules import wrap_dim
 from ..tensor_base import contiguous_strides
 from . import elementwise
 from .creation import arange, ones, ones_like, zeros_like
-from .dispatch import PlanCache, kernel, launch, stream_for
+from .dispatch import PlanCache, current_stream_of, kernel, launch
 from .shape_ops import cat
 from .ternary import where
 from .unary import sgn
@@ -80,13 +80,15 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
         x = x.to(kdt)  # type: ignore[attr-defined]
     res_dt = _kernel_dtype(out_dt)
     dev = x._storage.device
-    stream = stream_for(dev)
-    key = (op, dev._type, dev._index, stream, kdt, res_dt, x._shape, x._strides, dims, keepdim)
+    stream = current_stream_of(dev)
+    key = (op, dev._type, dev._index, None if stream is None else stream.handle, kdt, res_dt,
+           x._shape, x._strides, dims, keepdim)
     plan = _plans.get(key)
     if plan is None:
-        plan = _plans.add(key, _plan_reduction(op, x, dims, keepdim, res_dt, stream))
+        plan = _plans.add(key, _plan_reduction(op, x, dims, keepdim, res_dt,
+                                               None if stream is None else stream.numba))
     shape, run = plan
-    result = Tensor.empty(shape, res_dt, dev)
+    result = Tensor.empty(shape, res_dt, dev, stream)
     run(x._storage.flat(kdt.numpy), x._offset, result._storage.flat(res_dt.numpy), 0, param)
     return result if res_dt is out_dt else result.to(out_dt)  # type: ignore[attr-defined]
 
