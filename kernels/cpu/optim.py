@@ -10,8 +10,12 @@ import numpy as np
 from ..common.optim_math import adam_element
 from ..registry import register
 
-PARALLEL_MIN = 1 << 15
-_element = numba.njit(cache=True, inline="always")(adam_element)
+# The parallel loop vectorizes and the serial one does not (7 ms against 0.5 ms for 400k
+# float32 on 2 threads), so all but small parameters take the parallel one.
+PARALLEL_MIN = 1 << 12
+# NumPy's error model: with Python's, every division checks for zero and nothing vectorizes.
+_JIT = {"cache": True, "error_model": "numpy"}
+_element = numba.njit(inline="always", **_JIT)(adam_element)
 
 
 def gtensor_adam_step(p, g, m, v, vmax, lr, beta1, beta2, eps, wd, bias1,  # noqa: ANN001, ANN201
@@ -21,8 +25,8 @@ def gtensor_adam_step(p, g, m, v, vmax, lr, beta1, beta2, eps, wd, bias1,  # noq
                  amsgrad, sign)
 
 
-_serial = numba.njit(cache=True)(gtensor_adam_step)
-_parallel = numba.njit(cache=True, parallel=True)(gtensor_adam_step)
+_serial = numba.njit(**_JIT)(gtensor_adam_step)
+_parallel = numba.njit(parallel=True, **_JIT)(gtensor_adam_step)
 
 
 @register("adam_step", "cpu", ["float32", "float64"])
