@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..dtypes import bool_, dtype, get_default_dtype
+from ..dtypes import bool_, dtype, float16, get_default_dtype
 from ..errors import DTypeError, check
 from ..graph.inplace import differentiable_inplace
-from ..graph.node import Node, record
+from ..graph.node import Node, needs_grad, record
 from ..tensor_base import TensorBase
 from .creation import zeros_like
 from .elementwise import compute_dtype, finish, run_kernel, where
@@ -62,17 +63,28 @@ def unary(spec: UnarySpec, x: Tensor, out: Tensor | None = None) -> Tensor:
     """
     check(isinstance(x, TensorBase), spec.name, lambda: f"expected a Tensor, got "
           f"{type(x).__name__}", TypeError)
+    dt = x._dtype
+    if out is None and dt.category == 2 and dt is not float16 and spec.kind in _KEEPS_FLOAT:
+        # float32/float64 in, the same dtype out: nothing to promote or cast back
+        result = run_kernel(spec.kernel or spec.name, (x,), dt, x._storage.device, (dt,))
+        if spec.vjp is not None and needs_grad(x):
+            record(spec.name, result, (x,), _vjp_of(spec), save=(x, result))
+        return result
     kdt, want = _result(spec, x)
     src = x if x.dtype is kdt else x.to(kdt)
     result = run_kernel(spec.kernel or spec.name, (src,), bool_ if want is bool_ else kdt,
                         x.device, (kdt,))
     if want is not bool_ and result.dtype is not want:
         result = result.to(want)
-    if spec.vjp is not None and want.is_floating_point:
+    if spec.vjp is not None and want.is_floating_point and needs_grad(x):
         record(spec.name, result, (x,), _vjp_of(spec), save=(x, result))
     return finish(result, want, out, spec.name) if out is not None else result
 
 
+_KEEPS_FLOAT = ("same", "float", "floating")
+
+
+@functools.cache
 def _vjp_of(spec: UnarySpec) -> Callable[[Node, Tensor], Tensor]:
     rule = spec.vjp
 
