@@ -17,7 +17,7 @@ from .cuda import runtime
 from .cuda.device_errors import raise_pending
 from .device import CPU, check_device_index, device
 from .kernels.common import transfers
-from .kernels.common.strided import span
+from .kernels.common.strided import is_c_contiguous, span
 
 
 def transfer_count() -> dict[str, int]:
@@ -224,7 +224,7 @@ def cuda_array_interface(storage: Storage, typestr: str, shape: tuple[int, ...],
                          strides: tuple[int, ...], offset: int, itemsize: int,
                          stream_handle: int | None) -> dict[str, Any]:
     """Return a ``__cuda_array_interface__`` (v3) dict for a strided view of ``storage``."""
-    contiguous = _is_c_contiguous(shape, strides)
+    contiguous = is_c_contiguous(shape, strides)
     return {
         "shape": tuple(shape),
         "strides": None if contiguous else tuple(s * itemsize for s in strides),
@@ -233,12 +233,3 @@ def cuda_array_interface(storage: Storage, typestr: str, shape: tuple[int, ...],
         "version": 3,
         "stream": stream_handle,
     }
-
-
-def _is_c_contiguous(shape: tuple[int, ...], strides: tuple[int, ...]) -> bool:
-    expected = 1
-    for n, s in zip(reversed(shape), reversed(strides), strict=True):
-        if n != 1 and s != expected:
-            return False
-        expected *= n
-    return True

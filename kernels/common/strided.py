@@ -62,6 +62,21 @@ def collapse(
 PAD_RANK = 3
 
 
+def is_c_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:
+    """True when element ``strides`` lay ``shape`` out in C order without gaps.
+
+    Example:
+        >>> is_c_contiguous((2, 3), (3, 1)), is_c_contiguous((2, 3), (1, 2))
+        (True, False)
+    """
+    expected = 1
+    for n, s in zip(reversed(shape), reversed(strides), strict=True):
+        if n != 1 and s != expected:
+            return False
+        expected *= n
+    return True
+
+
 class _HostBuffer:
     def __init__(self, ptr: int, n: int, typestr: str, owner: Any) -> None:
         self._owner = owner

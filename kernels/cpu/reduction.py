@@ -21,6 +21,7 @@ parallel and merged; below ``PARALLEL_MIN`` elements everything is serial.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -34,7 +35,14 @@ from ..common.dtype_groups import ALL
 from ..common.operands import nothing
 from ..common.reduce_codegen import cpu_reduce_source
 from ..common.scalar_reduce import REDUCTIONS, Reduction, acc_dtype, start_value
-from ..common.strided import Dims, element_strides, host_flat, reduction_operands, reduction_plan
+from ..common.strided import (
+    Dims,
+    element_strides,
+    host_flat,
+    is_c_contiguous,
+    reduction_operands,
+    reduction_plan,
+)
 from ..registry import register
 from ._elementwise_build import _JIT, PARALLEL_MIN
 from .axis_ops import element_offset_cpu, line_offsets_cpu
@@ -97,18 +105,16 @@ class CpuReduction:
             element offsets (``host_flat`` or a storage's flat view).
         """
         kshape, kxs, kos, rshape, rxs, n = reduction_plan(shape, x_strides, out_strides, axes)
-        outputs = 1
-        for d in kshape:
-            outputs *= d
+        outputs = math.prod(kshape)
         if outputs == 0:
             return nothing
         folds = self.op in _ROW_FOLDS and dtype.kind == "f" and out_dtype.kind == "f"
-        if folds and outputs * n >= PARALLEL_MIN and _dense(shape, x_strides):
+        if folds and outputs * n >= PARALLEL_MIN and is_c_contiguous(shape, x_strides):
             scale = 1.0 / n if self.op == "mean" else 1.0
             nd = len(shape)
-            if axes == tuple(range(nd - len(axes), nd)) and _dense(kshape, kos):
+            if axes == tuple(range(nd - len(axes), nd)) and is_c_contiguous(kshape, kos):
                 return partial(_fold_rows, outputs, n, scale)
-            if axes == tuple(range(len(axes))) and _dense(kshape, kos):
+            if axes == tuple(range(len(axes))) and is_c_contiguous(kshape, kos):
                 return partial(_fold_cols, n, outputs, scale)
         name = np.dtype(dtype).name
         a02 = start_value(self.red.main, name)
@@ -136,16 +142,6 @@ def _split(fn: Any, kshape: Dims, kxs: Dims, kos: Dims, rshape: Dims, rxs: Dims,
            oo: int, param: float = 0.0) -> None:
     fn(kshape, xb, xo, kxs, ob, oo, kos, rshape, rxs, n, a01, a02, float(param),
        np.empty(chunks, acc1), np.empty(chunks, acc2))
-
-
-def _dense(shape: Dims, strides: Dims) -> bool:
-    """True for C-contiguous element strides."""
-    expected = 1
-    for n, s in zip(reversed(shape), reversed(strides), strict=True):
-        if n != 1 and s != expected:
-            return False
-        expected *= n
-    return True
 
 
 # Sums and means of a contiguous float array over its trailing dims (rows) or its leading

@@ -10,6 +10,7 @@ their accumulators in shared memory; blocks stride over the outputs.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import cache, partial
 from typing import Any
@@ -77,9 +78,7 @@ class CudaReduction:
         arrays and the launch goes to ``stream``.
         """
         kshape, kxs, kos, rshape, rxs, n = reduction_plan(shape, x_strides, out_strides, axes)
-        outputs = 1
-        for d in kshape:
-            outputs *= d
+        outputs = math.prod(kshape)
         if outputs == 0:
             return nothing
         name = np.dtype(dtype).name
