@@ -75,13 +75,6 @@ def current_stream_of(dev: device) -> Stream | None:
     return current_stream(dev)
 
 
-def stream_for(dev: device) -> Any:
-    """Return the launch stream for ``dev`` (Numba stream on CUDA, ``None`` on cpu)."""
-    if dev._type == "cpu":
-        return None
-    return current_stream(dev).numba
-
-
 def launch(op: str, dev: device, dtypes: tuple[dtype, ...], *args: Any, **kwargs: Any) -> Any:
     """Look up ``op`` and call it on ``args`` on ``dev``'s current stream.
 
@@ -90,4 +83,5 @@ def launch(op: str, dev: device, dtypes: tuple[dtype, ...], *args: Any, **kwargs
         ... # doctest: +SKIP
     """
     fn = kernel(op, dev, *dtypes)
-    return fn(*args, stream=stream_for(dev), **kwargs)
+    stream = current_stream_of(dev)
+    return fn(*args, stream=None if stream is None else stream.numba, **kwargs)

@@ -162,12 +162,25 @@ def reduction_operands(
         >>> reduction_operands(x, out, (1,))
         ((1, 1, 4), (0, 0, 5), (0, 0, 1), (1, 1, 5), (0, 0, 1), 5)
     """
+    return reduction_plan(*reduction_arrays(x, out, axes))
+
+
+def reduction_arrays(x: Any, out: Any, axes: Sequence[int]) -> tuple[Dims, Dims, Dims, Dims]:
+    """Return ``(shape, x_strides, out_strides, axes)`` of arrays, as ``plan`` methods take them.
+
+    ``axes`` come back sorted, unique and non-negative; ``out_strides`` cover the
+    kept dims only (``out`` may keep the reduced dims with size 1).
+
+    Example:
+        >>> reduction_arrays(np.zeros((4, 5)), np.zeros((4, 1)), (-1,))
+        ((4, 5), (5, 1), (1,), (1,))
+    """
     ndim = len(x.shape)
     axes = tuple(sorted({a % ndim for a in axes})) if ndim else ()
     ostr = element_strides(out)
     if len(out.shape) == ndim and ndim:
         ostr = tuple(s for d, s in enumerate(ostr) if d not in axes)
-    return reduction_plan(tuple(x.shape), element_strides(x), ostr, axes)
+    return tuple(x.shape), element_strides(x), ostr, axes
 
 
 def reduction_plan(shape: Dims, x_strides: Dims, out_strides: Dims,

@@ -37,9 +37,9 @@ from ..common.reduce_codegen import cpu_reduce_source
 from ..common.scalar_reduce import REDUCTIONS, Reduction, acc_dtype, start_value
 from ..common.strided import (
     Dims,
-    element_strides,
     host_flat,
     is_c_contiguous,
+    reduction_arrays,
     reduction_operands,
     reduction_plan,
 )
@@ -76,12 +76,7 @@ class CpuReduction:
                  param: float = 0.0, stream: Any = None) -> None:
         if out.size == 0:
             return
-        ndim = x.ndim
-        axes = tuple(sorted({a % ndim for a in axes})) if ndim else ()
-        ostr = element_strides(out)
-        if out.ndim == ndim and ndim:
-            ostr = tuple(s for d, s in enumerate(ostr) if d not in axes)
-        run = self.plan(x.shape, element_strides(x), ostr, axes, x.dtype, out.dtype)
+        run = self.plan(*reduction_arrays(x, out, axes), x.dtype, out.dtype)
         xb, xo = host_flat(x)
         ob, oo = host_flat(out)
         run(xb, xo, ob, oo, param)

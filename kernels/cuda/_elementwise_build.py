@@ -18,8 +18,8 @@ from ..common.operands import (
     pack_strided,
     with_numbers,
 )
-from ..common.strided import collapse, element_strides
-from ._launch import SIMULATED, PlannedLaunch, flat_operand, on
+from ..common.strided import element_strides
+from ._launch import SIMULATED, PlannedLaunch, flat_operand
 
 _JIT: dict[str, Any] = {} if SIMULATED else {"cache": True}
 
@@ -36,11 +36,6 @@ if not SIMULATED:
         if getattr(x, "ndim", None) is not None:
             return lambda x, i: x[i]
         return lambda x, i: x
-
-
-def is_contiguous(x: Any) -> bool:
-    """C-contiguity of a NumPy or device array."""
-    return x.flags.c_contiguous if isinstance(x, np.ndarray) else x.is_c_contiguous()
 
 
 class CudaElementwise:
@@ -67,29 +62,15 @@ class CudaElementwise:
         *inputs, out = args
         if len(inputs) != self.arity:
             raise TypeError(f"[{self.__name__}] expected {self.arity} inputs, got {len(inputs)}")
-        n = out.size
-        if n == 0:
+        if out.size == 0:
             return
         ops = convert_scalars(inputs, out, self.value_start)
-        arrays = [x for x in ops if is_array(x)]
-        if is_contiguous(out) and all(
-            is_contiguous(x) and tuple(x.shape) == tuple(out.shape) for x in arrays
-        ):
-            flat = [x.reshape(n) if is_array(x) else x for x in ops]
-            on(self._flat, n, stream)(*flat, out.reshape(n))
-            return
-        shape, strides = collapse(out.shape, [element_strides(a) for a in (*arrays, out)])
-        it = iter(strides)
-        zero = (0,) * len(shape)
+        run = self.plan(tuple(out.shape), [element_strides(x) if is_array(x) else None
+                                           for x in ops], element_strides(out), None, stream)
         packed: list[Any] = []
         for x in ops:
-            if is_array(x):
-                buf, off, _ = flat_operand(x)
-                packed += [buf, off, next(it)]
-            else:
-                packed += [x, 0, zero]
-        obuf, ooff, _ = flat_operand(out)
-        on(self._strided, n, stream)(n, shape, *packed, obuf, ooff, next(it))
+            packed += flat_operand(x)[:2] if is_array(x) else (x, 0)
+        run(*packed, *flat_operand(out)[:2])
 
     def plan(self, shape: tuple[int, ...], strides: Sequence[tuple[int, ...] | None],
              out_strides: tuple[int, ...], scalar_dtype: np.dtype | None,

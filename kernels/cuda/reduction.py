@@ -23,7 +23,7 @@ from ..common.dtype_groups import ALL
 from ..common.operands import nothing
 from ..common.reduce_codegen import cuda_reduce_source
 from ..common.scalar_reduce import REDUCTIONS, Reduction, acc_dtype, start_value
-from ..common.strided import Dims, element_strides, reduction_operands, reduction_plan
+from ..common.strided import Dims, reduction_arrays, reduction_operands, reduction_plan
 from ..registry import register
 from ._elementwise_build import _JIT
 from ._launch import MAX_BLOCKS, SIMULATED, PlannedLaunch, flat_operand
@@ -58,13 +58,8 @@ class CudaReduction:
                  stream: Any = None) -> None:
         if out.size == 0:
             return
-        ndim = len(x.shape)
-        axes = tuple(sorted({a % ndim for a in axes})) if ndim else ()
-        ostr = element_strides(out)
-        if len(out.shape) == ndim and ndim:
-            ostr = tuple(s for d, s in enumerate(ostr) if d not in axes)
-        run = self.plan(tuple(x.shape), element_strides(x), ostr, axes, np.dtype(x.dtype),
-                        np.dtype(out.dtype), stream)
+        run = self.plan(*reduction_arrays(x, out, axes), np.dtype(x.dtype), np.dtype(out.dtype),
+                        stream)
         xb, xo, _ = flat_operand(x) if x.size else (out, 0, None)
         ob, oo, _ = flat_operand(out)
         run(xb, xo, ob, oo, param)
