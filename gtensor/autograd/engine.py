@@ -125,7 +125,7 @@ def _run_pre_hooks(node: Node, grads: list[Tensor | None]) -> None:
     leaf_hooks = node.variable._backward_hooks if isinstance(node, AccumulateGrad) else None
     if not node.pre_hooks and not leaf_hooks:
         return
-    lists = list(node.pre_hooks.items())
+    lists = list(node.pre_hooks.items()) if node.pre_hooks else []
     if leaf_hooks:
         lists.append((0, leaf_hooks))
     for nr, hooks in lists:

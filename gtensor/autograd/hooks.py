@@ -81,7 +81,10 @@ def _hook_list(t: Tensor, op: str) -> list[Callable]:
         if t._backward_hooks is None:
             t._backward_hooks = []
         return t._backward_hooks
-    return t.grad_fn.pre_hooks.setdefault(t._output_nr, [])
+    node = t.grad_fn
+    if node.pre_hooks is None:
+        node.pre_hooks = {}
+    return node.pre_hooks.setdefault(t._output_nr, [])
 
 
 def register_hook(self: Tensor, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:

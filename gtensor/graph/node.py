@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..tensor_base import from_storage
-from .anomaly import is_anomaly_enabled
+from .anomaly import _state as anomaly_state
 from .grad_mode import state
 
 if TYPE_CHECKING:
@@ -36,20 +36,19 @@ class SavedTensor:
     __slots__ = ("_data", "_version", "_node", "_output_nr", "_requires_grad", "_leaf_ref")
 
     def __init__(self, t: Tensor, node: Node, is_output: bool) -> None:
-        self._version = t._version
-        self._requires_grad = t.requires_grad
+        self._version = t._storage.version
         if is_output:
+            self._requires_grad = t.requires_grad
             self._data = from_storage(t._storage, t._shape, t._strides, t._offset, t._dtype)
             self._node: weakref.ref | None = weakref.ref(node)
             self._output_nr = t._output_nr
         else:
             self._data = t
             self._node = None
-            self._output_nr = 0
 
     def unpack(self, owner: Node) -> Tensor:
         data = self._data
-        if data._version != self._version:
+        if data._storage.version != self._version:
             raise RuntimeError(
                 f"[backward] one of the variables needed for gradient computation has been "
                 f"modified by an inplace operation: {owner.name} saved a tensor of shape "
@@ -69,32 +68,49 @@ class SavedTensor:
 class Node:
     """A recorded op: calling :meth:`apply` maps output grads to input grads.
 
+    Keyword attributes an op records for its VJP (``ctx.dim``) live in the
+    instance dict; the node's own fields are slots.
+
     Example:
         >>> y = x * 2  # doctest: +SKIP
         >>> y.grad_fn.name  # doctest: +SKIP
         'mul'
     """
 
+    __slots__ = ("name", "vjp", "next_edges", "input_meta", "n_outputs", "output_meta",
+                 "_saved", "_released", "pre_hooks", "trace", "__dict__", "__weakref__")
+
     def __init__(self, name: str, vjp: Callable[..., Any] | None,
                  inputs: Sequence[Any], n_outputs: int = 1) -> None:
         self.name = name
         self.vjp = vjp
-        self.next_edges: list[Edge | None] = [edge_of(t) for t in inputs]
-        self.input_meta = [(t._shape, t._dtype, t._storage.device) if isinstance(t, Tensor)
-                           else None for t in inputs]
-        self.needs_input_grad = tuple([e is not None for e in self.next_edges])
+        edges: list[Edge | None] = []
+        meta: list[Any] = []
+        for t in inputs:
+            if isinstance(t, Tensor):
+                meta.append((t._shape, t._dtype, t._storage.device))
+                edges.append(edge_of(t))
+            else:
+                meta.append(None)
+                edges.append(None)
+        self.next_edges = edges
+        self.input_meta = meta
         self.n_outputs = n_outputs
         self.output_meta: list[Any] = [None] * n_outputs
-        self._saved: list[SavedTensor] = []
+        self._saved: list[SavedTensor | None] = _NOTHING_SAVED
         self._released = False
-        self.pre_hooks: dict[int, list[Callable]] = {}
-        self.trace = traceback.format_stack()[:-3] if is_anomaly_enabled() else None
+        self.pre_hooks: dict[int, list[Callable]] | None = None  # made by the first hook
+        self.trace = traceback.format_stack()[:-3] if anomaly_state.enabled else None
+
+    @property
+    def needs_input_grad(self) -> tuple[bool, ...]:
+        """For each input, whether a gradient for it is wanted."""
+        return tuple([e is not None for e in self.next_edges])
 
     def save(self, tensors: Sequence[Tensor | None], outputs: Sequence[Tensor] = ()) -> None:
         """Save ``tensors`` for the VJP (``outputs`` are this node's own results)."""
-        out_ids = {id(o) for o in outputs}
-        self._saved = [None if t is None else SavedTensor(t, self, id(t) in out_ids)
-                       for t in tensors]  # type: ignore[misc]
+        self._saved = [None if t is None else SavedTensor(t, self, _among(t, outputs))
+                       for t in tensors]
 
     @property
     def saved_tensors(self) -> tuple[Tensor | None, ...]:
@@ -104,11 +120,11 @@ class Node:
                 f"[backward] Trying to backward through the graph a second time (or directly "
                 f"access saved tensors after they have already been freed) in {self.name}. "
                 "Specify retain_graph=True on the first backward if you need to do this.")
-        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+        return tuple([None if s is None else s.unpack(self) for s in self._saved])
 
     def release(self) -> None:
         """Free the saved tensors (after a backward without ``retain_graph``)."""
-        self._saved = []
+        self._saved = _NOTHING_SAVED
         self._released = True
 
     def apply(self, grads: Sequence[Tensor]) -> tuple[Tensor | None, ...]:
@@ -134,13 +150,33 @@ class Node:
         return f"<{self.label} object>"
 
 
+_NOTHING_SAVED: list[SavedTensor | None] = []  # shared, never mutated
+
+
+def _among(t: Tensor, outputs: Sequence[Tensor]) -> bool:
+    for o in outputs:
+        if o is t:
+            return True
+    return False
+
+
 class AccumulateGrad(Node):
     """The sink of a leaf tensor: adds incoming gradients into ``leaf.grad``."""
 
-    def __init__(self, leaf: Tensor) -> None:
-        super().__init__("AccumulateGrad", None, ())
+    __slots__ = ("variable",)
+
+    def __init__(self, leaf: Tensor) -> None:  # written out: one is made per leaf and graph
+        self.name = "AccumulateGrad"
+        self.vjp = None
+        self.next_edges = []
+        self.input_meta = []
+        self.n_outputs = 1
+        self.output_meta = [(leaf._shape, leaf._dtype, leaf._storage.device)]
+        self._saved = _NOTHING_SAVED
+        self._released = False
+        self.pre_hooks = None
+        self.trace = None
         self.variable = leaf
-        self.output_meta = [(leaf.shape, leaf.dtype, leaf.device)]
 
 
 def accumulator_of(t: Tensor) -> AccumulateGrad:
@@ -158,8 +194,9 @@ def edge_of(t: Any) -> Edge | None:
     if not isinstance(t, Tensor) or not (t._requires_grad if t._base is None
                                          else t.requires_grad):
         return None
-    if t.grad_fn is not None:
-        return t.grad_fn, t._output_nr
+    fn = t.grad_fn
+    if fn is not None:
+        return fn, t._output_nr
     return accumulator_of(t), 0
 
 
@@ -195,6 +232,13 @@ def record(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any],
     """
     if not needs_grad(*inputs):
         return None
+    return make_node(name, outputs, inputs, vjp, save, attrs)
+
+
+def make_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[Any],
+              vjp: Callable[..., Any], save: Sequence[Tensor | None],
+              attrs: dict[str, Any] | None) -> Node:
+    """Record one op whose caller has checked :func:`needs_grad` (see :func:`record`)."""
     outs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
     node = Node(name, vjp, inputs, len(outs))
     if attrs:

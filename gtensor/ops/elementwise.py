@@ -20,7 +20,7 @@ from ..dtypes import bool_, dtype, float16, float32, get_default_dtype, result_t
 from ..errors import DivisionByZeroError, DTypeError, ShapeError, check, check_same_device
 from ..graph.grad_mode import state
 from ..graph.inplace import differentiable_inplace
-from ..graph.node import Node, needs_grad, record
+from ..graph.node import Node, make_node, needs_grad, record
 from ..shape_rules import broadcast_shapes, broadcast_strides
 from ..tensor_base import contiguous_strides
 from .creation import as_tensor
@@ -246,11 +246,15 @@ def _same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None
     np_dt = dt.numpy
     run(a._storage.flat(np_dt), a._offset, b._storage.flat(np_dt), b._offset,
         result._storage.flat(out_dt.numpy), 0)
-    if spec.vjp is not None and dt.category == 2 and state.enabled and (
-            a._requires_grad or b._requires_grad or a._base is not None
-            or b._base is not None):
-        record(name, result, (a, b), spec.vjp, save=(a, b), a_scalar=None, b_scalar=None)
+    if spec.vjp is not None and dt.category == 2 and state.enabled:
+        if a._requires_grad or b._requires_grad:
+            make_node(name, result, (a, b), spec.vjp, (a, b), _NO_SCALARS)
+        elif a._base is not None or b._base is not None:  # a view's flag may be stale
+            record(name, result, (a, b), spec.vjp, save=(a, b), a_scalar=None, b_scalar=None)
     return result
+
+
+_NO_SCALARS = {"a_scalar": None, "b_scalar": None}
 
 
 def saved_pair(ctx: Node) -> tuple[Operand, Operand]:
