@@ -18,6 +18,7 @@ from .cuda.device_errors import raise_pending
 from .device import CPU, check_device_index, device
 from .kernels.common import transfers
 from .kernels.common.strided import is_c_contiguous, span
+from .memory.streams import current_stream_handle
 
 
 def transfer_count() -> dict[str, int]:
@@ -63,11 +64,28 @@ class Storage:
 
         ``stream``: the stream the memory is used on (default: ``dev``'s current one).
         """
-        if dev is not CPU and dev.type == "cuda":
-            runtime.ensure_initialized("allocate")
-            check_device_index(dev, "allocate")
-        block = memory.allocate(nbytes, dev, stream)
-        return cls(dev, nbytes, block.ptr, block.host, block=block)
+        route = _routes.get(id(dev))
+        if route is None or route[0] is not dev:
+            route = _route(dev)
+        if stream is not None:
+            handle = stream.handle
+        elif route[2]:
+            handle = 0
+        else:
+            handle = current_stream_handle(dev)
+        block = route[1].allocate(nbytes, handle)
+        # written out rather than through __init__: every op's result is made here
+        self = _new(cls)
+        self.device = dev
+        self.nbytes = nbytes
+        self.ptr = block.ptr
+        self.host = block.host
+        self.block = block
+        self.owner = None
+        self.version = 0
+        self.readonly = False
+        self._flat = None
+        return self
 
     def flat(self, dtype: np.dtype) -> Any:
         """Return all of this storage as one 1-D array of ``dtype`` (cached for the last dtype).
@@ -107,7 +125,7 @@ class Storage:
         if block is not None:
             self.block = None
             try:
-                block.segment.owner.free(block)  # the allocator that made it
+                block.segment.owner.recycle(block)  # the allocator that made it
             except Exception:  # interpreter shutdown: the allocator may already be gone
                 pass
 
@@ -169,6 +187,21 @@ class Storage:
                 cp.cuda.runtime.streamSynchronize(handle)
         if crossing:
             raise_pending()  # the host waited for the device: errors kernels recorded surface
+
+
+_new = object.__new__
+_routes: dict[int, tuple[device, Any, bool]] = {}
+
+
+def _route(dev: device) -> tuple[device, Any, bool]:
+    """Check ``dev`` once and remember ``(dev, its allocator, is_cpu)`` by the object's id."""
+    if dev.type == "cuda":
+        runtime.ensure_initialized("allocate")
+        check_device_index(dev, "allocate")
+    if len(_routes) >= 64:  # callers building a fresh device object each time
+        _routes.clear()
+    route = _routes[id(dev)] = (dev, memory.allocator_for(dev), dev == CPU)
+    return route
 
 
 class _ArrayInterface:

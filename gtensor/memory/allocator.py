@@ -165,6 +165,10 @@ class CachingAllocator:
             raise ValueError(f"[free] {block!r} is not allocated (freed twice?)")
         if block.segment.owner is not self:
             raise ValueError(f"[free] {block!r} does not belong to this allocator ({self.device})")
+        self.recycle(block)
+
+    def recycle(self, block: Block) -> None:
+        """:meth:`free` without the checks, for a caller that holds a block of this allocator."""
         lock = self._lock
         if lock.acquire(False):
             if self._busy:  # a finalizer inside this thread's own call: done when it ends
