@@ -19,6 +19,7 @@ from ..common.operands import (
     with_numbers,
 )
 from ..common.strided import element_strides, host_flat
+from ._call import PlannedCall
 
 PARALLEL_MIN = 1 << 15  # below this many elements a parallel launch costs more than it saves
 _JIT = {"cache": True, "error_model": "numpy", "nogil": True}
@@ -80,20 +81,9 @@ class CpuElementwise:
         if n == 0:
             return
         inputs = convert_scalars(args[:-1], out, self.value_start)
-        shape = out.shape
-        if out.flags.c_contiguous and all(
-            type(x) is not np.ndarray or (x.shape == shape and x.flags.c_contiguous)
-            for x in inputs
-        ):
-            packed: list[Any] = []
-            for x in inputs:
-                packed += (x.reshape(-1), 0) if type(x) is np.ndarray else (x, 0)
-            fn = self._flat_par if n >= PARALLEL_MIN else self._flat
-            fn(n, *packed, out.reshape(-1), 0)
-            return
-        run = self.plan(shape, [element_strides(x) if type(x) is np.ndarray else None
-                                for x in inputs], element_strides(out), None)
-        packed = []
+        run = self.plan(out.shape, [element_strides(x) if type(x) is np.ndarray else None
+                                    for x in inputs], element_strides(out), None)
+        packed: list[Any] = []
         for x in inputs:
             packed += host_flat(x) if type(x) is np.ndarray else (x, 0)
         run(*packed, *host_flat(out))
@@ -118,10 +108,11 @@ class CpuElementwise:
             return nothing
         par = n >= PARALLEL_MIN
         if flat:
-            run: Callable[..., None] = partial(self._flat_par if par else self._flat, n)
+            run: Callable[..., None] = partial(PlannedCall(self._flat_par if par else self._flat),
+                                               n)
         else:
-            run = partial(_strided, self._strided_par if par else self._strided, cshape,
-                          per_input, so)
+            run = partial(_strided, PlannedCall(self._strided_par if par else self._strided),
+                          cshape, per_input, so)
         return with_numbers(run, strides, scalar_dtype)
 
 

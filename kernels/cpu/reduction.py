@@ -44,6 +44,7 @@ from ..common.strided import (
     reduction_plan,
 )
 from ..registry import register
+from ._call import PlannedCall
 from ._elementwise_build import _JIT, PARALLEL_MIN
 from .axis_ops import element_offset_cpu, line_offsets_cpu
 
@@ -114,15 +115,15 @@ class CpuReduction:
         name = np.dtype(dtype).name
         a02 = start_value(self.red.main, name)
         a01 = start_value(self.red.center, name) if self.red.center else a02
+        layout = (kshape, kxs, kos, rshape, rxs, n, a01, a02)
         if outputs * n < PARALLEL_MIN:
-            return partial(_by_output, self._serial, kshape, kxs, kos, rshape, rxs, n, a01, a02)
+            return partial(_by_output, PlannedCall(self._serial), *layout)
         if outputs >= 4 * numba.get_num_threads():
-            return partial(_by_output, self._by_output, kshape, kxs, kos, rshape, rxs, n, a01,
-                           a02)
+            return partial(_by_output, PlannedCall(self._by_output), *layout)
         chunks = 4 * numba.get_num_threads()
         center = self.red.center or self.red.main
         acc1, acc2 = acc_dtype(center, name), acc_dtype(self.red.main, name)
-        return partial(_split, self._split, kshape, kxs, kos, rshape, rxs, n, a01, a02,
+        return partial(_split, PlannedCall(self._split), kshape, kxs, kos, rshape, rxs, n, a01, a02,
                        chunks, acc1, acc2)
 
 

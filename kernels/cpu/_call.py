@@ -1,0 +1,52 @@
+"""Calling a Numba CPU kernel from a launch plan without Numba's per-call type dispatch.
+
+A Numba dispatcher works out the Numba type of every argument on every call
+and looks the overload up; a tuple argument alone costs about a microsecond.
+A launch plan passes arguments of the same types on every call (flat 1-D
+buffers of fixed dtypes, integers, tuples of integers), so it can bind the
+compiled overload once and call its entry point directly, as
+``kernels/cuda/_launch.PlannedLaunch`` does for CUDA kernels.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numba import typeof, types
+
+
+class PlannedCall:
+    """Call ``dispatcher`` through the overload that its first call's argument types select.
+
+    Arrays are typed as contiguous buffers without an alignment promise, so the
+    one overload serves any buffer a plan is given (a foreign, misaligned one
+    included); the entry point still refuses an array of another dtype or rank
+    with ``TypeError``. Every call of one plan must pass the same types: use one
+    ``PlannedCall`` per plan, not per kernel.
+
+    Example:
+        >>> from numba import njit
+        >>> import numpy as np
+        >>> double = PlannedCall(njit(lambda a, n: a[:n] * 2))
+        >>> double(np.arange(3.0), 3).tolist()
+        [0.0, 2.0, 4.0]
+    """
+
+    __slots__ = ("dispatcher", "entry")
+
+    def __init__(self, dispatcher: Any) -> None:
+        self.dispatcher = dispatcher
+        self.entry: Any = None
+
+    def __call__(self, *args: Any) -> Any:
+        entry = self.entry
+        if entry is None:
+            sig = tuple([_unaligned(typeof(a)) for a in args])
+            entry = self.entry = self.dispatcher.compile(sig)
+        return entry(*args)
+
+
+def _unaligned(ty: Any) -> Any:
+    if isinstance(ty, types.Array):
+        return types.Array(ty.dtype, ty.ndim, ty.layout, aligned=False)
+    return ty
