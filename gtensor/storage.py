@@ -103,6 +103,12 @@ class Storage:
         cached = self._flat
         if cached is not None and cached.dtype is dtype:
             return cached
+        block = self.block
+        if block is not None:  # the last storage over this block may have made it already
+            cached = block.flat
+            if cached is not None and cached.dtype is dtype:
+                self._flat = cached
+                return cached
         count = self.nbytes // dtype.itemsize
         host = self.host
         if host is not None and (not self.readonly or self.device.type == "cpu"):
@@ -117,6 +123,8 @@ class Storage:
                 "data": (self.ptr if count else 0, False), "stream": None}, owner=None,
                 sync=False)
         self._flat = arr
+        if block is not None:
+            block.flat = arr
         return arr
 
     def __del__(self) -> None:

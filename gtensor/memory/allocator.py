@@ -132,11 +132,12 @@ class CachingAllocator:
             block.allocated = True
             size = block.size
             view = block.view
-            if view is not None:
-                if block.requested != nbytes:
+            if block.requested != nbytes:
+                block.flat = None
+                if view is not None:
                     start = block.ptr - block.segment.ptr
                     view = block.view = block.segment.buffer[start : start + nbytes]
-                block.host = view
+            block.host = view
             block.requested = nbytes
             (self._small_counts if small else self._large_counts).took(
                 size, nbytes, block.prev is not None or block.next is not None
@@ -437,6 +438,7 @@ class CachingAllocator:
         else:
             block = take_front(chunk, chunk.size, nbytes)
         block.allocated = True
+        block.flat = None
         if segment.buffer is not None:
             start = block.ptr - segment.ptr
             block.host = block.view = segment.buffer[start : start + nbytes]

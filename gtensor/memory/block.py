@@ -88,6 +88,8 @@ class Block:
         allocated: whether a caller holds it.
         cached: whether it waits, freed and unmerged, in an exact-size free list.
         view: the last ``host`` handed out, kept for reuse from a free list.
+        flat: the typed 1-D array over the block that the last storage made of it
+            (``Storage.flat``), kept for reuse while ``requested`` stays the same.
 
     Example:
         >>> seg = Segment(0, 1024, "cpu", 0, True, None)
@@ -106,6 +108,7 @@ class Block:
         "allocated",
         "cached",
         "view",
+        "flat",
         "in_pool",
         "prev",
         "next",
@@ -132,6 +135,7 @@ class Block:
         self.allocated = False
         self.cached = False
         self.view: np.ndarray | None = None
+        self.flat: Any = None
         self.in_pool = False
         self.prev: Block | None = None
         self.next: Block | None = None

@@ -107,7 +107,7 @@ class BlockPool:
                 else:
                     absorb_next(merged)
         merged.requested = 0
-        merged.view = None
+        merged.view = merged.flat = None
         merged.freed_tick = tick
         return merged
 
