@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..dtypes import as_dtype, bool_, dtype, float16, float32, int64, uint8
 from ..errors import DTypeError, check
-from ..graph.grad_mode import no_grad
+from ..graph.grad_mode import no_grad, state
 from ..graph.node import Node, needs_grad, record
 from ..shape_rules import wrap_dim
 from ..tensor_base import contiguous_strides
@@ -26,6 +26,7 @@ from .dispatch import PlanCache, current_stream_of, kernel, launch
 from .shape_ops import cat
 from .ternary import where
 from .unary import sgn
+from .views import expand_to
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -43,7 +44,11 @@ def reduce_dims(x: Tensor, dim: Dims, op: str) -> tuple[int, ...]:
         (1,)
     """
     if dim is None:
-        return tuple(range(x.ndim))
+        return _EVERY_DIM[len(x._shape)] if len(x._shape) < 8 else tuple(range(x.ndim))
+    if type(dim) is int and x._shape:  # the common single dim, checked inline
+        ndim = len(x._shape)
+        if -ndim <= dim < ndim:
+            return (dim + ndim if dim < 0 else dim,)
     dims = tuple(dim) if hasattr(dim, "__iter__") else (dim,)
     wrapped = [wrap_dim(d, x.ndim, op) for d in dims]
     check(len(set(wrapped)) == len(wrapped), op, lambda: f"dim {tuple(dims)} appears multiple "
@@ -51,15 +56,14 @@ def reduce_dims(x: Tensor, dim: Dims, op: str) -> tuple[int, ...]:
     return tuple(sorted(wrapped)) if x.ndim else ()
 
 
+_EVERY_DIM = [tuple(range(n)) for n in range(8)]
+
+
 def kept_shape(shape: tuple[int, ...], dims: tuple[int, ...], keepdim: bool) -> tuple[int, ...]:
     """The result shape of reducing ``dims`` of ``shape``."""
     if keepdim:
         return tuple(1 if d in dims else n for d, n in enumerate(shape))
     return tuple(n for d, n in enumerate(shape) if d not in dims)
-
-
-def _kernel_dtype(dt: dtype) -> dtype:
-    return float32 if dt is float16 else dt
 
 
 _plans = PlanCache()
@@ -75,10 +79,11 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
     Example:
         >>> run_reduction("sum", x, (0,), False, x.dtype)  # doctest: +SKIP
     """
-    kdt = _kernel_dtype(x._dtype)
-    if kdt is not x._dtype:
+    kdt = x._dtype
+    if kdt is float16:
+        kdt = float32
         x = x.to(kdt)  # type: ignore[attr-defined]
-    res_dt = _kernel_dtype(out_dt)
+    res_dt = float32 if out_dt is float16 else out_dt
     dev = x._storage.device
     stream = current_stream_of(dev)
     key = (op, dev._type, dev._index, None if stream is None else stream.handle, kdt, res_dt,
@@ -106,12 +111,17 @@ def _restore(t: Tensor, ctx: Node) -> Tensor:
     return t if ctx.keepdim else t.reshape(kept_shape(ctx.in_shape, ctx.dims, True))  # type: ignore[attr-defined]
 
 
+def _spread(g: Tensor, ctx: Node) -> Tensor:
+    """``g`` broadcast back over the reduced dims (a 0-d ``g`` of a full reduction as it is)."""
+    return expand_to(g if ctx.full or ctx.keepdim else _restore(g, ctx), ctx.in_shape, "expand")
+
+
 def _sum_vjp(ctx: Node, g: Tensor) -> Tensor:
-    return _restore(g, ctx).expand(ctx.in_shape)  # type: ignore[attr-defined]
+    return _spread(g, ctx)
 
 
 def _mean_vjp(ctx: Node, g: Tensor) -> Tensor:
-    return _restore(g, ctx).expand(ctx.in_shape) / builtins.max(ctx.count, 1)  # type: ignore[attr-defined]
+    return _spread(g, ctx) / builtins.max(ctx.count, 1)
 
 
 def _exclusive_prod(x: Tensor, dims: tuple[int, ...], n: int) -> Tensor:
@@ -228,10 +238,11 @@ def _reduce(op: str, x: Tensor, dim: Dims, keepdim: bool, out_dt: dtype, vjp: An
             save_input: bool, save_output: bool, param: float = 0.0, *,
             kernel: str | None = None, src: Tensor | None = None, **attrs: Any) -> Tensor:
     """Run reduction ``kernel`` (default ``op``) on ``src`` (default ``x``); record ``op``."""
-    dim = _all_if_empty(dim)
+    if dim is not None and not dim and isinstance(dim, (tuple, list)):
+        dim = None  # dim=() reduces over every dim, as None does (PyTorch)
     dims = reduce_dims(x, dim, op)
     result = run_reduction(kernel or op, x if src is None else src, dims, keepdim, out_dt, param)
-    if vjp is not None and out_dt.is_floating_point and needs_grad(x):
+    if vjp is not None and out_dt.category == 2 and state.enabled and needs_grad(x):
         count = 1
         for d in dims:
             count *= x.shape[d]
@@ -266,8 +277,8 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
         >>> gt.tensor([[1, 2], [3, 4]]).sum(1).tolist()  # doctest: +SKIP
         [3, 7]
     """
-    x = _with_dtype(input, dtype)
-    out_dt = x.dtype if x.dtype.is_floating_point else int64
+    x = input if dtype is None else _with_dtype(input, dtype)
+    out_dt = x._dtype if x._dtype.category == 2 else int64
     return _reduce("sum", x, dim, keepdim, out_dt, _sum_vjp, False, False)
 
 
