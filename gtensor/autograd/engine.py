@@ -14,12 +14,14 @@ from ..graph.anomaly import is_anomaly_enabled
 from ..graph.grad_mode import set_grad_enabled
 from ..graph.node import AccumulateGrad, Edge, Node, edge_of
 from ..ops.creation import ones_like, zeros
+from ..ops.elementwise import SPECS, inplace_binary
 from ..tensor_base import TensorBase
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
 Key = tuple[int, int]
+_ADD = SPECS["add"]
 
 
 def _as_list(x: Any) -> list[Any]:
@@ -50,8 +52,6 @@ def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
 def _fit(g: Tensor, meta: tuple[Any, Any, Any], owner: Node) -> Tensor:
     """Bring a VJP result to its input's shape, dtype and device."""
     shape, dt, dev = meta
-    if g._shape == shape and g._dtype is dt and g._storage.device is dev:
-        return g
     if g.shape != shape:
         try:
             g = sum_to(g, shape)
@@ -110,12 +110,15 @@ def _needed(order: list[Node], targets: set[Node]) -> set[Node]:
 
 
 def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
-    if leaf.grad is None:
+    grad = leaf._grad
+    if grad is None:
         leaf.grad = g if create_graph else g.detach().clone()
-    elif create_graph or leaf.grad.requires_grad:
-        leaf.grad = leaf.grad + g
+    elif create_graph or grad.requires_grad:
+        leaf.grad = grad + g
+    elif g._storage is not grad._storage and g._shape == grad._shape:
+        inplace_binary(_ADD, grad, g)  # grad mode is off here: the plain in-place kernel
     else:
-        leaf.grad.add_(g.detach())
+        grad.add_(g.detach())
     for hook in leaf._post_acc_hooks or ():
         hook(leaf)
 
@@ -202,14 +205,16 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
     with set_grad_enabled(create_graph):
         while ready:
             node = ready.pop()
-            grads = buffers.pop(node, [None] * node.n_outputs)
-            _run_pre_hooks(node, grads)
-            if node in capture_nodes:
+            grads = buffers.pop(node, None) or [None] * node.n_outputs
+            if node.pre_hooks or (node.__class__ is AccumulateGrad
+                                  and node.variable._backward_hooks):
+                _run_pre_hooks(node, grads)
+            if capture_nodes and node in capture_nodes:
                 for nr, g in enumerate(grads):
                     j = targets.get((id(node), nr))
                     if j is not None:
                         captured[j] = g
-            if isinstance(node, AccumulateGrad):
+            if node.__class__ is AccumulateGrad:
                 if accumulate and grads[0] is not None and (
                         capture is None or node in capture_nodes):
                     _accumulate(node.variable, grads[0], create_graph)
@@ -217,12 +222,13 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
             if capture is not None and node in capture_nodes and not any(
                     e is not None and e[0] in needed for e in node.next_edges):
                 continue
-            if all(g is None for g in grads):
+            if grads.count(None) == len(grads):
                 results: tuple[Tensor | None, ...] = (None,) * len(node.next_edges)
             else:
-                filled = [g if g is not None else zeros(meta[0], dtype=meta[1], device=meta[2])
-                          for g, meta in zip(grads, node.output_meta, strict=True)]
-                results = node.apply(filled)
+                if None in grads:
+                    grads = [g if g is not None else zeros(meta[0], dtype=meta[1], device=meta[2])
+                             for g, meta in zip(grads, node.output_meta, strict=True)]
+                results = node.apply(grads)
                 if anomaly:
                     _check_nan(node, results)
             if not retain_graph:
@@ -234,11 +240,18 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
                 if child not in needed:
                     continue
                 if g is not None:
-                    g = _fit(g, meta, node)
-                    buf = buffers.setdefault(child, [None] * child.n_outputs)
-                    buf[nr] = g if buf[nr] is None else buf[nr] + g
-                deps[child] -= 1
-                if deps[child] == 0:
+                    if g._shape != meta[0] or g._dtype is not meta[1] or (
+                            g._storage.device is not meta[2]):
+                        g = _fit(g, meta, node)
+                    buf = buffers.get(child)
+                    if buf is None:
+                        buf = buffers[child] = [None] * child.n_outputs
+                        buf[nr] = g
+                    else:
+                        buf[nr] = g if buf[nr] is None else buf[nr] + g
+                left = deps[child] - 1
+                deps[child] = left
+                if left == 0:
                     ready.append(child)
     return captured
 

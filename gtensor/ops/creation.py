@@ -161,6 +161,14 @@ def fill_(t: Tensor, value: Any) -> Tensor:
     return t
 
 
+def _filled(shape: tuple[int, ...], dt: dtype, dev: Any, value: Any) -> Tensor:
+    """A new contiguous tensor set to the number ``value`` (fresh: nothing to check)."""
+    t = TensorBase.empty(shape, dt, dev)
+    if t._storage.nbytes:
+        launch("fill", dev, (dt,), t._storage.flat(dt.numpy), _cast_scalar(value, dt))
+    return t
+
+
 def _cast_scalar(value: Any, dt: dtype) -> Any:
     if isinstance(value, TensorBase):
         value = value.item()
@@ -178,7 +186,9 @@ def full(size: Any, fill_value: Any, dtype: Any = None, device: DeviceLike | Non
     default = _infer_dtype(fill_value) if dtype is None else None
     dims, dt, dev = creation_args((size,) if not isinstance(size, (tuple, list)) else
                                    (tuple(size),), dtype, device, "full", default)
-    return finish_creation(fill_(TensorBase.empty(dims, dt, dev), fill_value), requires_grad)
+    if isinstance(fill_value, TensorBase):
+        return finish_creation(fill_(TensorBase.empty(dims, dt, dev), fill_value), requires_grad)
+    return finish_creation(_filled(dims, dt, dev, fill_value), requires_grad)
 
 
 def zeros(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
@@ -190,7 +200,7 @@ def zeros(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
         [0.0, 0.0]
     """
     dims, dt, dev = creation_args(size, dtype, device, "zeros")
-    return finish_creation(fill_(TensorBase.empty(dims, dt, dev), 0), requires_grad)
+    return finish_creation(_filled(dims, dt, dev, 0), requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
@@ -202,7 +212,7 @@ def ones(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
         [1, 1]
     """
     dims, dt, dev = creation_args(size, dtype, device, "ones")
-    return finish_creation(fill_(TensorBase.empty(dims, dt, dev), 1), requires_grad)
+    return finish_creation(_filled(dims, dt, dev, 1), requires_grad)
 
 
 def _like(t: Tensor, dtype: Any, device: DeviceLike | None) -> tuple[Any, Any]:
@@ -219,6 +229,8 @@ def empty_like(t: Tensor, dtype: Any = None, device: DeviceLike | None = None,
 def zeros_like(t: Tensor, dtype: Any = None, device: DeviceLike | None = None,
                requires_grad: bool = False) -> Tensor:
     """Return zeros shaped like ``t``."""
+    if dtype is None and device is None:
+        return finish_creation(_filled(t._shape, t._dtype, t._storage.device, 0), requires_grad)
     dt, dev = _like(t, dtype, device)
     return zeros(t.shape, dtype=dt, device=dev, requires_grad=requires_grad)
 
@@ -226,6 +238,8 @@ def zeros_like(t: Tensor, dtype: Any = None, device: DeviceLike | None = None,
 def ones_like(t: Tensor, dtype: Any = None, device: DeviceLike | None = None,
               requires_grad: bool = False) -> Tensor:
     """Return ones shaped like ``t``."""
+    if dtype is None and device is None:
+        return finish_creation(_filled(t._shape, t._dtype, t._storage.device, 1), requires_grad)
     dt, dev = _like(t, dtype, device)
     return ones(t.shape, dtype=dt, device=dev, requires_grad=requires_grad)
 

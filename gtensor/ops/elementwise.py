@@ -248,21 +248,20 @@ def _same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None
         result._storage.flat(out_dt.numpy), 0)
     if spec.vjp is not None and dt.category == 2 and state.enabled:
         if a._requires_grad or b._requires_grad:
-            make_node(name, result, (a, b), spec.vjp, (a, b), _NO_SCALARS)
+            make_node(name, result, (a, b), spec.vjp, (a, b), None)
         elif a._base is not None or b._base is not None:  # a view's flag may be stale
-            record(name, result, (a, b), spec.vjp, save=(a, b), a_scalar=None, b_scalar=None)
+            record(name, result, (a, b), spec.vjp, save=(a, b))
     return result
-
-
-_NO_SCALARS = {"a_scalar": None, "b_scalar": None}
 
 
 def saved_pair(ctx: Node) -> tuple[Operand, Operand]:
     """Return the two operands of a binary node (tensors from the saved list, else numbers)."""
-    saved = list(ctx.saved_tensors)
-    a = saved.pop(0) if ctx.a_scalar is None else ctx.a_scalar
-    b = saved.pop(0) if ctx.b_scalar is None else ctx.b_scalar
-    return a, b
+    saved = ctx.saved_tensors
+    recorded = ctx.__dict__  # numbers are recorded as a_scalar/b_scalar; tensors are saved
+    a_scalar, b_scalar = recorded.get("a_scalar"), recorded.get("b_scalar")
+    if a_scalar is None:
+        return saved[0], saved[1] if b_scalar is None else b_scalar
+    return a_scalar, saved[0] if b_scalar is None else b_scalar
 
 
 def _add_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
