@@ -222,10 +222,14 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
             if capture is not None and node in capture_nodes and not any(
                     e is not None and e[0] in needed for e in node.next_edges):
                 continue
-            if grads.count(None) == len(grads):
+            missing = 0
+            for g in grads:  # `is`, not `in`/count: those would call Tensor.__eq__
+                if g is None:
+                    missing += 1
+            if missing == len(grads):
                 results: tuple[Tensor | None, ...] = (None,) * len(node.next_edges)
             else:
-                if None in grads:
+                if missing:
                     grads = [g if g is not None else zeros(meta[0], dtype=meta[1], device=meta[2])
                              for g, meta in zip(grads, node.output_meta, strict=True)]
                 results = node.apply(grads)

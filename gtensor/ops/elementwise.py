@@ -200,7 +200,7 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
     """
     op = spec.name
     if out is None and isinstance(a, Tensor) and isinstance(b, Tensor):
-        fast = _same_layout_binary(spec, a, b)
+        fast = same_layout_binary(spec, a, b)
         if fast is not None:
             return fast
     dev = device_of(op, (a, b))
@@ -217,7 +217,7 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
     return finish(result, want, out, op) if out is not None else result
 
 
-def _same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
+def same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
     """The common case without promotion or broadcasting: same dtype, shape and device."""
     dt = a._dtype
     shape = a._shape
@@ -251,6 +251,30 @@ def _same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None
             make_node(name, result, (a, b), spec.vjp, (a, b), None)
         elif a._base is not None or b._base is not None:  # a view's flag may be stale
             record(name, result, (a, b), spec.vjp, save=(a, b))
+    return result
+
+
+def unary_same_dtype(op: str, x: Tensor) -> Tensor:
+    """Run unary kernel ``op`` on ``x`` into a new contiguous tensor of ``x``'s dtype (planned).
+
+    Example:
+        >>> unary_same_dtype("exp", gt.zeros(2)).tolist()  # doctest: +SKIP
+        [1.0, 1.0]
+    """
+    dt = x._dtype
+    shape = x._shape
+    dev = x._storage.device
+    stream = current_stream_of(dev)
+    key = (op, dev._type, dev._index, None if stream is None else stream.handle, dt, shape,
+           x._strides)
+    run = _plans.get(key)
+    if run is None:
+        run = _plans.add(key, kernel(op, dev, dt).plan(
+            shape, (x._strides,), contiguous_strides(shape), None,
+            None if stream is None else stream.numba))
+    result = Tensor.empty(shape, dt, dev, stream)
+    np_dt = dt.numpy
+    run(x._storage.flat(np_dt), x._offset, result._storage.flat(np_dt), 0)
     return result
 
 

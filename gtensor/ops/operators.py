@@ -21,7 +21,11 @@ def _forward(op: str) -> Callable[[Tensor, Any], Any]:
     spec = ew.SPECS[op]
 
     def forward(self: Tensor, other: Any) -> Any:
-        if not (isinstance(other, TensorBase) or ew.is_scalar(other)):
+        if isinstance(other, TensorBase):
+            result = ew.same_layout_binary(spec, self, other)
+            if result is not None:
+                return result
+        elif not ew.is_scalar(other):
             return NotImplemented
         return ew.binary(spec, self, other)
 

@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING
 
 from ..dtypes import bool_, dtype, float16, get_default_dtype
 from ..errors import DTypeError, check
+from ..graph.grad_mode import state
 from ..graph.inplace import differentiable_inplace
-from ..graph.node import Node, needs_grad, record
+from ..graph.node import Node, make_node, needs_grad, record
 from ..tensor_base import TensorBase
 from .creation import zeros_like
-from .elementwise import compute_dtype, finish, run_kernel, where
+from .elementwise import compute_dtype, finish, run_kernel, unary_same_dtype, where
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -61,14 +62,17 @@ def unary(spec: UnarySpec, x: Tensor, out: Tensor | None = None) -> Tensor:
         >>> unary(UNARY["exp"], gt.zeros(2)).tolist()  # doctest: +SKIP
         [1.0, 1.0]
     """
-    check(isinstance(x, TensorBase), spec.name, lambda: f"expected a Tensor, got "
-          f"{type(x).__name__}", TypeError)
+    if not isinstance(x, TensorBase):
+        raise TypeError(f"[{spec.name}] expected a Tensor, got {type(x).__name__}")
     dt = x._dtype
     if out is None and dt.category == 2 and dt is not float16 and spec.kind in _KEEPS_FLOAT:
         # float32/float64 in, the same dtype out: nothing to promote or cast back
-        result = run_kernel(spec.kernel or spec.name, (x,), dt, x._storage.device, (dt,))
-        if spec.vjp is not None and needs_grad(x):
-            record(spec.name, result, (x,), _vjp_of(spec), save=(x, result))
+        result = unary_same_dtype(spec.kernel or spec.name, x)
+        if spec.vjp is not None and state.enabled:
+            if x._requires_grad:
+                make_node(spec.name, result, (x,), _vjp_of(spec), (x, result), None)
+            elif x._base is not None:  # a view's flag may be stale
+                record(spec.name, result, (x,), _vjp_of(spec), save=(x, result))
         return result
     kdt, want = _result(spec, x)
     src = x if x.dtype is kdt else x.to(kdt)
