@@ -233,25 +233,48 @@ def same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
     name = spec.name
     if name in _REFUSING:
         _refuse(name, a, b, dt)
-    stream = current_stream_of(dev)
-    key = (name, dev._type, dev._index, None if stream is None else stream.handle, dt, shape,
-           a._strides, b._strides)
-    run = _plans.get(key)
-    if run is None:
-        run = _plans.add(key, kernel(name, dev, dt, dt).plan(
-            shape, (a._strides, b._strides), contiguous_strides(shape), None,
-            None if stream is None else stream.numba))
-    out_dt = bool_ if kind == "compare" else dt
-    result = Tensor.empty(shape, out_dt, dev, stream)
-    np_dt = dt.numpy
-    run(a._storage.flat(np_dt), a._offset, b._storage.flat(np_dt), b._offset,
-        result._storage.flat(out_dt.numpy), 0)
+    result = planned_binary(name, a, b, bool_ if kind == "compare" else dt)
     if spec.vjp is not None and dt.category == 2 and state.enabled:
         if a._requires_grad or b._requires_grad:
             make_node(name, result, (a, b), spec.vjp, (a, b), None)
         elif a._base is not None or b._base is not None:  # a view's flag may be stale
             record(name, result, (a, b), spec.vjp, save=(a, b))
     return result
+
+
+_same_layout = PlanCache()
+
+
+def planned_binary(op: str, a: Tensor, b: Tensor, out_dt: dtype,
+                   out: Tensor | None = None) -> Tensor:
+    """Run binary kernel ``op`` on ``a`` and ``b`` of one dtype, shape and device (planned).
+
+    The caller has checked that the kernel takes the operands as they are. The
+    result goes into ``out`` (of their shape, ``out_dt``, any strides; it may
+    be ``a`` itself) or into a new contiguous tensor of ``out_dt``.
+
+    Example:
+        >>> planned_binary("add", gt.ones(2), gt.ones(2), gt.float32).tolist()  # doctest: +SKIP
+        [2.0, 2.0]
+    """
+    dt = a._dtype
+    shape = a._shape
+    dev = a._storage.device
+    stream = current_stream_of(dev)
+    key = (op, dev._type, dev._index, None if stream is None else stream.handle, dt, shape,
+           a._strides, b._strides, None if out is None else out._strides)
+    run = _same_layout.get(key)
+    if run is None:
+        run = _same_layout.add(key, kernel(op, dev, dt, dt).plan(
+            shape, (a._strides, b._strides),
+            contiguous_strides(shape) if out is None else out._strides, None,
+            None if stream is None else stream.numba))
+    if out is None:
+        out = Tensor.empty(shape, out_dt, dev, stream)
+    np_dt = dt.numpy
+    run(a._storage.flat(np_dt), a._offset, b._storage.flat(np_dt), b._offset,
+        out._storage.flat(out_dt.numpy), out._offset)
+    return out
 
 
 def unary_same_dtype(op: str, x: Tensor) -> Tensor:
@@ -404,7 +427,10 @@ def inplace_binary(spec: BinarySpec, self: Tensor, other: Any) -> Tensor:
         if layout not in _writable:
             _check_inplace_target(self, self._shape, op)
             _writable.add(layout, True)
-        run_kernel(spec.name, (self, other), dt, self._storage.device, (dt, dt), out=self)
+        if type(other) is float or type(other) is int:
+            run_kernel(spec.name, (self, other), dt, self._storage.device, (dt, dt), out=self)
+        else:
+            planned_binary(spec.name, self, other, dt, self)
         self._storage.version += 1
         return self
     dev = device_of(op, (self, other))

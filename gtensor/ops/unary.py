@@ -15,7 +15,14 @@ from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node, make_node, needs_grad, record
 from ..tensor_base import TensorBase
 from .creation import zeros_like
-from .elementwise import compute_dtype, finish, run_kernel, unary_same_dtype, where
+from .elementwise import (
+    compute_dtype,
+    finish,
+    planned_binary,
+    run_kernel,
+    unary_same_dtype,
+    where,
+)
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -131,7 +138,12 @@ def threshold_backward(grad: Tensor, output: Tensor) -> Tensor:
         [0.0, 1.0]
     """
     dt = grad._dtype
-    result = run_kernel("threshold_backward", (grad, output), dt, grad._storage.device, (dt, dt))
+    if output._dtype is dt and output._shape == grad._shape and (
+            output._storage.device is grad._storage.device):
+        result = planned_binary("threshold_backward", grad, output, dt)
+    else:
+        result = run_kernel("threshold_backward", (grad, output), dt, grad._storage.device,
+                            (dt, dt))
     record("threshold_backward", result, (grad, output), _threshold_backward_vjp, save=[output])
     return result
 
