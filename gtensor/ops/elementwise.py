@@ -245,6 +245,23 @@ def same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
 _same_layout = PlanCache()
 
 
+def _same_dtype_plan(op: str, dev: Any, stream: Any, dt: dtype, shape: tuple[int, ...],
+                     strides: tuple[tuple[int, ...], ...],
+                     out_strides: tuple[int, ...] | None) -> Any:
+    """The cached plan of kernel ``op`` over inputs of dtype ``dt`` and one ``shape``.
+
+    ``out_strides``: the output's strides, or None for a new contiguous output.
+    """
+    key = (op, dev._type, dev._index, None if stream is None else stream.handle, dt, shape,
+           strides, out_strides)
+    run = _same_layout.get(key)
+    if run is None:
+        run = _same_layout.add(key, kernel(op, dev, *(dt,) * len(strides)).plan(
+            shape, strides, contiguous_strides(shape) if out_strides is None else out_strides,
+            None, None if stream is None else stream.numba))
+    return run
+
+
 def planned_binary(op: str, a: Tensor, b: Tensor, out_dt: dtype,
                    out: Tensor | None = None) -> Tensor:
     """Run binary kernel ``op`` on ``a`` and ``b`` of one dtype, shape and device (planned).
@@ -258,19 +275,12 @@ def planned_binary(op: str, a: Tensor, b: Tensor, out_dt: dtype,
         [2.0, 2.0]
     """
     dt = a._dtype
-    shape = a._shape
     dev = a._storage.device
     stream = current_stream_of(dev)
-    key = (op, dev._type, dev._index, None if stream is None else stream.handle, dt, shape,
-           a._strides, b._strides, None if out is None else out._strides)
-    run = _same_layout.get(key)
-    if run is None:
-        run = _same_layout.add(key, kernel(op, dev, dt, dt).plan(
-            shape, (a._strides, b._strides),
-            contiguous_strides(shape) if out is None else out._strides, None,
-            None if stream is None else stream.numba))
+    run = _same_dtype_plan(op, dev, stream, dt, a._shape, (a._strides, b._strides),
+                           None if out is None else out._strides)
     if out is None:
-        out = Tensor.empty(shape, out_dt, dev, stream)
+        out = Tensor.empty(a._shape, out_dt, dev, stream)
     np_dt = dt.numpy
     run(a._storage.flat(np_dt), a._offset, b._storage.flat(np_dt), b._offset,
         out._storage.flat(out_dt.numpy), out._offset)
@@ -285,17 +295,10 @@ def unary_same_dtype(op: str, x: Tensor) -> Tensor:
         [1.0, 1.0]
     """
     dt = x._dtype
-    shape = x._shape
     dev = x._storage.device
     stream = current_stream_of(dev)
-    key = (op, dev._type, dev._index, None if stream is None else stream.handle, dt, shape,
-           x._strides)
-    run = _plans.get(key)
-    if run is None:
-        run = _plans.add(key, kernel(op, dev, dt).plan(
-            shape, (x._strides,), contiguous_strides(shape), None,
-            None if stream is None else stream.numba))
-    result = Tensor.empty(shape, dt, dev, stream)
+    run = _same_dtype_plan(op, dev, stream, dt, x._shape, (x._strides,), None)
+    result = Tensor.empty(x._shape, dt, dev, stream)
     np_dt = dt.numpy
     run(x._storage.flat(np_dt), x._offset, result._storage.flat(np_dt), 0)
     return result
