@@ -54,7 +54,6 @@ from .ops.creation import (
     zeros,
     zeros_like,
 )
-from .ops.diagonal_ops import diag, diagonal, trace, tril, triu
 from .ops.elementwise import (
     add,
     atan2,
@@ -82,10 +81,36 @@ from .ops.elementwise import (
     sub,
     where,
 )
-from .ops.index_ops import index_add, index_copy, index_fill, index_select, take, take_along_dim
-from .ops.indexing import index_put
+from .ops.indexing.along_dim import (
+    gather,
+    index_add,
+    index_copy,
+    index_fill,
+    index_select,
+    scatter,
+    scatter_add,
+    take,
+    take_along_dim,
+)
+from .ops.indexing.masked import argwhere, masked_fill, masked_select, nonzero
+from .ops.indexing.scatter_reduce import scatter_reduce
+from .ops.indexing.subscript import index_put
 from .ops.interop import from_dlpack
-from .ops.masking import argwhere, masked_fill, masked_select, nonzero
+from .ops.layout.copies import (
+    cat,
+    diag,
+    flip,
+    one_hot,
+    pad,
+    repeat_interleave,
+    roll,
+    stack,
+    tile,
+    trace,
+    tril,
+    triu,
+)
+from .ops.layout.views import chunk, diagonal, meshgrid, split
 from .ops.matmul import bmm, einsum, matmul, mm
 from .ops.pooling import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from .ops.random import rand, rand_like, randint, randn, randn_like
@@ -109,21 +134,6 @@ from .ops.reduction import (
 )
 from .ops.resample import interpolate
 from .ops.scan import cumprod, cumsum
-from .ops.scatter_gather import gather, scatter, scatter_add
-from .ops.scatter_reduce import scatter_reduce
-from .ops.shape_ops import (
-    cat,
-    chunk,
-    flip,
-    meshgrid,
-    one_hot,
-    pad,
-    repeat_interleave,
-    roll,
-    split,
-    stack,
-    tile,
-)
 from .ops.softmax import log_softmax, softmax
 from .ops.sorting import argsort, bincount, histc, kthvalue, searchsorted, sort, topk, unique
 from .ops.ternary import addcdiv, addcmul, clamp, lerp

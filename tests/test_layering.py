@@ -17,8 +17,9 @@ import gtensor
 PACKAGE = pathlib.Path(gtensor.__file__).parent
 MAX_INNER_IMPORTS = 10
 
-# Imports ``gtensor.tensor_base`` and then every module of ``gtensor.ops`` in a fresh
-# interpreter, under a bare ``gtensor`` package: its __init__ would import every layer.
+# Imports ``gtensor.tensor_base`` and then every module of ``gtensor.ops``, those of its
+# subpackages included, in a fresh interpreter, under a bare ``gtensor`` package: its
+# __init__ would import every layer.
 _PROBE = """
 import importlib, importlib.util, json, pkgutil, sys, types
 
@@ -30,8 +31,8 @@ sys.modules["gtensor"] = root
 importlib.import_module("gtensor.tensor_base")
 core = sorted(m for m in sys.modules if m.startswith("gtensor."))
 ops = importlib.import_module("gtensor.ops")
-for info in pkgutil.iter_modules(ops.__path__):
-    importlib.import_module("gtensor.ops." + info.name)
+for info in pkgutil.walk_packages(ops.__path__, "gtensor.ops."):
+    importlib.import_module(info.name)
 print(json.dumps({"core": core, "ops": sorted(m for m in sys.modules if m.startswith("gtensor."))}))
 """
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..ops import index_ops, indexing, masking, scatter_gather
-from ..ops import scatter_reduce as scatter_reduce_ops
+from ..ops.indexing import along_dim, masked, subscript
+from ..ops.indexing import scatter_reduce as scatter_reduce_ops
 
 
 class IndexingMethods:
@@ -11,28 +11,28 @@ class IndexingMethods:
 
     __slots__ = ()
 
-    __getitem__ = indexing.getitem
-    __setitem__ = indexing.setitem
-    index_put = indexing.index_put
-    index_put_ = indexing.index_put_
-    index_select = index_ops.index_select
-    index_add = index_ops.index_add
-    index_add_ = index_ops.index_add_
-    index_copy = index_ops.index_copy
-    index_copy_ = index_ops.index_copy_
-    index_fill = index_ops.index_fill
-    index_fill_ = index_ops.index_fill_
-    take = index_ops.take
-    take_along_dim = index_ops.take_along_dim
-    gather = scatter_gather.gather
-    scatter = scatter_gather.scatter
-    scatter_ = scatter_gather.scatter_
-    scatter_add = scatter_gather.scatter_add
-    scatter_add_ = scatter_gather.scatter_add_
+    __getitem__ = subscript.getitem
+    __setitem__ = subscript.setitem
+    index_put = subscript.index_put
+    index_put_ = subscript.index_put_
+    index_select = along_dim.index_select
+    index_add = along_dim.index_add
+    index_add_ = along_dim.index_add_
+    index_copy = along_dim.index_copy
+    index_copy_ = along_dim.index_copy_
+    index_fill = along_dim.index_fill
+    index_fill_ = along_dim.index_fill_
+    take = along_dim.take
+    take_along_dim = along_dim.take_along_dim
+    gather = along_dim.gather
+    scatter = along_dim.scatter
+    scatter_ = along_dim.scatter_
+    scatter_add = along_dim.scatter_add
+    scatter_add_ = along_dim.scatter_add_
     scatter_reduce = scatter_reduce_ops.scatter_reduce
     scatter_reduce_ = scatter_reduce_ops.scatter_reduce_
-    masked_fill = masking.masked_fill
-    masked_fill_ = masking.masked_fill_
-    masked_select = masking.masked_select
-    nonzero = masking.nonzero
-    argwhere = masking.argwhere
+    masked_fill = masked.masked_fill
+    masked_fill_ = masked.masked_fill_
+    masked_select = masked.masked_select
+    nonzero = masked.nonzero
+    argwhere = masked.argwhere

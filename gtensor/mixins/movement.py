@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ops import diagonal_ops, shape_ops, views
+from ..ops.layout import copies, views
 
 
 class MovementMethods:
@@ -28,15 +28,15 @@ class MovementMethods:
     narrow = views.narrow
     select = views.select
     unbind = views.unbind
-    split = shape_ops.split
-    chunk = shape_ops.chunk
-    flip = shape_ops.flip
-    roll = shape_ops.roll
-    repeat = shape_ops.repeat
-    tile = shape_ops.tile
-    repeat_interleave = shape_ops.repeat_interleave
-    tril = diagonal_ops.tril
-    triu = diagonal_ops.triu
-    diagonal = diagonal_ops.diagonal
-    diag = diagonal_ops.diag
-    trace = diagonal_ops.trace
+    split = views.split
+    chunk = views.chunk
+    flip = copies.flip
+    roll = copies.roll
+    repeat = copies.repeat
+    tile = copies.tile
+    repeat_interleave = copies.repeat_interleave
+    tril = copies.tril
+    triu = copies.triu
+    diagonal = views.diagonal
+    diag = copies.diag
+    trace = copies.trace

@@ -19,7 +19,7 @@ from ..shape_rules import broadcast_shapes
 from ..tensor_base import TensorBase
 from .copy import broadcast_view
 from .dispatch import launch
-from .views import expand_to
+from .layout.views import expand_to
 
 if TYPE_CHECKING:
     from ..tensor import Tensor

@@ -17,7 +17,7 @@ from ..shape_rules import checked_numel, normalize_shape
 from ..tensor_base import TensorBase
 from .creation import full
 from .dispatch import launch
-from .views import expand_to
+from .layout.views import expand_to
 
 if TYPE_CHECKING:
     from ..tensor import Tensor

@@ -23,10 +23,10 @@ from ..tensor_base import contiguous_strides
 from . import elementwise
 from .creation import arange, ones, ones_like, zeros_like
 from .dispatch import PlanCache, current_stream_of, kernel, launch
-from .shape_ops import cat
+from .layout.copies import cat
+from .layout.views import expand_to
 from .ternary import where
 from .unary import sgn
-from .views import expand_to
 
 if TYPE_CHECKING:
     from ..tensor import Tensor

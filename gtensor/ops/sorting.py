@@ -22,8 +22,9 @@ from ..shape_rules import wrap_dim
 from ..tensor_base import TensorBase
 from .creation import arange, as_tensor, tensor, zeros
 from .dispatch import launch
-from .indexing import advanced_getitem, mask_rows, plan_index
-from .scatter_gather import scatter
+from .indexing.along_dim import scatter
+from .indexing.rows import mask_rows, plan_index
+from .indexing.subscript import advanced_getitem
 
 if TYPE_CHECKING:
     from ..tensor import Tensor

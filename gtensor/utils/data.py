@@ -14,8 +14,8 @@ from typing import Any, Protocol
 
 from ..generator import Generator
 from ..ops.creation import tensor
+from ..ops.layout.copies import stack
 from ..ops.random_extra import randperm
-from ..ops.shape_ops import stack
 from ..tensor import Tensor
 
 

@@ -7,7 +7,7 @@ import math
 from ...errors import ShapeError, check
 from ...generator import Generator
 from ...ops.creation import ones
-from ...ops.shape_ops import tril
+from ...ops.layout.copies import tril
 from ...ops.ternary import where
 from ...tensor import Tensor
 from .dropout import dropout

@@ -10,7 +10,7 @@ import math
 import warnings
 
 from ...errors import DTypeError, ShapeError, check
-from ...ops.scatter_gather import gather_indices
+from ...ops.indexing.along_dim import gather_indices
 from ...ops.ternary import where
 from ...shape_rules import broadcast_shapes
 from ...tensor import Tensor

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...errors import DTypeError, ShapeError, check
 from ...graph.node import Node, record
 from ...ops.creation import zeros
-from ...ops.indexing import as_index_tensor, gather_rows, row_offsets
+from ...ops.indexing.rows import as_index_tensor, gather_rows, row_offsets
 from ...tensor import Tensor
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from ...graph.grad_mode import no_grad
 from ...ops.creation import zeros
-from ...ops.shape_ops import stack
+from ...ops.layout.copies import stack
 from ...tensor import Tensor
 
 

@@ -1,8 +1,9 @@
 """Constant padding: crop (negative pads) and pad with a value, as a copy into a filled tensor.
 
-:func:`gtensor.pad` adds the ``reflect`` and ``replicate`` modes (index
-selects) on top of :func:`constant_pad`; gradients of gathers use
-:func:`pad_to` to grow back to their source's shape.
+:func:`gtensor.pad` (in :mod:`.copies`) adds the ``reflect`` and ``replicate``
+modes (index selects) on top of :func:`constant_pad`; gradients of gathers use
+:func:`pad_to` to grow back to their source's shape, so this module sits below
+:mod:`gtensor.ops.indexing` and :mod:`.copies` above it.
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..errors import check
-from ..graph.grad_mode import no_grad
-from ..graph.node import Node, record
-from .creation import full
+from ...errors import check
+from ...graph.grad_mode import no_grad
+from ...graph.node import Node, record
+from ..creation import full
 
 if TYPE_CHECKING:
-    from ..tensor import Tensor
+    from ...tensor import Tensor
 
 
 def constant_pad(input: Tensor, pad: Sequence[int], value: float = 0.0) -> Tensor:

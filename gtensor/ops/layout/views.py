@@ -1,7 +1,9 @@
 """Views: new shape/strides/offset over the same storage, never a copy.
 
 ``reshape`` is the one exception: it copies only when no view can express the
-result, exactly as in PyTorch.
+result, exactly as in PyTorch. Besides the reshapes, permutations, expands and
+basic indexing, ``split``/``chunk`` (narrow views), ``meshgrid`` (expanded
+views) and ``diagonal`` live here.
 """
 
 from __future__ import annotations
@@ -12,16 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..dtypes import as_dtype, dtype
-from ..errors import ShapeError, check
-from ..graph.node import Node, record
-from ..shape_rules import broadcast_shapes, normalize_shape, wrap_dim
-from ..tensor_base import TensorBase, contiguous_strides, from_storage
-from .copy import broadcast_view
-from .creation import zeros
+from ...dtypes import as_dtype, dtype
+from ...errors import ShapeError, check, check_same_device
+from ...graph.node import Node, record
+from ...shape_rules import broadcast_shapes, normalize_shape, wrap_dim
+from ...tensor_base import TensorBase, contiguous_strides, from_storage
+from ..copy import broadcast_view
+from ..creation import zeros
 
 if TYPE_CHECKING:
-    from ..tensor import Tensor
+    from ...tensor import Tensor
 
 
 def _reshape_vjp(ctx: Node, g: Tensor) -> Tensor:
@@ -379,3 +381,117 @@ def basic_index(self: Tensor, index: Any) -> Tensor:
         d += 1
     out = self._make_view(tuple(shape), tuple(strides), offset)
     return _reindexed(out, self, "getitem", lambda z: basic_index(z, index))
+
+
+def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0
+          ) -> tuple[Tensor, ...]:
+    """Split into views of ``split_size`` along ``dim`` (the last may be smaller) or given sizes.
+
+    Example:
+        >>> [t.shape for t in gt.ones(5).split(2)]
+        [(2,), (2,), (1,)]
+    """
+    d = wrap_dim(dim, self.ndim, "split")
+    n = self.shape[d]
+    if isinstance(split_size_or_sections, int):
+        size = split_size_or_sections
+        check(size > 0 or (size == 0 and n == 0), "split", lambda: f"split size must be "
+              f"positive, got {size}", ValueError)
+        sizes = [min(size, n - s) for s in range(0, n, size)] if size else [0]
+    else:
+        sizes = [int(s) for s in split_size_or_sections]
+        check(sum(sizes) == n and all(s >= 0 for s in sizes), "split", lambda: f"split sizes "
+              f"{sizes} do not sum to the size {n} of dimension {d}", ValueError)
+    out, start = [], 0
+    for s in sizes:
+        out.append(self.narrow(d, start, s))
+        start += s
+    return tuple(out)
+
+
+def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """Split into at most ``chunks`` views of equal size (``ceil(n / chunks)``) along ``dim``.
+
+    Example:
+        >>> len(gt.ones(5).chunk(3))
+        3
+    """
+    check(isinstance(chunks, int) and chunks > 0, "chunk", lambda: "chunks must be a positive "
+          f"int, got {chunks!r}", ValueError)
+    n = self.shape[wrap_dim(dim, self.ndim, "chunk")]
+    return split(self, max(1, -(-n // chunks)) if n else 0, dim)
+
+
+def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """Return the view of the diagonal of dims ``dim1``/``dim2``, appended as the last dim.
+
+    Differentiable (a view: the gradient lands on the diagonal).
+
+    Example:
+        >>> gt.arange(4).view(2, 2).diagonal().tolist()
+        [0, 3]
+    """
+    d1, d2 = wrap_dim(dim1, self.ndim, "diagonal"), wrap_dim(dim2, self.ndim, "diagonal")
+    check(d1 != d2, "diagonal", lambda: f"diagonal dims cannot be identical {dim1}, {dim2}",
+          ValueError)
+    n1, n2 = self.shape[d1], self.shape[d2]
+    length = max(0, min(n1, n2 - offset) if offset >= 0 else min(n1 + offset, n2))
+    start = self._offset
+    if length:
+        start += offset * self._strides[d2] if offset >= 0 else -offset * self._strides[d1]
+    keep = [i for i in range(self.ndim) if i not in (d1, d2)]
+    out = self._make_view(tuple(self.shape[i] for i in keep) + (length,),
+                          tuple(self._strides[i] for i in keep)
+                          + (self._strides[d1] + self._strides[d2],), start)
+    record("diagonal", out, (self,), _diagonal_vjp, in_shape=self.shape,
+           where=(offset, d1, d2))
+    return out
+
+
+def _diagonal_vjp(ctx: Node, g: Tensor) -> Tensor:
+    z = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
+    diagonal(z, *ctx.where).copy_(g)  # type: ignore[attr-defined]
+    return z
+
+
+def tensor_list(tensors: Sequence[Tensor], op: str) -> list[Tensor]:
+    """Check ``tensors`` is a non-empty sequence of tensors on one device; return a list."""
+    ts = list(tensors)
+    check(len(ts) > 0, op, "expected a non-empty sequence of tensors", ValueError)
+    check(all(isinstance(t, TensorBase) for t in ts), op, "expected a sequence of tensors",
+          TypeError)
+    check_same_device(op, *(t.device for t in ts))
+    return ts
+
+
+def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
+    """Return coordinate grids (expanded views) from 1-D tensors.
+
+    Args:
+        *tensors: 1-D (or 0-d) tensors, or one sequence of them.
+        indexing: ``"ij"`` (matrix) or ``"xy"`` (Cartesian: first two dims swapped).
+
+    Example:
+        >>> [g.shape for g in gt.meshgrid(gt.ones(2), gt.ones(3))]
+        [(2, 3), (2, 3)]
+    """
+    ts = list(tensors[0]) if len(tensors) == 1 and not isinstance(tensors[0], TensorBase) \
+        else list(tensors)
+    ts = tensor_list(ts, "meshgrid")
+    check(indexing in ("ij", "xy"), "meshgrid", lambda: "indexing must be 'ij' or 'xy', got "
+          f"{indexing!r}", ValueError)
+    check(all(t.ndim <= 1 for t in ts), "meshgrid", "expects 0-d or 1-d tensors", ShapeError)
+    flat = [t.reshape(-1) for t in ts]
+    swap = indexing == "xy" and len(flat) >= 2
+    order = [1, 0, *range(2, len(flat))] if swap else list(range(len(flat)))
+    shape = tuple(flat[i].shape[0] for i in order)
+    out = []
+    for i, t in enumerate(flat):
+        pos = order.index(i)
+        view = t.view(tuple(t.shape[0] if j == pos else 1 for j in range(len(flat))))
+        out.append(expand_to(view, shape, "meshgrid"))
+    return tuple(out)
+
+
+# Functional forms, exported as gt.<name> (PyTorch's torch.<name>).
+EXPORTS = ("split", "chunk", "diagonal")

@@ -1,6 +1,6 @@
 """``scatter_reduce``: reduce values into a tensor at scattered positions, with its VJP.
 
-The forward reuses the scatter kernels of ``scatter_gather.py`` (``mean`` adds
+The forward reuses the scatter path of :mod:`.along_dim` (``mean`` adds
 and then divides by the group sizes). Gradients follow PyTorch's formulas:
 ``sum`` passes the gradient through; ``mean`` divides it by the group size;
 ``amax``/``amin`` split it evenly among the elements equal to the result;
@@ -12,20 +12,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..dtypes import int64
-from ..errors import check
-from ..graph.grad_mode import no_grad
-from ..graph.inplace import differentiable_inplace
-from ..graph.node import Node, needs_grad, record
-from ..shape_rules import wrap_dim
-from .creation import ones, zeros
-from .dispatch import launch
-from .indexing import int_index, put_index
-from .padding import pad_to
-from .scatter_gather import gather, scatter, scatter_add, scatter_raw
+from ...dtypes import int64
+from ...errors import check
+from ...graph.grad_mode import no_grad
+from ...graph.inplace import differentiable_inplace
+from ...graph.node import Node, needs_grad, record
+from ...shape_rules import wrap_dim
+from ..creation import ones, zeros
+from ..dispatch import launch
+from ..layout.padding import pad_to
+from .along_dim import gather, scatter, scatter_add, scatter_raw
+from .rows import int_index
+from .subscript import put_index
 
 if TYPE_CHECKING:
-    from ..tensor import Tensor
+    from ...tensor import Tensor
+
 
 REDUCTIONS = {"sum": "add", "prod": "prod", "amax": "amax", "amin": "amin", "mean": "add"}
 

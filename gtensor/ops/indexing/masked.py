@@ -1,22 +1,27 @@
-"""Boolean-mask ops: ``masked_fill``, ``masked_select``, ``nonzero``, ``argwhere``."""
+"""Boolean-mask ops: ``masked_fill``, ``masked_select``, ``nonzero``, ``argwhere``.
+
+A mask is planned as an advanced index (the index rows of its nonzero
+positions, see :mod:`.rows`) and read or written through :mod:`.subscript`.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..dtypes import int64
-from ..errors import check, check_same_device
-from ..graph.grad_mode import no_grad
-from ..graph.inplace import differentiable_inplace
-from ..graph.node import Node, record
-from ..shape_rules import broadcast_shapes
-from ..tensor_base import TensorBase
-from .dispatch import launch
-from .indexing import advanced_getitem, advanced_setitem, plan_index
-from .views import expand_to
+from ...dtypes import int64
+from ...errors import check, check_same_device
+from ...graph.grad_mode import no_grad
+from ...graph.inplace import differentiable_inplace
+from ...graph.node import Node, record
+from ...shape_rules import broadcast_shapes
+from ...tensor_base import TensorBase
+from ..dispatch import launch
+from ..layout.views import expand_to
+from .rows import plan_index
+from .subscript import advanced_getitem, advanced_setitem
 
 if TYPE_CHECKING:
-    from ..tensor import Tensor
+    from ...tensor import Tensor
 
 
 def _bool_mask(mask: Any, t: Tensor, op: str) -> Tensor:

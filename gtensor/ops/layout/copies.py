@@ -1,11 +1,14 @@
-"""Shape ops that copy: cat, stack, split, chunk, flip, roll, repeat, tile, repeat_interleave,
-meshgrid, one_hot, pad (its constant mode lives in ``padding.py``; tril, triu, diag,
-diagonal and trace in ``diagonal_ops.py``, re-exported here).
+"""Layout ops that copy into a new tensor: concatenation, repeats, padding, triangles.
 
-Most are compositions of views and the copy / gather / scatter kernels. An op
-that copies computes its result without recording and records one node whose
-VJP sits right after it; ``split``/``chunk`` return differentiable views and
-``stack``/``repeat_interleave``/``meshgrid`` are differentiable compositions.
+``cat``, ``stack``, ``flip``, ``roll``, ``repeat``, ``tile``,
+``repeat_interleave``, ``one_hot``, ``pad``, ``tril``, ``triu``, ``diag``,
+``trace``.
+
+Most are compositions of views and the copy / gather / scatter kernels;
+``pad``'s constant mode is :func:`.padding.constant_pad` and ``tril``/``triu``
+run the ``triangle`` kernel. An op that copies computes its result without
+recording and records one node whose VJP sits right after it;
+``stack``/``repeat_interleave`` are differentiable compositions.
 """
 
 from __future__ import annotations
@@ -15,34 +18,20 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..dtypes import int64, promote_types
-from ..errors import ShapeError, check, check_same_device
-from ..graph.grad_mode import no_grad
-from ..graph.node import Node, record
-from ..shape_rules import normalize_shape, wrap_dim
-from ..tensor_base import TensorBase
-from .creation import arange, tensor, zeros
-from .diagonal_ops import diag, diagonal, trace, tril, triu
-from .dispatch import launch
-from .index_ops import index_select
+from ...dtypes import int64, promote_types
+from ...errors import ShapeError, check
+from ...graph.grad_mode import no_grad
+from ...graph.node import Node, record
+from ...shape_rules import normalize_shape, wrap_dim
+from ...tensor_base import TensorBase, contiguous_strides, from_storage
+from ..creation import arange, tensor, zeros
+from ..dispatch import launch
+from ..indexing.along_dim import index_select, scatter_, scatter_add_
 from .padding import constant_pad, pad_pairs
-from .scatter_gather import scatter_
-from .views import expand_to
+from .views import diagonal, expand_to, tensor_list
 
 if TYPE_CHECKING:
-    from ..tensor import Tensor
-
-__all__ = ["cat", "chunk", "diag", "diagonal", "flip", "meshgrid", "one_hot", "pad", "repeat",
-           "repeat_interleave", "roll", "split", "stack", "tile", "trace", "tril", "triu"]
-
-
-def _tensors(tensors: Sequence[Tensor], op: str) -> list[Tensor]:
-    ts = list(tensors)
-    check(len(ts) > 0, op, "expected a non-empty sequence of tensors", ValueError)
-    check(all(isinstance(t, TensorBase) for t in ts), op, "expected a sequence of tensors",
-          TypeError)
-    check_same_device(op, *(t.device for t in ts))
-    return ts
+    from ...tensor import Tensor
 
 
 def _cat_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, ...]:
@@ -62,7 +51,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         >>> gt.cat([gt.ones(2), gt.zeros(1)]).tolist()
         [1.0, 1.0, 0.0]
     """
-    ts = _tensors(tensors, "cat")
+    ts = tensor_list(tensors, "cat")
     dt = ts[0].dtype
     for t in ts[1:]:
         dt = promote_types(dt, t.dtype)
@@ -95,50 +84,11 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         >>> gt.stack([gt.ones(2), gt.zeros(2)], 1).shape
         (2, 2)
     """
-    ts = _tensors(tensors, "stack")
+    ts = tensor_list(tensors, "stack")
     check(all(t.shape == ts[0].shape for t in ts), "stack", lambda: "stack expects each "
           f"tensor to be equal size, got {[t.shape for t in ts]}", ShapeError)
     d = wrap_dim(dim, ts[0].ndim + 1, "stack")
     return cat([t.unsqueeze(d) for t in ts], d)
-
-
-def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0
-          ) -> tuple[Tensor, ...]:
-    """Split into views of ``split_size`` along ``dim`` (the last may be smaller) or given sizes.
-
-    Example:
-        >>> [t.shape for t in gt.ones(5).split(2)]
-        [(2,), (2,), (1,)]
-    """
-    d = wrap_dim(dim, self.ndim, "split")
-    n = self.shape[d]
-    if isinstance(split_size_or_sections, int):
-        size = split_size_or_sections
-        check(size > 0 or (size == 0 and n == 0), "split", lambda: f"split size must be "
-              f"positive, got {size}", ValueError)
-        sizes = [min(size, n - s) for s in range(0, n, size)] if size else [0]
-    else:
-        sizes = [int(s) for s in split_size_or_sections]
-        check(sum(sizes) == n and all(s >= 0 for s in sizes), "split", lambda: f"split sizes "
-              f"{sizes} do not sum to the size {n} of dimension {d}", ValueError)
-    out, start = [], 0
-    for s in sizes:
-        out.append(self.narrow(d, start, s))
-        start += s
-    return tuple(out)
-
-
-def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
-    """Split into at most ``chunks`` views of equal size (``ceil(n / chunks)``) along ``dim``.
-
-    Example:
-        >>> len(gt.ones(5).chunk(3))
-        3
-    """
-    check(isinstance(chunks, int) and chunks > 0, "chunk", lambda: "chunks must be a positive "
-          f"int, got {chunks!r}", ValueError)
-    n = self.shape[wrap_dim(dim, self.ndim, "chunk")]
-    return split(self, max(1, -(-n // chunks)) if n else 0, dim)
 
 
 def _dims(dims: Any, ndim: int, op: str) -> list[int]:
@@ -279,35 +229,6 @@ def repeat_interleave(self: Tensor, repeats: int | Tensor, dim: int | None = Non
     return index_select(x, d, index.reshape(-1))
 
 
-def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
-    """Return coordinate grids (expanded views) from 1-D tensors.
-
-    Args:
-        *tensors: 1-D (or 0-d) tensors, or one sequence of them.
-        indexing: ``"ij"`` (matrix) or ``"xy"`` (Cartesian: first two dims swapped).
-
-    Example:
-        >>> [g.shape for g in gt.meshgrid(gt.ones(2), gt.ones(3))]
-        [(2, 3), (2, 3)]
-    """
-    ts = list(tensors[0]) if len(tensors) == 1 and not isinstance(tensors[0], TensorBase) \
-        else list(tensors)
-    ts = _tensors(ts, "meshgrid")
-    check(indexing in ("ij", "xy"), "meshgrid", lambda: "indexing must be 'ij' or 'xy', got "
-          f"{indexing!r}", ValueError)
-    check(all(t.ndim <= 1 for t in ts), "meshgrid", "expects 0-d or 1-d tensors", ShapeError)
-    flat = [t.reshape(-1) for t in ts]
-    swap = indexing == "xy" and len(flat) >= 2
-    order = [1, 0, *range(2, len(flat))] if swap else list(range(len(flat)))
-    shape = tuple(flat[i].shape[0] for i in order)
-    out = []
-    for i, t in enumerate(flat):
-        pos = order.index(i)
-        view = t.view(tuple(t.shape[0] if j == pos else 1 for j in range(len(flat))))
-        out.append(expand_to(view, shape, "meshgrid"))
-    return tuple(out)
-
-
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """Return int64 one-hot rows (a new last dim of ``num_classes``, inferred as max + 1).
 
@@ -374,5 +295,102 @@ def _pad_index(n: int, left: int, right: int, mode: str, dev: Any) -> Tensor:
     return tensor(idx, dtype=int64, device=dev)
 
 
+def _triangle(self: Tensor, diagonal: int, lower: bool, op: str) -> Tensor:
+    check(self.ndim >= 2, op, lambda: f"expected a tensor with >= 2 dims, got {self.ndim}",
+          ShapeError)
+    rows, cols = self.shape[-2:]
+    src = self.reshape((-1, rows, cols))
+    out = TensorBase.empty(src.shape, self.dtype, self.device)
+    launch("triangle", self.device, (self.dtype,), src._native(), out._native(), int(diagonal),
+           lower)
+    out = from_storage(out._storage, self.shape, contiguous_strides(self.shape), 0, out.dtype)
+    record(op, out, (self,), _triangle_vjp, diagonal=int(diagonal), lower=lower)
+    return out
+
+
+def _triangle_vjp(ctx: Node, g: Tensor) -> Tensor:
+    return tril(g, ctx.diagonal) if ctx.lower else triu(g, ctx.diagonal)
+
+
+def tril(self: Tensor, diagonal: int = 0) -> Tensor:
+    """Keep the lower triangle (``col - row <= diagonal``) of the last two dims, zero the rest.
+
+    Differentiable: the gradient is masked the same way.
+
+    Example:
+        >>> gt.ones(2, 2).tril().tolist()
+        [[1.0, 0.0], [1.0, 1.0]]
+    """
+    return _triangle(self, diagonal, True, "tril")
+
+
+def triu(self: Tensor, diagonal: int = 0) -> Tensor:
+    """Keep the upper triangle (``col - row >= diagonal``) of the last two dims, zero the rest.
+
+    Example:
+        >>> gt.ones(2, 2).triu(1).tolist()
+        [[0.0, 1.0], [0.0, 0.0]]
+    """
+    return _triangle(self, diagonal, False, "triu")
+
+
+def diag(self: Tensor, diagonal: int = 0) -> Tensor:
+    """1-D input: a square matrix with it on a diagonal. 2-D input: a copy of a diagonal.
+
+    Differentiable in both forms.
+
+    Example:
+        >>> gt.tensor([1, 2]).diag().tolist()
+        [[1, 0], [0, 2]]
+    """
+    check(self.ndim in (1, 2), "diag", lambda: f"expected a 1-D or 2-D tensor, got {self.ndim}-D",
+          ShapeError)
+    if self.ndim == 2:
+        return diagonal_of(self, diagonal).clone()
+    n = self.shape[0] + abs(diagonal)
+    out = zeros((n, n), dtype=self.dtype, device=self.device)
+    if self.numel():
+        with no_grad():
+            diagonal_of(out, diagonal).copy_(self)
+    record("diag", out, (self,), _diag_vjp, offset=diagonal)
+    return out
+
+
+def _diag_vjp(ctx: Node, g: Tensor) -> Tensor:
+    return diagonal_of(g, ctx.offset)
+
+
+def diagonal_of(t: Tensor, offset: int) -> Tensor:
+    """The main-diagonal view of a matrix shifted by ``offset`` (helper for :meth:`diag`)."""
+    return diagonal(t, offset, 0, 1)
+
+
+def trace(self: Tensor) -> Tensor:
+    """Sum of the main diagonal of a 2-D tensor (integers sum in int64); differentiable.
+
+    Example:
+        >>> gt.tensor([[1, 2], [3, 4]]).trace().item()
+        5
+    """
+    check(self.ndim == 2, "trace", lambda: f"expected a 2-D tensor, got {self.ndim}-D",
+          ShapeError)
+    d = diagonal(self)
+    dt = d.dtype if d.dtype.is_floating_point else int64
+    out = zeros(1, dtype=dt, device=self.device)
+    if d.numel():
+        with no_grad():
+            vals = d if d.dtype is dt else d.to(dt)
+            scatter_add_(out, 0, zeros(d.numel(), dtype=int64, device=self.device), vals)
+    out = out.reshape(())
+    record("trace", out, (self,), _trace_vjp, in_shape=self.shape)
+    return out
+
+
+def _trace_vjp(ctx: Node, g: Tensor) -> Tensor:
+    z = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
+    diagonal(z).copy_(g)
+    return z
+
+
 # Functional forms, exported as gt.<name> (PyTorch's torch.<name>).
-EXPORTS = ("split", "chunk", "flip", "roll", "tile", "repeat_interleave")
+EXPORTS = ("flip", "roll", "tile", "repeat_interleave", "tril", "triu", "diag", "trace")
