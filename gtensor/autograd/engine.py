@@ -196,11 +196,11 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
                 if e is not None and e[0] in needed:
                     deps[e[0]] += 1
     else:
-        needed = set(order)
+        needed = None  # every node reached from the roots runs
     captured: list[Tensor | None] = [None] * (len(capture) if capture else 0)
     capture_nodes = {node for node, _ in capture} if capture else set()
 
-    ready = [n for n in roots if deps.get(n, 0) == 0 and n in needed]
+    ready = [n for n in roots if deps.get(n, 0) == 0 and (needed is None or n in needed)]
     anomaly = is_anomaly_enabled()
     with set_grad_enabled(create_graph):
         while ready:
@@ -241,7 +241,7 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
                 if edge is None:
                     continue
                 child, nr = edge
-                if child not in needed:
+                if needed is not None and child not in needed:
                     continue
                 if g is not None:
                     if g._shape != meta[0] or g._dtype is not meta[1] or (
