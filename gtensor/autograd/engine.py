@@ -115,7 +115,7 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
         leaf.grad = g if create_graph else g.detach().clone()
     elif create_graph or grad.requires_grad:
         leaf.grad = grad + g
-    elif g._storage is not grad._storage and g._shape == grad._shape:
+    elif g._storage is not grad._storage:
         inplace_binary(_ADD, grad, g)  # grad mode is off here: the plain in-place kernel
     else:
         grad.add_(g.detach())
@@ -124,10 +124,11 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
 
 
 def _run_pre_hooks(node: Node, grads: list[Tensor | None]) -> None:
-    """Let the tensor hooks of ``node``'s outputs see (and replace) their incoming gradients."""
+    """Let the tensor hooks of ``node``'s outputs see (and replace) their incoming gradients.
+
+    Called only for a node that has hooks (its own, or its leaf's).
+    """
     leaf_hooks = node.variable._backward_hooks if isinstance(node, AccumulateGrad) else None
-    if not node.pre_hooks and not leaf_hooks:
-        return
     lists = list(node.pre_hooks.items()) if node.pre_hooks else []
     if leaf_hooks:
         lists.append((0, leaf_hooks))

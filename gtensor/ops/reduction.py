@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..dtypes import as_dtype, bool_, dtype, float16, float32, int64, uint8
 from ..errors import DTypeError, check
-from ..graph.grad_mode import no_grad, state
+from ..graph.grad_mode import no_grad
 from ..graph.node import Node, needs_grad, record
 from ..shape_rules import wrap_dim
 from ..tensor_base import contiguous_strides
@@ -238,11 +238,10 @@ def _reduce(op: str, x: Tensor, dim: Dims, keepdim: bool, out_dt: dtype, vjp: An
             save_input: bool, save_output: bool, param: float = 0.0, *,
             kernel: str | None = None, src: Tensor | None = None, **attrs: Any) -> Tensor:
     """Run reduction ``kernel`` (default ``op``) on ``src`` (default ``x``); record ``op``."""
-    if dim is not None and not dim and isinstance(dim, (tuple, list)):
-        dim = None  # dim=() reduces over every dim, as None does (PyTorch)
+    dim = _all_if_empty(dim)
     dims = reduce_dims(x, dim, op)
     result = run_reduction(kernel or op, x if src is None else src, dims, keepdim, out_dt, param)
-    if vjp is not None and out_dt.category == 2 and state.enabled and needs_grad(x):
+    if vjp is not None and out_dt.category == 2 and needs_grad(x):
         count = 1
         for d in dims:
             count *= x.shape[d]
