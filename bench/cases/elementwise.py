@@ -68,3 +68,11 @@ def scaled_add_inplace(lib: Library, n: int) -> Workload:
         lib.ns.add(b, c, out=b)
 
     return Workload(step, bytes=12 * n)
+
+
+@case("elementwise.add_large", threaded=True, sizes={
+    "tiny": {"n": 1000}, "quick": {"n": 1 << 24}, "full": {"n": 1 << 26}})
+def add_large(lib: Library, n: int) -> Workload:
+    """a + b on n float32 values, 64M in the full run (bytes: two reads, one write)."""
+    a, b = lib.randn(n, seed=1), lib.randn(n, seed=2)
+    return Workload(lambda: a + b, bytes=12 * n)

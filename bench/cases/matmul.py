@@ -27,6 +27,14 @@ def square_2048(lib: Library, n: int) -> Workload:
     return Workload(lambda: a @ b, flops=2 * n**3)
 
 
+@case("matmul.square_4096", threaded=True, max_rounds=5, devices=("cuda",), sizes={
+    "tiny": {"n": 64}, "quick": {"n": 4096}, "full": {"n": 4096}})
+def square_4096(lib: Library, n: int) -> Workload:
+    """n x n @ n x n in float32 on a GPU, where the device reaches its ceiling (flops: 2 n^3)."""
+    a, b = lib.randn(n, n, seed=1), lib.randn(n, n, seed=2)
+    return Workload(lambda: a @ b, flops=2 * n**3)
+
+
 @case("matmul.batched", threaded=True, sizes={
     "tiny": {"batch": 4, "n": 16}, "quick": {"batch": 64, "n": 128},
     "full": {"batch": 64, "n": 128}})

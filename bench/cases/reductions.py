@@ -44,6 +44,14 @@ def sum_tiny(lib: Library, n: int) -> Workload:
     return Workload(lambda: x.sum())
 
 
+@case("reduce.sum_vector", threaded=True, sizes={
+    "tiny": {"n": 1000}, "quick": {"n": 1 << 24}, "full": {"n": 1 << 26}})
+def sum_vector(lib: Library, n: int) -> Workload:
+    """Sum of n float32 values in one vector, 64M in the full run: one output (bytes: one read)."""
+    x = lib.randn(n)
+    return Workload(lambda: x.sum(), bytes=4 * n)
+
+
 @case("reduce.softmax_last", threaded=True, sizes=_SIZES)
 def softmax_last(lib: Library, n: int) -> Workload:
     """Softmax along the last axis of an n x n float32 matrix (bytes: one read, one write).
@@ -52,3 +60,12 @@ def softmax_last(lib: Library, n: int) -> Workload:
     """
     x = lib.randn(n, n)
     return Workload(lambda: lib.softmax(x, -1), bytes=8 * n * n)
+
+
+@case("reduce.softmax_wide", threaded=True, sizes={
+    "tiny": {"rows": 64, "cols": 32}, "quick": {"rows": 8192, "cols": 1024},
+    "full": {"rows": 8192, "cols": 1024}})
+def softmax_wide(lib: Library, rows: int, cols: int) -> Workload:
+    """Softmax along the last axis of a rows x cols float32 matrix (bytes: one read, one write)."""
+    x = lib.randn(rows, cols)
+    return Workload(lambda: lib.softmax(x, -1), bytes=8 * rows * cols)

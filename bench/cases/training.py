@@ -89,3 +89,14 @@ def mlp_adam(lib: Library, batch: int, features: int, hidden: int, classes: int)
     """The same MLP training step with Adam (lr 1e-3) instead of SGD."""
     step = _Step(lib, batch, features, hidden, classes, "adam")
     return Workload(step, flops=_flops(batch, features, hidden, classes), extra=step.extra)
+
+
+@case("train.mlp_adam_wide", threaded=True, max_rounds=5, devices=("cuda",), sizes={
+    "tiny": {"batch": 8, "features": 16, "hidden": 16, "classes": 4},
+    "quick": {"batch": 4096, "features": 4096, "hidden": 4096, "classes": 10},
+    "full": {"batch": 4096, "features": 4096, "hidden": 4096, "classes": 10}})
+def mlp_adam_wide(lib: Library, batch: int, features: int, hidden: int,
+                  classes: int) -> Workload:
+    """The Adam MLP step at GPU scale: 4096 wide, batch 4096 (matmul-bound)."""
+    step = _Step(lib, batch, features, hidden, classes, "adam")
+    return Workload(step, flops=_flops(batch, features, hidden, classes), extra=step.extra)
