@@ -5,7 +5,8 @@ Design, for the H200 (132 SMs, 2048 resident threads per SM); not yet timed on i
 * Grid: blocks of ``THREADS`` (256); ``ceil(n / (THREADS * UNROLL))`` blocks,
   capped at ``WAVES`` (4) waves of the blocks the device keeps resident (SM
   count x resident threads per SM / ``THREADS``, read once per device: 4224 on
-  an H200). On the simulator a fixed grid of ``SIMULATED_BLOCKS`` blocks of 4.
+  an H200). On the simulator at most ``SIMULATED_BLOCKS`` blocks of
+  ``SIMULATED_THREADS``.
 * Each grid-stride step, a thread takes ``UNROLL`` (4) elements ``blockDim``
   apart, so each load instruction of a warp reads 32 adjacent elements, and
   issues all of their loads before computing any, so ``UNROLL`` loads per
@@ -51,8 +52,9 @@ from ._launch import SIMULATED, PlannedLaunch, flat_operand
 
 _JIT: dict[str, Any] = {} if SIMULATED else {"cache": True}
 
-THREADS = 4 if SIMULATED else 256
+SIMULATED_THREADS = 4
 SIMULATED_BLOCKS = 2
+THREADS = SIMULATED_THREADS if SIMULATED else 256
 WAVES = 4
 INDEX32_LIMIT = 2**31
 """Calls with fewer elements than this index in uint32, others in uint64."""

@@ -2,9 +2,9 @@
 
 These test the CUDA builder's choice of loop, so they run on ``cuda`` only (the
 CPU loops are checked in ``test_elementwise_kernels.py``). The simulated grid is
-tiny (``THREADS`` x ``SIMULATED_BLOCKS`` threads, ``UNROLL`` elements each per
-step), so small shapes reach the unrolled loop, the grid stride and the
-one-at-a-time tail; on a real GPU the same shapes run through the tail only.
+tiny (``SIMULATED_BLOCKS`` blocks of ``SIMULATED_THREADS``, ``UNROLL`` elements
+per thread and step), so small shapes reach the unrolled loop, the grid stride
+and the one-at-a-time tail; on a real GPU the same shapes stay in one block.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from kernel_inputs import check, draw, lookup, poisoned
 
 from gtensor.kernels.cuda import _elementwise_build as builder
 
-STEP = builder.THREADS * builder.SIMULATED_BLOCKS * builder.UNROLL
+STEP = builder.SIMULATED_THREADS * builder.SIMULATED_BLOCKS * builder.UNROLL
+"""Elements in one grid-stride step of the simulated grid (a GPU's first block's share)."""
 PAD = 3
 
 
