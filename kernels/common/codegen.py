@@ -7,11 +7,13 @@ is invalidated when that file changes. Each operand may be an array (indexed)
 or a scalar (used as is): the ``item`` helper, bound by the backend, decides per
 compiled signature.
 
-Two shapes of loop exist per target: ``flat`` (all operands contiguous over the
-same index; on the CPU each with an element offset into its buffer, sliced off
-before the loop so the loop index stays non-negative and the loop vectorizes) and
+On the CPU two shapes of loop exist: ``flat`` (all operands contiguous over the
+same index, each with an element offset into its buffer, sliced off before the
+loop so the loop index stays non-negative and the loop vectorizes) and
 ``strided`` (flat buffers with element offsets and stride tuples, any rank; the
-innermost dim is a plain loop).
+innermost dim is a plain loop). CUDA kernels are unrolled grid-stride loops in
+four layouts (``CUDA_LAYOUTS``: flat, and strided over 1, 2 or more collapsed
+dims), each with a 32- and a 64-bit element index (see ``cuda_source``).
 """
 
 from __future__ import annotations
@@ -20,10 +22,6 @@ import inspect
 import re
 from collections.abc import Callable
 from typing import Any
-
-
-def _args(arity: int, suffix: str = "") -> str:
-    return ", ".join(f"a{k}{suffix}" for k in range(arity))
 
 
 def _pieces(arity: int) -> tuple[str, str, str]:
@@ -78,40 +76,133 @@ def {name}_strided(shape, {strided_args}, out, oo, so):
 '''
 
 
-def cuda_source(name: str, arity: int) -> str:
-    """Return CUDA source defining grid-stride kernels ``{name}_flat`` and ``{name}_strided``.
+UNROLL = 4
+"""Elements each CUDA thread loads before computing any, per grid-stride step."""
+
+CUDA_LAYOUTS = ("flat", "strided1", "strided2", "strided")
+"""CUDA loop shapes: all operands contiguous, else strided over 1, 2 or more collapsed dims."""
+
+INDEX_TYPES = {32: "uint32", 64: "uint64"}
+"""The element index type of each CUDA kernel variant, by bit width."""
+
+
+def _offsets(layout: str, arity: int, j: str, u: str, ix: str) -> list[str]:
+    """Lines setting ``p{k}{u}`` and ``po{u}``, element ``j``'s offsets in each buffer.
+
+    Offsets are int64 (strides may be negative). ``strided2`` reads element
+    ``j``'s row and column from ``r{u}`` and ``c{u}``; ``strided`` unravels
+    ``j`` with one division per dim but the outermost, in the index type ``ix``.
+    """
+    names = [*(f"p{k}{u}" for k in range(arity)), f"po{u}"]
+    bases = [*(f"o{k}" for k in range(arity)), "oo"]
+    strides = [*(f"s{k}" for k in range(arity)), "so"]
+    terms = list(zip(names, bases, strides, strict=True))
+    if layout == "flat":
+        return []
+    if layout == "strided1":
+        return [f"q{u} = int64({j})", *(f"{p} = {o} + q{u} * {s}[0]" for p, o, s in terms)]
+    if layout == "strided2":
+        return [f"q{u} = int64(r{u})", f"e{u} = int64(c{u})",
+                *(f"{p} = {o} + q{u} * {s}[0] + e{u} * {s}[1]" for p, o, s in terms)]
+    return [f"rest{u} = {j}",
+            *(f"{p} = {o}" for p, o, _ in terms),
+            "for d in range(len(shape) - 1, 0, -1):",
+            f"    size = max({ix}(shape[d]), {ix}(1))",  # as ``inner`` in cuda_source
+            f"    quot = {ix}(rest{u} // size)",
+            f"    at = int64({ix}(rest{u} - {ix}(quot * size)))",
+            *(f"    {p} += at * {s}[d]" for p, _, s in terms),
+            f"    rest{u} = quot",
+            f"at = int64(rest{u})",
+            *(f"{p} += at * {s}[0]" for p, _, s in terms)]
+
+
+def _split(r: str, c: str, j: str, ix: str) -> list[str]:
+    """Lines setting row ``r`` and column ``c`` of flat index ``j`` over ``inner`` columns."""
+    return [f"{r} = {ix}({j} // inner)", f"{c} = {ix}({j} - {ix}({r} * inner))"]
+
+
+def _carry(to: str, start: str, by: str, ix: str) -> list[str]:
+    """Lines setting ``(r{to}, c{to})`` to ``(r{start}, c{start})`` moved on by
+    ``({by}r, {by}c)`` rows and columns (``{by}c < inner``, so at most one carry)."""
+    return [f"c{to} = {ix}(c{start} + {by}c)", f"r{to} = {ix}(r{start} + {by}r)",
+            f"if c{to} >= inner:",
+            f"    c{to} = {ix}(c{to} - inner)", f"    r{to} = {ix}(r{to} + {ix}(1))"]
+
+
+def _loads(layout: str, arity: int, j: str, u: str) -> tuple[list[str], str]:
+    """Element ``j``'s loads into ``x{k}{u}``, and the slot its result goes to."""
+    if layout == "flat":
+        return [f"x{k}{u} = item(v{k}, {j})" for k in range(arity)], f"w[{j}]"
+    return [f"x{k}{u} = item(a{k}, uint64(p{k}{u}))" for k in range(arity)], f"out[uint64(po{u})]"
+
+
+def _call(arity: int, u: str) -> str:
+    return f"f({', '.join(f'x{k}{u}' for k in range(arity))})"
+
+
+def _indent(lines: list[str]) -> list[str]:
+    return [f"    {line}" for line in lines]
+
+
+def cuda_source(name: str, arity: int, layout: str, bits: int) -> str:
+    """Return CUDA kernel ``{name}_{layout}{bits}``, a grid-stride loop of ``UNROLL``-wide steps.
+
+    Thread ``t`` of block ``b`` starts at element ``b * blockDim * UNROLL + t``
+    and takes ``UNROLL`` elements ``blockDim`` apart (a warp reads adjacent
+    elements), loading all of them before computing any; the grid then strides
+    by ``gridDim * blockDim * UNROLL``. The elements left after the last whole
+    step go one at a time. ``strided2`` divides only for each thread's first
+    row and column and for the rows and columns of its two strides; it then
+    moves its row and column on with a carry. Flat kernels take
+    ``(n, a0, o0, ..., out, oo)``, strided ones
+    ``(n, shape, a0, o0, s0, ..., out, oo, so)``; ``n`` must be below
+    ``2 ** (bits - 1)``.
 
     Example:
-        >>> "cuda.grid(1)" in cuda_source("gtensor_add", 2)
+        >>> "def gtensor_add_flat32(n, a0, o0, a1, o1, out, oo)" in cuda_source(
+        ...     "gtensor_add", 2, "flat", 32)
         True
     """
-    call = ", ".join(f"item(a{k}, i)" for k in range(arity))
-    strided_args, init, step = _pieces(arity)
-    scall = ", ".join(f"item(a{k}, p{k})" for k in range(arity))
-    return f'''
-def {name}_flat({_args(arity)}, out):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while i < out.shape[0]:
-        out[i] = f({call})
-        i += step
-
-
-def {name}_strided(n, shape, {strided_args}, out, oo, so):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while i < n:
-        rem = i
-        {init}
-        po = oo
-        for d in range(len(shape) - 1, -1, -1):
-            idx = rem % shape[d]
-            rem //= shape[d]
-            {step}
-            po += idx * so[d]
-        out[po] = f({scall})
-        i += step
-'''
+    ix = INDEX_TYPES[bits]
+    if layout == "flat":
+        args = f"n, {', '.join(f'a{k}, o{k}' for k in range(arity))}, out, oo"
+        head = [*(f"v{k} = window(a{k}, o{k})" for k in range(arity)), "w = out[oo:]"]
+    else:
+        args = f"n, shape, {', '.join(f'a{k}, o{k}, s{k}' for k in range(arity))}, out, oo, so"
+        head = []
+    head += [f"m = {ix}(n)",
+             f"t = {ix}(cuda.blockDim.x)",
+             f"tile = {ix}(t * {ix}({UNROLL}))",
+             f"i = {ix}({ix}(cuda.blockIdx.x) * tile + {ix}(cuda.threadIdx.x))",
+             f"step = {ix}({ix}(cuda.gridDim.x) * tile)",
+             f"last = {ix}(tile - t)"]
+    elements = [("i" if u == 0 else f"j{u}", f"_{u}") for u in range(UNROLL)]
+    if layout == "strided2":
+        # Dims are never 0 here; max(., 1) lets the compiler drop its divide-by-zero check.
+        head = [f"inner = max({ix}(shape[1]), {ix}(1))", *head, *_split("tr", "tc", "t", ix),
+                *_split("sr", "sc", "step", ix), *_split("r", "c", "i", ix)]
+        spread = ["r_0 = r", "c_0 = c"]
+        for u in range(1, UNROLL):
+            spread += _carry(f"_{u}", f"_{u - 1}", "t", ix)
+        next_step, next_one = _carry("", "", "s", ix), _carry("", "", "t", ix)
+    else:
+        spread = [f"j{u} = {ix}({elements[u - 1][0]} + t)" for u in range(1, UNROLL)]
+        next_step, next_one = [], []
+    unrolled = [*spread, *(line for j, u in elements for line in _offsets(layout, arity, j, u, ix))]
+    results = []
+    for j, u in elements:
+        loads, slot = _loads(layout, arity, j, u)
+        unrolled += loads
+        results.append(f"{slot} = {_call(arity, u)}")
+    loads, slot = _loads(layout, arity, "i", "")
+    one = [*_offsets(layout, arity, "i", "", ix), *loads, f"{slot} = {_call(arity, '')}"]
+    lines = [*head,
+             f"while {ix}(i + last) < m:",
+             *_indent([*unrolled, *results, f"i = {ix}(i + step)", *next_step]),
+             "while i < m:",
+             *_indent([*one, f"i = {ix}(i + t)", *next_one])]
+    body = "\n    ".join(lines)
+    return f"\n\ndef {name}_{layout}{bits}({args}):\n    {body}\n"
 
 
 def kernel_name(op: str, scalar_fn: Callable) -> str:

@@ -37,6 +37,8 @@ from numba.core import config  # noqa: E402
 class _Device:
     compute_capability = (9, 0)
     id = 0
+    MULTIPROCESSOR_COUNT = 132
+    MAX_THREADS_PER_MULTIPROCESSOR = 2048
 
 
 class _CompileError(Exception):
