@@ -6,10 +6,14 @@ centering pass, when the op has one) and ``c2, m2, f2`` (the main pass), the
 compiled ``combine``/``merge``/``final`` bodies of ``scalar_reduce``. Operands
 are flat buffers with element offsets and stride tuples: ``kshape``/``kxs``/``kos``
 walk the kept dims of the input and the output, ``rshape``/``rxs`` the reduced
-dims, and ``n`` is the number of reduced elements.
+dims, and ``n`` is the number of reduced elements. The CUDA sources also bind
+the names their functions' docstrings list.
 """
 
 from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
 
 _UNRAVEL_K = """
         px, po = line(k, kshape, xo, kxs, oo, kos)"""
@@ -88,51 +92,227 @@ def {name}_split(kshape, x, xo, kxs, out, oo, kos, rshape, rxs, n, a01, a02, p, 
 '''
 
 
-def _cuda_pass(comb: str, merge: str, shared: str, start: str, center: str) -> str:
-    return f"""
-        acc = {start}
-        j = t
-        while j < n:
-            acc = {comb}(acc, x[eoff(j, rshape, rxs, px)], {center}, p)
-            j += THREADS
-        {shared}[t] = acc
+# CUDA kernels (see ``kernels.cuda.reduction``): each block's threads form groups of
+# ``lanes`` threads (``group`` gives a thread's slot, lane and the thread step between
+# lanes), one output per group; blocks grid-stride over (output group, chunk) tiles.
+_CUDA_GROUPS = """
+    t = cuda.threadIdx.x
+    slot, lane, ls = group(t, lanes, cols)
+    width = THREADS // lanes
+    groups = (total + width - 1) // width
+    b = cuda.blockIdx.x"""
+
+_CUDA_CHUNKS = """
+    while b < groups * chunks:
+        g = b // chunks
+        ch = b - g * chunks
+        k = g * width + slot
+        live = k < total
+        px, po = line(min(k, total - 1), kshape, xo, kxs, oo, kos)
+        lo = min(n, ch * size)
+        hi = min(n, lo + size)"""
+
+_CUDA_OUTPUTS = """
+    while b < groups:
+        k = b * width + slot
+        live = k < total"""
+
+_CUDA_NEXT = """
         cuda.syncthreads()
-        s = THREADS // 2
-        while s > 0:
-            if t < s:
-                {shared}[t] = {merge}({shared}[t], {shared}[t + s], p)
-            cuda.syncthreads()
-            s //= 2"""
+        b += cuda.gridDim.x
+"""
+
+
+def _indent(code: str, spaces: int) -> str:
+    return textwrap.indent(code, " " * spaces)
+
+
+def _cuda_tree(sh: str, tag: str, spaces: int = 8) -> str:
+    # each thread stores its acc; a group's lanes merge into its lane 0 (thread t - lane * ls)
+    return _indent(f"""
+{sh}[t] = acc{tag}
+cuda.syncthreads()
+s = lanes // 2
+while s > 0:
+    if lane < s:
+        {sh}[t] = m{tag}({sh}[t], {sh}[t + s * ls], p)
+    cuda.syncthreads()
+    s //= 2""", spaces)
+
+
+def _cuda_lanes_source(fname: str, state: str, update: Callable[[str, str], str],
+                       result: str) -> str:
+    # A lane strides over [j, hi) by step. Over one strided run, four loads are issued
+    # before they are used (then used in order, as one at a time): more bytes in flight.
+    def body(*pairs: tuple[str, str]) -> str:
+        return _indent("".join(update(v, j) for v, j in pairs).rstrip("\n"), 12)
+
+    return f'''
+def {fname}(x, px, rshape, rxs, n, j, hi, step, {state}):
+    nd = len(rshape)
+    if rshape[nd - 1] == n:
+        s = rxs[nd - 1]
+        while j + 3 * step < hi:
+            v0 = x[px + j * s]
+            v1 = x[px + (j + step) * s]
+            v2 = x[px + (j + 2 * step) * s]
+            v3 = x[px + (j + 3 * step) * s]
+{body(("v0", "j"), ("v1", "j + step"), ("v2", "j + 2 * step"), ("v3", "j + 3 * step"))}
+            j += 4 * step
+        while j < hi:
+            v = x[px + j * s]
+{body(("v", "j"))}
+            j += step
+    else:
+        while j < hi:
+            v = x[eoff(j, rshape, rxs, px)]
+{body(("v", "j"))}
+            j += step
+    return {result}
+'''
+
+
+def _cuda_fold_source(name: str, tag: str) -> str:
+    lanes = _cuda_lanes_source(f"{name}_lanes{tag}", "acc, c, p",
+                               lambda v, j: f"acc = c{tag}(acc, {v}, c, p)\n", "acc")
+    return lanes + f'''
+
+def {name}_parts{tag}(part, k, total, chunks, j, step, acc, p):
+    while j < chunks:
+        acc = m{tag}(acc, part[j * total + k], p)
+        j += step
+    return acc
+'''
 
 
 def cuda_reduce_source(name: str, two_pass: bool) -> str:
-    """Return CUDA source for ``{name}_kernel``: one block per output, a shared-memory tree.
+    """Return CUDA source for ``{name}_kernel`` and ``{name}_merge`` (see ``cuda.reduction``).
 
-    Binds ``THREADS`` (block size, a power of two), ``ACC1``/``ACC2`` (shared
-    accumulator types) and ``cuda`` in the namespace.
+    ``{name}_kernel(stage, ...)`` reduces chunk ``ch`` of each output's reduced
+    range with a group of ``lanes`` threads and a shared-memory tree: stage 1
+    writes the centering pass's partials to ``part1``, stage 2 the main pass's
+    to ``part2`` (or the result to ``out`` when ``chunks == 1``, the center then
+    computed in the same block). ``{name}_merge`` merges each output's
+    ``chunks`` partials in a fixed order and writes the result. Device functions
+    ``{name}_lanes1/2`` and ``{name}_parts1/2`` must be compiled by the caller;
+    binds ``THREADS`` (block size, a power of two), ``ACC1``/``ACC2`` (accumulator
+    types), ``group`` (thread -> slot, lane, lane step) and ``cuda`` in the
+    namespace.
 
     Example:
-        >>> "cuda.shared.array" in cuda_reduce_source("gtensor_sum", False)
+        >>> "def gtensor_sum_merge(" in cuda_reduce_source("gtensor_sum", False)
         True
     """
-    first = ""
+    src = _cuda_fold_source(name, "2")
+    tree1, tree2 = _cuda_tree("sh1", "1"), _cuda_tree("sh2", "2")
+    shared = "sh2 = cuda.shared.array(THREADS, ACC2)"
+    center = merge_center = ""
     if two_pass:
-        first = _cuda_pass("c1", "m1", "sh1", "a01", "0.0") + """
-        c = f1(sh1[0], n, 0.0, p)
+        src += _cuda_fold_source(name, "1")
+        shared = "sh1 = cuda.shared.array(THREADS, ACC1)\n    " + shared
+        center = f"""
+        acc1 = a01
+        if live:
+            if stage == 1 or chunks == 1:
+                acc1 = {name}_lanes1(x, px, rshape, rxs, n, lo + lane, hi, lanes, acc1, 0.0, p)
+            else:
+                acc1 = {name}_parts1(part1, k, total, chunks, lane, lanes, acc1, p){tree1}
+        if stage == 1:
+            if lane == 0 and live:
+                part1[ch * total + k] = sh1[t]
+        else:
+            c = f1(sh1[t - lane * ls], n, 0.0, p)
         cuda.syncthreads()"""
-    return f'''
-def {name}_kernel(kshape, x, xo, kxs, out, oo, kos, rshape, rxs, n, a01, a02, p):
-    sh1 = cuda.shared.array(THREADS, ACC1)
-    sh2 = cuda.shared.array(THREADS, ACC2)
-    t = cuda.threadIdx.x
-    total = 1
-    for q in range(len(kshape)):
-        total *= kshape[q]
-    k = cuda.blockIdx.x
-    while k < total:{_UNRAVEL_K}
-        c = 0.0{first}{_cuda_pass("c2", "m2", "sh2", "a02", "c")}
-        if t == 0:
-            out[po] = f2(sh2[0], n, c, p)
-        cuda.syncthreads()
-        k += cuda.gridDim.x
-'''
+        merge_center = f"""
+        acc1 = a01
+        if live:
+            acc1 = {name}_parts1(part1, k, total, chunks, lane, lanes, acc1, p){tree1}
+        c = f1(sh1[t - lane * ls], n, 0.0, p)
+        cuda.syncthreads()"""
+    return src + f'''
+
+def {name}_kernel(stage, total, kshape, x, xo, kxs, out, oo, kos, rshape, rxs, n, a01, a02, p,
+                  part1, part2, lanes, cols, chunks, size):
+    {shared}{_CUDA_GROUPS}{_CUDA_CHUNKS}
+        c = 0.0{center}
+        if stage == 2:
+            acc2 = a02
+            if live:
+                acc2 = {name}_lanes2(x, px, rshape, rxs, n, lo + lane, hi, lanes, acc2, c, p)\
+{_cuda_tree("sh2", "2", 12)}
+            if lane == 0 and live:
+                if chunks == 1:
+                    out[po] = f2(sh2[t], n, c, p)
+                else:
+                    part2[ch * total + k] = sh2[t]{_CUDA_NEXT}
+
+def {name}_merge(total, kshape, out, oo, kos, n, a01, a02, p, part1, part2, lanes, cols, chunks):
+    {shared}{_CUDA_GROUPS}{_CUDA_OUTPUTS}
+        po = line(min(k, total - 1), kshape, oo, kos, oo, kos)[1]
+        c = 0.0{merge_center}
+        acc2 = a02
+        if live:
+            acc2 = {name}_parts2(part2, k, total, chunks, lane, lanes, acc2, p){tree2}
+        if lane == 0 and live:
+            out[po] = f2(sh2[t], n, c, p){_CUDA_NEXT}'''
+
+
+def cuda_argext_source(name: str) -> str:
+    """Return CUDA source for ``argmax``/``argmin``: ``{name}_kernel`` and ``{name}_merge``.
+
+    The layouts of :func:`cuda_reduce_source` with (value, index) pairs:
+    ``takes(v, j, bv, bj, is_max)`` (bound in the namespace, with ``VALUE``, the
+    value type) says whether a candidate replaces the best so far. With one
+    chunk the kernel writes indices to ``out`` and values to ``vals``; else
+    partial pairs to ``pv``/``pj`` for ``{name}_merge``. ``{name}_lanes`` must
+    be compiled by the caller.
+
+    Example:
+        >>> "def gtensor_argext_merge(" in cuda_argext_source("gtensor_argext")
+        True
+    """
+    lanes = _cuda_lanes_source(
+        f"{name}_lanes", "bv, bj, is_max",
+        lambda v, j: f"if takes({v}, {j}, bv, bj, is_max):\n    bv, bj = {v}, {j}\n", "bv, bj")
+    tree = _indent("""
+sv[t] = bv
+sj[t] = bj
+cuda.syncthreads()
+s = lanes // 2
+while s > 0:
+    if lane < s and takes(sv[t + s * ls], sj[t + s * ls], sv[t], sj[t], is_max):
+        sv[t] = sv[t + s * ls]
+        sj[t] = sj[t + s * ls]
+    cuda.syncthreads()
+    s //= 2""", 8)
+    shared = "sv = cuda.shared.array(THREADS, VALUE)\n    sj = cuda.shared.array(THREADS, INDEX)"
+    return lanes + f'''
+
+def {name}_kernel(total, kshape, x, xo, kxs, out, oo, kos, vals, vo, vos, rshape, rxs, n,
+                  is_max, pv, pj, lanes, cols, chunks, size):
+    {shared}{_CUDA_GROUPS}{_CUDA_CHUNKS}
+        bv, bj = x[px], -1
+        if live:
+            bv, bj = {name}_lanes(x, px, rshape, rxs, n, lo + lane, hi, lanes, bv, bj, is_max)\
+{tree}
+        if lane == 0 and live:
+            if chunks == 1:
+                out[po] = sj[t]
+                vals[line(k, kshape, xo, kxs, vo, vos)[1]] = sv[t]
+            else:
+                pv[ch * total + k] = sv[t]
+                pj[ch * total + k] = sj[t]{_CUDA_NEXT}
+
+def {name}_merge(total, kshape, out, oo, kos, vals, vo, vos, is_max, pv, pj, lanes, cols,
+                 chunks):
+    {shared}{_CUDA_GROUPS}{_CUDA_OUTPUTS}
+        bv, bj = pv[0], -1
+        q = lane
+        while live and q < chunks:
+            if takes(pv[q * total + k], pj[q * total + k], bv, bj, is_max):
+                bv, bj = pv[q * total + k], pj[q * total + k]
+            q += lanes{tree}
+        if lane == 0 and live:
+            po, pw = line(k, kshape, oo, kos, vo, vos)
+            out[po] = sj[t]
+            vals[pw] = sv[t]{_CUDA_NEXT}'''

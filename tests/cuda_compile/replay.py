@@ -37,7 +37,7 @@ from numba.core import config  # noqa: E402
 class _Device:
     compute_capability = (9, 0)
     id = 0
-    MULTIPROCESSOR_COUNT = 132
+    MULTIPROCESSOR_COUNT = 132  # an H200's; launch plans read these to size their grids
     MAX_THREADS_PER_MULTIPROCESSOR = 2048
 
 
