@@ -227,6 +227,11 @@ def _is_narrow(n: int, shape: Dims, *strides: Dims) -> bool:
     return True
 
 
+def _blocks(items: int, per_block: int) -> int:
+    """Blocks for a grid-stride loop over ``items``, ``per_block`` of them per block and step."""
+    return max(1, min(MAX_BLOCKS, -(-items // per_block)))
+
+
 def _transpose_dims(shape: Dims, dst_strides: Dims, src_strides: Dims) -> tuple[int, int] | None:
     """Return ``(row, col)``: a dim unit-stride in the destination and another in the source."""
     if len(shape) < 2:
@@ -304,16 +309,16 @@ class CudaCopy:
         idx, uidx = _index_types(narrow)
         to_bool = np.dtype(out_dtype).kind == "b"
         if len(cshape) == 1 and ds == (1,) and ss == (1,):
-            blocks = max(1, min(MAX_BLOCKS, -(-n // (THREADS * UNROLL))))
-            launch = PlannedLaunch(_flat_kernel(narrow, to_bool), 0, stream, blocks, THREADS)
+            launch = PlannedLaunch(_flat_kernel(narrow, to_bool), 0, stream,
+                                   _blocks(n, THREADS * UNROLL), THREADS)
             return partial(_run_flat, launch, idx(n))
         pair = _transpose_dims(cshape, ds, ss)
         if pair is not None:
             return _transpose_plan(cshape, ds, ss, pair, narrow, to_bool, np.dtype(out_dtype),
                                    stream)
         contiguous = is_c_contiguous(cshape, ds)
-        launch = PlannedLaunch(_strided_kernel(narrow, to_bool, contiguous), n, stream,
-                               None, THREADS)
+        launch = PlannedLaunch(_strided_kernel(narrow, to_bool, contiguous), 0, stream,
+                               _blocks(n, THREADS), THREADS)
         shape_arg = tuple(uidx(s) for s in cshape)
         return partial(_run_strided, launch, idx(n), shape_arg, tuple(idx(s) for s in ds),
                        tuple(idx(s) for s in ss))
@@ -331,9 +336,8 @@ def _transpose_plan(shape: Dims, ds: Dims, ss: Dims, pair: tuple[int, int], narr
     tiles = row_tiles * col_tiles
     for b in bshape:
         tiles *= b
-    blocks = max(1, min(MAX_BLOCKS, tiles))
-    launch = PlannedLaunch(_transpose_kernel(narrow, to_bool, out_dtype), 0, stream, blocks,
-                           TILE * TILE_ROWS)
+    launch = PlannedLaunch(_transpose_kernel(narrow, to_bool, out_dtype), 0, stream,
+                           _blocks(tiles, 1), TILE * TILE_ROWS)
     sizes = (idx(tiles), uidx(row_tiles), uidx(col_tiles), idx(rows), idx(cols),
              tuple(uidx(b) for b in bshape))
     return partial(_run_transpose, launch, sizes,
