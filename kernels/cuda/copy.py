@@ -49,6 +49,7 @@ THREADS = 4 if SIMULATED else 256
 UNROLL = 4
 """Elements a flat or transpose thread moves per step (written out in their bodies)."""
 TILE = 4 if SIMULATED else 32
+"""Side of a transpose tile, in elements."""
 TILE_PAD = TILE + 1
 """Columns of a shared-memory tile: one spare, so a column's elements sit in different banks."""
 TILE_ROWS = TILE // UNROLL
@@ -57,7 +58,8 @@ TILE_MIN = max(2, TILE // 4)
 """Both transposed dims at least this long take the transpose kernel (shorter ones idle
 most of a tile's threads)."""
 NARROW_LIMIT = 2**31 - 2**27
-"""Indices stay below this, grid-stride steps included, for 32-bit index arithmetic."""
+"""Layouts whose element count, extents and strides stay below this use 32-bit index
+arithmetic (a grid-stride step past the end stays below 2**31)."""
 _PLAN_LIMIT = 1024
 
 
