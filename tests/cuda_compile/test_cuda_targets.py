@@ -20,10 +20,11 @@ HERE = Path(__file__).resolve().parent
 
 
 @pytest.mark.slow
-def test_each_recorded_kernel_compiles_for_sm90() -> None:
+def test_each_recorded_kernel_compiles_for_sm90(tmp_path: Path) -> None:
     if importlib.util.find_spec("nvidia") is None:
         pytest.skip("NVVM is not installed (the test extra brings cuda-toolkit[nvvm,nvrtc])")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    env["NUMBA_CACHE_DIR"] = str(tmp_path)  # kernels cached by an earlier run would not count
     done = subprocess.run(
         [sys.executable, str(HERE / "replay.py"), str(HERE / "launches.jsonl.gz"),
          "--max-per-kernel", "1"],
