@@ -6,7 +6,8 @@ import threading
 from typing import Any
 
 import numpy as np
-from numba import cuda
+from numba import cuda, types
+from numba.np.numpy_support import as_dtype
 
 from ..common import transfers
 from ..common.strided import element_strides, host_flat, span
@@ -49,14 +50,42 @@ def _simulated_getitem(kernel: Any, configuration: Any) -> _SimulatedLaunch:
     return _SimulatedLaunch(kernel, configuration)
 
 
+_SHARED_LOCK = threading.Lock()
+_fake_shared: Any = None  # the simulator's own FakeCUDAShared.array
+
+
+def _simulated_shared_array(self: Any, shape: Any, dtype: Any, alignment: Any = None) -> Any:
+    """``cuda.shared.array`` under the simulator, one array per block and call site.
+
+    The simulator's own looks the call site up and stores a new array without a
+    lock, so two threads of a block that both miss would each get their own array.
+    """
+    if shape == 0 or alignment is not None:
+        return _fake_shared(self, shape, dtype, alignment)
+    if isinstance(dtype, types.Type):
+        dtype = as_dtype(dtype)
+    caller = sys._getframe(1)
+    site = (caller.f_code.co_filename, caller.f_lineno)
+    with _SHARED_LOCK:
+        array = self._allocations.get(site)
+        if array is None:
+            array = self._allocations[site] = np.empty(shape, dtype)
+    return array
+
+
 def _serialize_simulated_launches() -> None:
-    """Make every simulated ``kernel[grid](...)`` launch a :class:`_SimulatedLaunch`."""
-    global _fake_configure, _fake_run
+    """Make every simulated ``kernel[grid](...)`` launch a :class:`_SimulatedLaunch`, and
+    simulated shared arrays safe to allocate from the threads of a block at once."""
+    global _fake_configure, _fake_run, _fake_shared
     from numba.cuda.simulator.kernel import FakeCUDAKernel
+    from numba.cuda.simulator.kernelapi import FakeCUDAShared
 
     if FakeCUDAKernel.__getitem__ is not _simulated_getitem:
         _fake_configure, _fake_run = FakeCUDAKernel.__getitem__, FakeCUDAKernel.__call__
         FakeCUDAKernel.__getitem__ = _simulated_getitem
+    if FakeCUDAShared.array is not _simulated_shared_array:
+        _fake_shared = FakeCUDAShared.array
+        FakeCUDAShared.array = _simulated_shared_array
 
 
 if SIMULATED:
