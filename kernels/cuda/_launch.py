@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any
 
@@ -18,6 +19,8 @@ MAX_BLOCKS = 4 if SIMULATED else 65535
 
 SIMULATOR_LAUNCH_LOCK = threading.RLock()
 """Held for each whole simulated launch; unused on a real GPU."""
+SWITCH_INTERVAL = 1e-4
+"""Seconds between GIL switches during a simulated launch."""
 
 _fake_configure: Any = None  # the simulator's own FakeCUDAKernel.__getitem__ and __call__
 _fake_run: Any = None
@@ -28,7 +31,10 @@ class _SimulatedLaunch:
 
     Numba's simulator keeps a single global kernel context and stores a
     launch's grid on the shared kernel object, so two threads launching at
-    once would run with each other's grid and thread indices.
+    once would run with each other's grid and thread indices. Its block
+    threads pass ``syncthreads`` through a thread that polls them, so the
+    launch runs with a short GIL switch interval (``SWITCH_INTERVAL``): at the
+    default 5 ms every barrier would wait for one switch per thread.
     """
 
     __slots__ = ("kernel", "configuration")
@@ -40,7 +46,12 @@ class _SimulatedLaunch:
     def __call__(self, *args: Any) -> Any:
         with SIMULATOR_LAUNCH_LOCK:
             _fake_configure(self.kernel, self.configuration)
-            return _fake_run(self.kernel, *args)
+            interval = sys.getswitchinterval()
+            sys.setswitchinterval(SWITCH_INTERVAL)
+            try:
+                return _fake_run(self.kernel, *args)
+            finally:
+                sys.setswitchinterval(interval)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.kernel, name)
