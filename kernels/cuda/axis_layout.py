@@ -15,25 +15,20 @@ shared-memory slot is ``t``:
   is not the contiguous dim).
 
 Blocks grid-stride over ``groups = ceil(lines / lpb) * chunks``; group ``g`` is
-chunk ``g % chunks`` of lines ``(g // chunks) * lpb + team``.
+chunk ``g % chunks`` of lines ``(g // chunks) * lpb + team``. Block size, the
+column width and the blocks that fill the GPU (``target_blocks``) are the
+reductions' (``_reduce_layout``).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import Any
 
-import numpy as np
 from numba import cuda
 
 from ..common.offsets import element_offset, line_offsets
-from ._launch import MAX_BLOCKS, SIMULATED
-
-THREADS = 4 if SIMULATED else 256
-WARP = 2 if SIMULATED else 32
-FILL = 4 if SIMULATED else 1024
-"""Blocks that keep the GPU busy: 132 SMs with 8 blocks of ``THREADS`` each, rounded."""
+from ._launch import MAX_BLOCKS
+from ._reduce_layout import COL_WIDTH, THREADS, _pow2_at_least
 
 _line = cuda.jit(device=True)(line_offsets)
 _eoff = cuda.jit(device=True)(element_offset)
@@ -102,16 +97,6 @@ class Teams:
                      -(-self.length // chunk), chunk)
 
 
-def pow2_at_least(n: int) -> int:
-    """The smallest power of two that is ``>= n`` (1 for ``n <= 1``).
-
-    Example:
-        >>> pow2_at_least(5), pow2_at_least(1)
-        (8, 1)
-    """
-    return 1 << max(0, math.ceil(math.log2(max(n, 1))))
-
-
 def along_rows(lines: int, kxs: tuple[int, ...], sx: int) -> bool:
     """True when threads should step along the axis (its stride is the smallest).
 
@@ -131,7 +116,7 @@ def row_teams(lines: int, length: int, items: int) -> Teams:
         >>> row_teams(8192, 1024, 8).per in (4, 128)
         True
     """
-    per = min(THREADS, pow2_at_least(-(-length // items)))
+    per = min(THREADS, _pow2_at_least(-(-length // items)))
     return Teams(lines, length, per, THREADS // per, per, 1)
 
 
@@ -142,7 +127,7 @@ def column_teams(lines: int, length: int) -> Teams:
         >>> column_teams(3, 100).lpb in (2, 4)
         True
     """
-    lpb = min(WARP, pow2_at_least(lines))
+    lpb = min(COL_WIDTH, _pow2_at_least(lines))
     return Teams(lines, length, THREADS // lpb, lpb, 1, lpb)
 
 
@@ -157,14 +142,3 @@ def teams_for(lines: int, length: int, kxs: tuple[int, ...], sx: int, items: int
         return row_teams(lines, length, items)
     return column_teams(lines, length)
 
-
-def scratch(n: int, dtype: np.dtype, stream: Any = None) -> Any:
-    """A temporary flat buffer of ``n`` elements on the device (host memory when simulated).
-
-    Example:
-        >>> scratch(3, np.dtype(np.float64)).shape
-        (3,)
-    """
-    if SIMULATED:
-        return np.empty(n, dtype)
-    return cuda.device_array(n, dtype, stream=0 if stream is None else stream)

@@ -4,14 +4,13 @@ Same calling convention and accumulation as the CPU (``kernels.cpu.axis_ops``):
 ``kernel(x, out, axis, stream=None)``. Each kernel also has ``plan(shape,
 x_strides, out_strides, axis, dtype, out_dtype, stream)``, which chooses the
 thread layout and the launches once per call signature (``softmax_rows`` and
-``scan_rows`` describe them); calls through the kernel reuse the last
-``PLANS`` plans.
+``scan_rows`` describe them); calls through the kernel keep their plans as
+the reductions do (``_reduce_layout.remembered``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -21,16 +20,13 @@ from ..common.operands import nothing
 from ..common.scalar_rows import scan_start
 from ..common.strided import axis_plan, element_strides
 from ..registry import register
-from ._launch import flat_operand
+from ._launch import flat_operand, stream_pointer
+from ._reduce_layout import remembered
 from .axis_layout import _eoff, _line
 from .scan_rows import plan_scan
 from .softmax_rows import plan_softmax
 
 __all__ = ["CudaAxisOp", "_eoff", "_line"]
-
-PLANS = 64
-"""Plans kept per kernel (each holds up to three configured launches)."""
-
 
 class CudaAxisOp:
     """The CUDA kernel of one axis op: ``kernel(x, out, axis, stream=None)``."""
@@ -39,13 +35,15 @@ class CudaAxisOp:
         self.op = op
         self.__name__ = f"gtensor_{op}_cuda"
         self.__doc__ = f"CUDA ``{op}`` kernel: ``kernel(x, out, axis, stream=None)``."
-        self._plans = lru_cache(maxsize=PLANS)(self.plan)
+        self._plans: dict[Any, Callable[..., None]] = {}
 
     def __call__(self, x: Any, out: Any, axis: int, stream: Any = None) -> None:
         if out.size == 0:
             return
-        run = self._plans(tuple(x.shape), element_strides(x), element_strides(out), axis,
-                          np.dtype(x.dtype), np.dtype(out.dtype), stream)
+        sig = (tuple(x.shape), element_strides(x), element_strides(out), axis,
+               np.dtype(x.dtype), np.dtype(out.dtype))
+        run = remembered(self._plans, (*sig, stream_pointer(stream)),
+                         lambda: self.plan(*sig, stream))
         xb, xo, _ = flat_operand(x)
         ob, oo, _ = flat_operand(out)
         run(xb, xo, ob, oo)

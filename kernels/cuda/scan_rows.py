@@ -13,12 +13,15 @@ Layouts as in ``axis_layout`` (``THREADS`` = 256 threads a block on a GPU):
 - **other axes** (``gtensor_scan_lines``): a thread scans one line (or one
   chunk of it) serially; adjacent threads take adjacent lines, so a warp's
   loads are consecutive when the lines are adjacent in memory.
-- **few long lines** (teams cannot fill the GPU): each line is cut into
-  chunks (``SCAN_CHUNK`` elements for row teams; for threads per line, enough
-  chunks for ``FILL`` blocks of threads); three launches:
+- **few long lines** (fewer groups than ``target_blocks()``, 4 blocks per SM):
+  each line is cut into chunks (``SCAN_CHUNK`` elements for row teams; for
+  threads per line, enough chunks for ``target`` blocks of threads); three
+  launches:
   ``gtensor_chunk_totals`` writes each chunk's total (a team reduces it),
-  ``gtensor_scan_tiles`` scans each line's totals in place, and the scan
-  kernel starts each chunk from the total of the chunks before it.
+  ``gtensor_scan_tiles`` scans each line's totals into running totals, and
+  the scan kernel starts each chunk from the running total before it. A
+  64M-element vector: 4096 chunks of 16384, 4096 blocks in the first and
+  last launches.
 
 Accumulation as before: float64 for floats, int64 for integers and bools,
 cast on store. Integer results are exact; float results differ from a serial
@@ -38,9 +41,8 @@ from numba import cuda, from_dtype
 from ..common.scalar_rows import scan_row
 from ._elementwise_build import _JIT
 from ._launch import MAX_BLOCKS, SIMULATED, PlannedLaunch
+from ._reduce_layout import THREADS, scratch, target_blocks
 from .axis_layout import (
-    FILL,
-    THREADS,
     Teams,
     _eoff,
     _line,
@@ -50,7 +52,6 @@ from .axis_layout import (
     group_part,
     member,
     row_teams,
-    scratch,
 )
 
 ITEMS = 2 if SIMULATED else 8
@@ -183,23 +184,26 @@ def _kernels(acc_dtype: np.dtype) -> tuple[Any, Any, Any]:
     return gtensor_scan_tiles, gtensor_scan_lines, gtensor_chunk_totals
 
 
-def scan_teams(lines: int, length: int, kxs: tuple[int, ...], sx: int) -> tuple[Teams, bool]:
+def scan_teams(lines: int, length: int, kxs: tuple[int, ...], sx: int,
+               target: int | None = None) -> tuple[Teams, bool]:
     """The scan's layout and whether row teams scan tiles (else a thread scans a line).
 
-    Lines are split into chunks when they alone cannot fill the GPU. A thread per
-    line is written as teams of one thread.
+    Lines are split into chunks when they alone would run fewer than ``target``
+    blocks (default ``target_blocks()``). A thread per line is written as teams
+    of one thread.
 
     Example:
-        >>> scan_teams(1, 1 << 26, (0, 0, 1), 1)[0].chunks > 1
+        >>> scan_teams(1, 1 << 26, (0, 0, 1), 1, target=528)[0].chunks > 1
         True
     """
+    target = target_blocks() if target is None else target
     if along_rows(lines, kxs, sx):
         teams = row_teams(lines, length, ITEMS)
-        if -(-lines // teams.lpb) < FILL and length >= 2 * SCAN_CHUNK:
+        if -(-lines // teams.lpb) < target and length >= 2 * SCAN_CHUNK:
             return teams.split(SCAN_CHUNK), True
         return teams, True
     teams = Teams(lines, length, 1, 1, 1, 1)
-    chunks = min(-(-FILL * THREADS // lines), length // LINE_CHUNK)
+    chunks = min(-(-target * THREADS // lines), length // LINE_CHUNK)
     return (teams.split(-(-length // chunks)) if chunks >= 2 else teams), False
 
 
@@ -224,7 +228,7 @@ def plan_scan(kshape: tuple[int, ...], kxs: tuple[int, ...], kos: tuple[int, ...
     else:
         threads = lines * teams.chunks
         scan = PlannedLaunch(serial, 0, stream, min(MAX_BLOCKS, -(-threads // THREADS)), THREADS)
-        chunked = column_teams(lines, length).split(teams.chunk or length)
+        chunked = column_teams(lines, length).split(teams.chunk) if teams.chunks > 1 else teams
     if teams.chunks == 1:
         return partial(_scan_once, scan, teams.geometry, kshape, kxs, kos, sx, so, ident, is_prod)
     reduce = PlannedLaunch(totals, 0, stream, chunked.blocks, THREADS)

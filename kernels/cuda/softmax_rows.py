@@ -11,14 +11,15 @@ Layouts as in ``axis_layout`` (``THREADS`` = 256 threads a block on a GPU):
   elements a thread: ``dim=-1`` of 4096 x 4096 is a 256-thread block per row,
   4096 blocks; of 8192 x 1024, two rows of 128 threads a block), column teams
   of 32 adjacent lines and 8 threads per line otherwise.
-- **split lines** when the teams cannot fill the GPU (fewer than ``FILL``
-  groups) and the lines are long: each line is cut into up to
-  ``FILL / groups`` chunks of at least ``SPLIT_ITEMS`` elements a thread;
+- **split lines** when the teams cannot fill the GPU (fewer groups than
+  ``target_blocks()``, 4 blocks per SM: 528 on an H200) and the lines are
+  long: each line is cut into up to ``target / groups`` chunks of at least
+  ``SPLIT_ITEMS`` elements a thread;
   ``gtensor_softmax_partial`` writes one ``(max, sum)`` pair per chunk, then
   ``gtensor_softmax_finish`` has every chunk's team merge its line's pairs
-  (at most ``FILL`` of them, so the repeated merging costs less than a third
-  launch would) and write its chunk. ``dim=0`` of 4096 x 4096: 128 groups of
-  32 columns, each column cut into 8 chunks of 512 rows, 1024 blocks.
+  (at most ``target`` of them, so the repeated merging costs less than a
+  third launch would) and write its chunk. ``dim=0`` of 4096 x 4096: 128
+  groups of 32 columns, each column cut into 5 chunks of 824 rows, 640 blocks.
 
 Accumulation as before: the max in the input dtype, ``exp(x - max)`` in the
 input dtype summed in float64; a line with a NaN, a ``+inf`` or only ``-inf``
@@ -38,18 +39,8 @@ from numba import cuda, float64, from_dtype
 from ..common.scalar_rows import online_add, online_merge, softmax_total
 from ._elementwise_build import _JIT
 from ._launch import SIMULATED, PlannedLaunch
-from .axis_layout import (
-    FILL,
-    THREADS,
-    Teams,
-    _eoff,
-    _line,
-    group_count,
-    group_part,
-    member,
-    scratch,
-    teams_for,
-)
+from ._reduce_layout import THREADS, scratch, target_blocks
+from .axis_layout import Teams, _eoff, _line, group_count, group_part, member, teams_for
 
 ROW_ITEMS = 2 if SIMULATED else 8
 SPLIT_ITEMS = 2 if SIMULATED else 32
@@ -200,17 +191,20 @@ def _kernels(dtype: np.dtype) -> tuple[Any, Any, Any]:
     return gtensor_softmax, gtensor_softmax_partial, gtensor_softmax_finish
 
 
-def softmax_teams(lines: int, length: int, kxs: tuple[int, ...], sx: int) -> Teams:
-    """Teams per line, with long lines split into chunks when the lines alone leave SMs idle.
+def softmax_teams(lines: int, length: int, kxs: tuple[int, ...], sx: int,
+                  target: int | None = None) -> Teams:
+    """Teams per line; long lines split into chunks when fewer than ``target`` blocks
+    (default ``target_blocks()``) would run.
 
     Example:
-        >>> softmax_teams(4096, 4096, (0, 0, 4096), 1).chunks
+        >>> softmax_teams(4096, 4096, (0, 0, 4096), 1, target=528).chunks
         1
     """
+    target = target_blocks() if target is None else target
     teams = teams_for(lines, length, kxs, sx, ROW_ITEMS)
     groups = -(-lines // teams.lpb)
-    chunks = min(-(-FILL // groups), length // (teams.per * SPLIT_ITEMS))
-    if groups >= FILL or chunks < 2:
+    chunks = min(-(-target // groups), length // (teams.per * SPLIT_ITEMS))
+    if groups >= target or chunks < 2:
         return teams
     return teams.split(-(-length // (chunks * teams.per)) * teams.per)
 
