@@ -3,7 +3,9 @@
 Each works on one line of ``L`` elements along the op's axis, read from a flat
 buffer at offset ``px`` with stride ``sx`` and written at ``po`` with stride
 ``so``; both backends compile it (``njit`` / CUDA device function) and call it
-once per line.
+once per line. ``online_add``, ``online_merge`` and ``softmax_total`` are the
+one-read softmax statistics (a running max and a rescaled sum) that the CUDA
+kernels fold per thread and merge across threads and chunks.
 """
 
 from __future__ import annotations
@@ -40,6 +42,55 @@ def softmax_row(x, px, sx, out, po, so, length, log):  # noqa: ANN001, ANN201
         inv = 1.0 / total
         for j in range(length):
             out[po + j * so] = math.exp(x[px + j * sx] - m) * inv
+
+
+def online_add(m, s, v):  # noqa: ANN001, ANN201
+    """Fold element ``v`` into a running max ``m`` and a sum ``s`` of ``exp(. - m)``.
+
+    ``s`` (float64) is rescaled when the max grows. Start from ``(-inf, 0.0)``.
+    The pair is exact only for a line whose max is finite: a NaN max stays NaN,
+    and ``softmax_total`` turns any other max into a NaN total, as the two-pass
+    softmax does.
+
+    Example:
+        >>> online_add(np.float64(1.0), 1.0, np.float64(1.0))
+        (np.float64(1.0), 2.0)
+    """
+    if v > m:
+        return v, s * math.exp(np.float64(m) - np.float64(v)) + 1.0
+    if v != v:
+        return v, s
+    if v > -math.inf:
+        s += math.exp(v - m)
+    return m, s
+
+
+def online_merge(m1, s1, m2, s2):  # noqa: ANN001, ANN201
+    """Merge two ``(max, sum)`` pairs of ``online_add``; ``(-inf, 0.0)`` is the identity.
+
+    Example:
+        >>> online_merge(np.float64(0.0), 1.0, np.float64(0.0), 1.0)
+        (np.float64(0.0), 2.0)
+    """
+    if m2 > m1:
+        m1, s1, m2, s2 = m2, s2, m1, s1
+    elif m2 != m2:
+        return m2, s2
+    if m2 > -math.inf:
+        s1 += s2 * math.exp(np.float64(m2) - np.float64(m1))
+    return m1, s1
+
+
+def softmax_total(m, s):  # noqa: ANN001, ANN201
+    """The line's sum of ``exp(x - m)`` from the merged pair: NaN unless the max is finite.
+
+    Example:
+        >>> softmax_total(np.float32(np.inf), 1.0)
+        nan
+    """
+    if m > -math.inf and m < math.inf:
+        return s
+    return math.nan
 
 
 def scan_start(x: Any, is_prod: bool) -> tuple[Any, bool]:

@@ -221,23 +221,37 @@ def axis_operands(x: Any, out: Any, axis: int) -> tuple[Dims, Dims, Dims, int, i
     """Plan an op along one ``axis`` of ``x`` writing ``out`` of the same shape.
 
     Returns:
-        ``(kshape, kxs, kos, length, sx, so)``: the other dims collapsed and
-        padded to ``PAD_RANK`` with the input's and output's element strides, the
-        axis length and the axis strides of input and output.
+        See :func:`axis_plan`.
 
     Example:
         >>> axis_operands(np.zeros((4, 5)), np.zeros((4, 5)), 1)
         ((1, 1, 4), (0, 0, 5), (0, 0, 5), 5, 1, 1)
     """
-    ndim = len(x.shape)
+    return axis_plan(tuple(x.shape), element_strides(x), element_strides(out), axis)
+
+
+def axis_plan(shape: Dims, x_strides: Dims, out_strides: Dims,
+              axis: int) -> tuple[Dims, Dims, Dims, int, int, int]:
+    """Plan an op along one ``axis`` from the shape and the element strides alone.
+
+    Returns:
+        ``(kshape, kxs, kos, length, sx, so)``: the other dims collapsed and
+        padded to ``PAD_RANK`` with the input's and output's element strides, the
+        axis length and the axis strides of input and output.
+
+    Example:
+        >>> axis_plan((4, 5), (5, 1), (5, 1), 1)
+        ((1, 1, 4), (0, 0, 5), (0, 0, 5), 5, 1, 1)
+    """
+    ndim = len(shape)
     axis = axis % ndim if ndim else 0
-    xs, os_ = element_strides(x), element_strides(out)
+    xs, os_ = x_strides, out_strides
     kept = [d for d in range(ndim) if d != axis]
-    kshape, (kxs, kos) = collapse([x.shape[d] for d in kept],
+    kshape, (kxs, kos) = collapse([shape[d] for d in kept],
                                   [[xs[d] for d in kept], [os_[d] for d in kept]])
     pad = PAD_RANK - len(kshape)
     if pad > 0:
         kshape, kxs, kos = (1,) * pad + kshape, (0,) * pad + kxs, (0,) * pad + kos
     if not ndim:
         return kshape, kxs, kos, 1, 0, 0
-    return kshape, kxs, kos, int(x.shape[axis]), xs[axis], os_[axis]
+    return kshape, kxs, kos, int(shape[axis]), xs[axis], os_[axis]

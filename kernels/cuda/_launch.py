@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any
 
 import numpy as np
-from numba import cuda
+from numba import cuda, types
+from numba.np.numpy_support import as_dtype
 
 from ..common import transfers
 from ..common.strided import element_strides, host_flat, span
@@ -17,6 +19,8 @@ MAX_BLOCKS = 4 if SIMULATED else 65535
 
 SIMULATOR_LAUNCH_LOCK = threading.RLock()
 """Held for each whole simulated launch; unused on a real GPU."""
+SWITCH_INTERVAL = 1e-4
+"""Seconds between GIL switches during a simulated launch."""
 
 _fake_configure: Any = None  # the simulator's own FakeCUDAKernel.__getitem__ and __call__
 _fake_run: Any = None
@@ -27,7 +31,10 @@ class _SimulatedLaunch:
 
     Numba's simulator keeps a single global kernel context and stores a
     launch's grid on the shared kernel object, so two threads launching at
-    once would run with each other's grid and thread indices.
+    once would run with each other's grid and thread indices. Its block
+    threads pass ``syncthreads`` through a thread that polls them, so the
+    launch runs with a short GIL switch interval (``SWITCH_INTERVAL``): at the
+    default 5 ms every barrier would wait for one switch per thread.
     """
 
     __slots__ = ("kernel", "configuration")
@@ -39,7 +46,12 @@ class _SimulatedLaunch:
     def __call__(self, *args: Any) -> Any:
         with SIMULATOR_LAUNCH_LOCK:
             _fake_configure(self.kernel, self.configuration)
-            return _fake_run(self.kernel, *args)
+            interval = sys.getswitchinterval()
+            sys.setswitchinterval(SWITCH_INTERVAL)
+            try:
+                return _fake_run(self.kernel, *args)
+            finally:
+                sys.setswitchinterval(interval)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.kernel, name)
@@ -49,14 +61,42 @@ def _simulated_getitem(kernel: Any, configuration: Any) -> _SimulatedLaunch:
     return _SimulatedLaunch(kernel, configuration)
 
 
+_SHARED_LOCK = threading.Lock()
+_fake_shared: Any = None  # the simulator's own FakeCUDAShared.array
+
+
+def _simulated_shared_array(self: Any, shape: Any, dtype: Any, alignment: Any = None) -> Any:
+    """``cuda.shared.array`` under the simulator, one array per block and call site.
+
+    The simulator's own looks the call site up and stores a new array without a
+    lock, so two threads of a block that both miss would each get their own array.
+    """
+    if shape == 0 or alignment is not None:
+        return _fake_shared(self, shape, dtype, alignment)
+    if isinstance(dtype, types.Type):
+        dtype = as_dtype(dtype)
+    caller = sys._getframe(1)
+    site = (caller.f_code.co_filename, caller.f_lineno)
+    with _SHARED_LOCK:
+        array = self._allocations.get(site)
+        if array is None:
+            array = self._allocations[site] = np.empty(shape, dtype)
+    return array
+
+
 def _serialize_simulated_launches() -> None:
-    """Make every simulated ``kernel[grid](...)`` launch a :class:`_SimulatedLaunch`."""
-    global _fake_configure, _fake_run
+    """Make every simulated ``kernel[grid](...)`` launch a :class:`_SimulatedLaunch`, and
+    simulated shared arrays safe to allocate from the threads of a block at once."""
+    global _fake_configure, _fake_run, _fake_shared
     from numba.cuda.simulator.kernel import FakeCUDAKernel
+    from numba.cuda.simulator.kernelapi import FakeCUDAShared
 
     if FakeCUDAKernel.__getitem__ is not _simulated_getitem:
         _fake_configure, _fake_run = FakeCUDAKernel.__getitem__, FakeCUDAKernel.__call__
         FakeCUDAKernel.__getitem__ = _simulated_getitem
+    if FakeCUDAShared.array is not _simulated_shared_array:
+        _fake_shared = FakeCUDAShared.array
+        FakeCUDAShared.array = _simulated_shared_array
 
 
 if SIMULATED:

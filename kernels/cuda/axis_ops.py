@@ -1,71 +1,73 @@
 """CUDA cumsum/cumprod and softmax/log_softmax along one axis.
 
 Same calling convention and accumulation as the CPU (``kernels.cpu.axis_ops``):
-``kernel(x, out, axis, stream=None)``. One thread handles one line along the
-axis, threads grid-stride over the lines; adjacent threads read adjacent
-elements when the axis is not the innermost dim.
+``kernel(x, out, axis, stream=None)``. Each kernel also has ``plan(shape,
+x_strides, out_strides, axis, dtype, out_dtype, stream)``, which chooses the
+thread layout and the launches once per call signature (``softmax_rows`` and
+``scan_rows`` describe them); calls through the kernel keep their plans as
+the reductions do (``_reduce_layout.remembered``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from numba import cuda
+import numpy as np
 
 from ..common.dtype_groups import ALL, FLOAT
-from ..common.offsets import element_offset, line_offsets
-from ..common.scalar_rows import scan_row, scan_start, softmax_row
-from ..common.strided import axis_operands
+from ..common.operands import nothing
+from ..common.scalar_rows import scan_start
+from ..common.strided import axis_plan, element_strides
 from ..registry import register
-from ._elementwise_build import _JIT
-from ._launch import flat_operand, on
+from ._launch import flat_operand, stream_pointer
+from ._reduce_layout import remembered
+from .axis_layout import _eoff, _line
+from .scan_rows import plan_scan
+from .softmax_rows import plan_softmax
 
-_scan_row = cuda.jit(device=True)(scan_row)
-_softmax_row = cuda.jit(device=True)(softmax_row)
-_line = cuda.jit(device=True)(line_offsets)
-_eoff = cuda.jit(device=True)(element_offset)
+__all__ = ["CudaAxisOp", "_eoff", "_line"]
 
+class CudaAxisOp:
+    """The CUDA kernel of one axis op: ``kernel(x, out, axis, stream=None)``."""
 
-@cuda.jit(**_JIT)
-def gtensor_scan(total, kshape, x, xo, kxs, out, oo, kos, length, sx, so,  # noqa: ANN001, ANN201
-                 acc, is_prod):
-    k = cuda.grid(1)
-    while k < total:
-        px, po = _line(k, kshape, xo, kxs, oo, kos)
-        _scan_row(x, px, sx, out, po, so, length, acc, is_prod)
-        k += cuda.gridsize(1)
+    def __init__(self, op: str) -> None:
+        self.op = op
+        self.__name__ = f"gtensor_{op}_cuda"
+        self.__doc__ = f"CUDA ``{op}`` kernel: ``kernel(x, out, axis, stream=None)``."
+        self._plans: dict[Any, Callable[..., None]] = {}
 
-
-@cuda.jit(**_JIT)
-def gtensor_softmax(total, kshape, x, xo, kxs, out, oo, kos, length, sx,  # noqa: ANN001, ANN201
-                    so, log):
-    k = cuda.grid(1)
-    while k < total:
-        px, po = _line(k, kshape, xo, kxs, oo, kos)
-        _softmax_row(x, px, sx, out, po, so, length, log)
-        k += cuda.gridsize(1)
-
-
-def _axis_kernel(op: str, fn: Any, extra: Any) -> Any:
-    def kernel(x: Any, out: Any, axis: int, stream: Any = None) -> None:
+    def __call__(self, x: Any, out: Any, axis: int, stream: Any = None) -> None:
         if out.size == 0:
             return
-        kshape, kxs, kos, length, sx, so = axis_operands(x, out, axis)
-        total = out.size // max(length, 1)
+        sig = (tuple(x.shape), element_strides(x), element_strides(out), axis,
+               np.dtype(x.dtype), np.dtype(out.dtype))
+        run = remembered(self._plans, (*sig, stream_pointer(stream)),
+                         lambda: self.plan(*sig, stream))
         xb, xo, _ = flat_operand(x)
         ob, oo, _ = flat_operand(out)
-        on(fn, total, stream)(total, kshape, xb, xo, kxs, ob, oo, kos, length, sx, so,
-                                  *extra(x))
+        run(xb, xo, ob, oo)
 
-    kernel.__name__ = f"gtensor_{op}_cuda"
-    kernel.__doc__ = f"CUDA ``{op}`` kernel: ``kernel(x, out, axis, stream=None)``."
-    return kernel
+    def plan(self, shape: tuple[int, ...], x_strides: tuple[int, ...],
+             out_strides: tuple[int, ...], axis: int, dtype: np.dtype, out_dtype: np.dtype,
+             stream: Any = None) -> Callable[..., None]:
+        """Work out layout, kernels and launches once; return ``run(xb, xo, ob, oo)``.
+
+        ``xb``/``ob`` are flat device buffers of ``dtype``/``out_dtype`` and
+        ``xo``/``oo`` the element offsets of the first element; every launch
+        goes to ``stream``.
+        """
+        if 0 in shape:
+            return nothing
+        kshape, kxs, kos, length, sx, so = axis_plan(shape, x_strides, out_strides, axis)
+        if self.op in ("cumsum", "cumprod"):
+            ident, is_prod = scan_start(np.empty(0, dtype), self.op == "cumprod")
+            return plan_scan(kshape, kxs, kos, length, sx, so, ident, is_prod, stream)
+        return plan_softmax(kshape, kxs, kos, length, sx, so, dtype, self.op == "log_softmax",
+                            stream)
 
 
-register("cumsum", "cuda", ALL)(_axis_kernel("cumsum", gtensor_scan,
-                                             lambda x: scan_start(x, False)))
-register("cumprod", "cuda", ALL)(_axis_kernel("cumprod", gtensor_scan,
-                                              lambda x: scan_start(x, True)))
-register("softmax", "cuda", FLOAT)(_axis_kernel("softmax", gtensor_softmax, lambda x: (False,)))
-register("log_softmax", "cuda", FLOAT)(_axis_kernel("log_softmax", gtensor_softmax,
-                                                    lambda x: (True,)))
+register("cumsum", "cuda", ALL)(CudaAxisOp("cumsum"))
+register("cumprod", "cuda", ALL)(CudaAxisOp("cumprod"))
+register("softmax", "cuda", FLOAT)(CudaAxisOp("softmax"))
+register("log_softmax", "cuda", FLOAT)(CudaAxisOp("log_softmax"))
