@@ -12,14 +12,14 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-from numba import cuda
-
-import gtensor as gt
 from gtensor.kernels import lookup
 from gtensor.kernels.common.operands import nothing
 from gtensor.kernels.common.strided import element_strides
 from gtensor.kernels.cuda import copy as cuda_copy
 from gtensor.kernels.simulator import SIMULATED
+from numba import cuda
+
+import gtensor as gt
 
 T = cuda_copy.TILE
 FLAT, TRANSPOSE, STRIDED = cuda_copy._run_flat, cuda_copy._run_transpose, cuda_copy._run_strided

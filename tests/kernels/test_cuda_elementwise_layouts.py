@@ -13,9 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-from kernel_inputs import check, draw, lookup, poisoned
-
 from gtensor.kernels.cuda import _elementwise_build as builder
+from kernel_inputs import check, draw, lookup, poisoned
 
 STEP = builder.SIMULATED_THREADS * builder.SIMULATED_BLOCKS * builder.UNROLL
 """Elements in one grid-stride step of the simulated grid (a GPU's first block's share)."""
