@@ -74,7 +74,7 @@ NARROW_LIMIT = 2**31 - 2**27
 """Row layouts whose counts and offsets stay below this take 32-bit index arithmetic."""
 _PLAN_LIMIT = 1024
 
-Run = Callable[[Any, int, Any, int, Any], None]
+Run = Callable[..., None]
 _plans: dict[tuple[Any, ...], Run] = {}
 _launches: dict[tuple[Any, ...], PlannedLaunch] = {}
 
@@ -86,7 +86,7 @@ def pow2(n: int) -> int:
 
 @cache
 def block_cap() -> int:
-    """Most blocks one launch gets: ``BLOCKS_PER_SM`` per multiprocessor (2 when simulated)."""
+    """Most blocks one launch gets: ``BLOCKS_PER_SM`` per SM (read once; 2 when simulated)."""
     if SIMULATED:
         return SIMULATED_BLOCKS
     return BLOCKS_PER_SM * int(cuda.get_current_device().MULTIPROCESSOR_COUNT)
