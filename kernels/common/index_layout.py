@@ -34,16 +34,4 @@ def out_of_range(op: str, value: int, dim: int, size: int) -> IndexError:
     return IndexError(f"[{op}] index {value} is out of bounds for dimension {dim} with size {size}")
 
 
-def pad_rank(shape: tuple[int, ...], *strides: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """Give a 0-d layout one dummy dim of size 1, so compiled loops never see empty tuples.
-
-    Example:
-        >>> pad_rank((), ())
-        ((1,), (0,))
-    """
-    if shape:
-        return (shape, *strides)
-    return ((1,), *((0,) for _ in strides))
-
-
 SCATTER_MODES = ("copy", "add", "amax", "amin", "prod")

@@ -6,9 +6,10 @@ row with ``BAD_OFFSET`` (gather writes zeros there, scatter skips it, so
 nothing outside the tensor is read or written) and records the first bad
 position with an atomic min; a one-thread kernel then writes the error into
 the host-mapped record of ``device_errors``, raised at the next synchronizing
-call. Scatter reductions use atomics for 32/64-bit dtypes; ``prod`` and narrow
-dtypes (which CUDA has no atomics for) run a one-thread kernel, so every
-duplicate index still combines exactly once.
+call. The gather and scatter kernels themselves, and how they lay out
+threads, are in ``_gather_scatter``: scatter reductions use atomics for
+32/64-bit dtypes; ``prod`` and narrow dtypes (which CUDA has no atomics for)
+run a one-thread kernel, so every duplicate index still combines exactly once.
 """
 
 from __future__ import annotations
@@ -19,8 +20,16 @@ import numpy as np
 from numba import cuda
 
 from ..common import search_math
-from ..common.index_layout import SCATTER_MODES, pad_rank
+from ..common.index_layout import SCATTER_MODES
 from ..registry import ANY, register
+from ._gather_scatter import (
+    ROW_THREADS,
+    combine_kind,
+    grid_blocks,
+    layout,
+    plan,
+    planned_launch,
+)
 from ._launch import THREADS, flat_operand, on, stream_pointer, to_device, to_host
 from .device_errors import (
     DIM,
@@ -36,7 +45,6 @@ from .device_errors import (
     record,
 )
 
-ATOMIC_KINDS = ("int32", "int64", "uint32", "uint64", "float32", "float64")
 NONZERO_CHUNKS = 4 * THREADS
 BAD = search_math.BAD_OFFSET
 NO_ERROR = 2**63 - 1
@@ -117,49 +125,16 @@ def index_offsets(indices: Any, sizes: tuple[int, ...], strides: tuple[int, ...]
     sizes = tuple(int(v) for v in sizes)
     first = _first_bad_slot(stream)
     strict = bool(strict)
-    on(gtensor_index_offsets, n, stream)(indices, sizes, tuple(int(v) for v in strides), out,
-                                          first, strict)
-    report = gtensor_index_report[1, 1] if stream is None else \
-        gtensor_index_report[1, 1, stream]
-    report(indices, sizes, tuple(int(d) for d in dims), first, record(), op_code(opname), strict)
+    types = (len(sizes), layout(indices), layout(out))
+    planned_launch(gtensor_index_offsets, types, grid_blocks(n), ROW_THREADS, stream)(
+        indices, sizes, tuple(int(v) for v in strides), out, first, strict)
+    planned_launch(gtensor_index_report, types, 1, 1, stream)(
+        indices, sizes, tuple(int(d) for d in dims), first, record(), op_code(opname), strict)
 
 
-@cuda.jit(device=True)
-def _pair(i, nrest, shape, lead_strides, strides):  # noqa: ANN001, ANN202
-    """Split item ``i`` into (b, offset in the lead-dim operand, offset in the other)."""
-    b = i // nrest
-    r = i % nrest
-    a = 0
-    o = 0
-    for d in range(len(shape) - 1, -1, -1):
-        idx = r % shape[d]
-        r //= shape[d]
-        a += idx * lead_strides[d + 1]
-        o += idx * strides[d]
-    return b, a + b * lead_strides[0], o
-
-
-@cuda.jit
-def gtensor_gather(total, nrest, shape, out, out_off, out_strides, src, src_off,  # noqa: ANN001
-                   src_strides, offsets):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while i < total:
-        b, oo, so = _pair(i, nrest, shape, out_strides, src_strides)
-        row = offsets[b]
-        if row == BAD:
-            out[out_off + oo] = 0
-        else:
-            out[out_off + oo] = src[src_off + row + so]
-        i += step
-
-
-def _layouts(lead: Any, shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple:
-    """Flat buffer of the ``(n, *R)`` operand and padded (rank >= 1) rest shape and strides."""
-    l_flat, l_off, l_strides = flat_operand(lead)
-    shape, strides, rest_lead = pad_rank(tuple(int(x) for x in shape),
-                                         tuple(int(x) for x in strides), l_strides[1:])
-    return shape, strides, (l_flat, l_off, (l_strides[0], *rest_lead))
+def _ints(values: Any) -> tuple[int, ...]:
+    """``values`` as a tuple of Python ints (so launches see one argument type)."""
+    return tuple(int(v) for v in values)
 
 
 @register("gather", "cuda", [ANY])
@@ -178,70 +153,13 @@ def gather(src: Any, base: int, shape: tuple[int, ...], strides: tuple[int, ...]
     Example:
         >>> gather(d_src, 0, (2,), (1,), d_offsets, d_out)  # doctest: +SKIP
     """
-    total = out.size
-    if total == 0:
+    if out.size == 0:
         return
-    shape, strides, (o_flat, o_off, o_strides) = _layouts(out, shape, strides)
-    nrest = int(np.prod(shape))
-    on(gtensor_gather, total, stream)(total, nrest, shape, o_flat, o_off, o_strides, src,
-                                       int(base), strides, offsets)
-
-
-@cuda.jit
-def gtensor_scatter_copy(total, nrest, shape, dst, dst_off, dst_strides, src,  # noqa: ANN001
-                         src_off, src_strides, offsets):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while i < total:
-        b, so, do = _pair(i, nrest, shape, src_strides, dst_strides)
-        if offsets[b] != BAD:
-            dst[dst_off + offsets[b] + do] = src[src_off + so]
-        i += step
-
-
-@cuda.jit
-def gtensor_scatter_atomic(total, nrest, shape, dst, dst_off, dst_strides, src,  # noqa: ANN001
-                           src_off, src_strides, offsets, mode):
-    i = cuda.grid(1)
-    step = cuda.gridsize(1)
-    while i < total:
-        b, so, do = _pair(i, nrest, shape, src_strides, dst_strides)
-        at = dst_off + offsets[b] + do
-        if offsets[b] == BAD:
-            pass
-        elif mode == 1:
-            cuda.atomic.add(dst, at, src[src_off + so])
-        elif mode == 2:
-            cuda.atomic.max(dst, at, src[src_off + so])
-        else:
-            cuda.atomic.min(dst, at, src[src_off + so])
-        i += step
-
-
-@cuda.jit
-def gtensor_scatter_serial(total, nrest, shape, dst, dst_off, dst_strides, src,  # noqa: ANN001
-                           src_off, src_strides, offsets, mode):
-    if cuda.grid(1) != 0:
-        return
-    for i in range(total):
-        b, so, do = _pair(i, nrest, shape, src_strides, dst_strides)
-        if offsets[b] == BAD:
-            continue
-        at = dst_off + offsets[b] + do
-        v = src[src_off + so]
-        cur = dst[at]
-        if mode == 1:
-            dst[at] = cur + v
-        elif mode == 2:
-            if v > cur or v != v:
-                dst[at] = v
-        elif mode == 3:
-            if v < cur or v != v:
-                dst[at] = v
-        elif mode == 4:
-            dst[at] = cur * v
-        else:
-            dst[at] = v
+    o_flat, o_off, o_strides = flat_operand(out)
+    dtype = np.dtype(out.dtype)
+    run = plan("gather", (dtype, dtype), (layout(src), layout(offsets)), _ints(shape),
+               _ints(strides), tuple(out.shape), o_strides, stream)
+    run(o_flat, o_off, src, int(base), offsets)
 
 
 @register("scatter", "cuda", [(ANY, ANY)])
@@ -263,21 +181,14 @@ def scatter(dst: Any, base: int, shape: tuple[int, ...], strides: tuple[int, ...
     """
     if mode not in SCATTER_MODES:
         raise ValueError(f"[scatter] unknown mode {mode!r}; expected one of {SCATTER_MODES}")
-    total = src.size
-    if total == 0:
+    if src.size == 0:
         return
-    shape, strides, (s_flat, s_off, s_strides) = _layouts(src, shape, strides)
-    nrest = int(np.prod(shape))
-    args = (total, nrest, shape, dst, int(base), strides, s_flat, s_off, s_strides, offsets)
-    if mode == "copy":
-        on(gtensor_scatter_copy, total, stream)(*args)
-        return
-    if mode != "prod" and np.dtype(dst.dtype).name in ATOMIC_KINDS:
-        on(gtensor_scatter_atomic, total, stream)(*args, SCATTER_MODES.index(mode))
-        return
-    launch = gtensor_scatter_serial[1, 1] if stream is None else \
-        gtensor_scatter_serial[1, 1, stream]
-    launch(*args, SCATTER_MODES.index(mode))
+    s_flat, s_off, s_strides = flat_operand(src)
+    dtype = np.dtype(dst.dtype)
+    run = plan(combine_kind(mode, dtype), (np.dtype(src.dtype), dtype),
+               (layout(dst), layout(offsets)), _ints(shape), _ints(strides), tuple(src.shape),
+               s_strides, stream)
+    run(s_flat, s_off, dst, int(base), offsets, SCATTER_MODES.index(mode))
 
 
 @cuda.jit
