@@ -48,7 +48,7 @@ from ..common.operands import (
     with_numbers,
 )
 from ..common.strided import element_strides
-from ._launch import SIMULATED, PlannedLaunch, flat_operand
+from ._launch import SIMULATED, PlannedLaunch, flat_operand, multiprocessors
 
 _JIT: dict[str, Any] = {} if SIMULATED else {"cache": True}
 
@@ -58,9 +58,6 @@ THREADS = SIMULATED_THREADS if SIMULATED else 256
 WAVES = 4
 INDEX32_LIMIT = 2**31
 """Calls with fewer elements than this index in uint32, others in uint64."""
-
-_resident_blocks: dict[int, int] = {}
-
 
 def item(x, i):  # noqa: ANN001, ANN201 - compiled helper; arrays are indexed, scalars pass
     return x[i] if getattr(x, "ndim", 0) else x
@@ -87,18 +84,14 @@ if not SIMULATED:
 
 
 def resident_blocks() -> int:
-    """Blocks of ``THREADS`` the current GPU keeps resident at once (read once per device).
+    """Blocks of ``THREADS`` the current GPU keeps resident at once.
 
     Example:
         >>> resident_blocks() >= 1  # doctest: +SKIP
         True
     """
-    device = cuda.get_current_device()
-    blocks = _resident_blocks.get(device.id)
-    if blocks is None:
-        per_sm = max(1, device.MAX_THREADS_PER_MULTIPROCESSOR // THREADS)
-        blocks = _resident_blocks[device.id] = device.MULTIPROCESSOR_COUNT * per_sm
-    return blocks
+    sms, threads_per_sm = multiprocessors()
+    return sms * max(1, threads_per_sm // THREADS)
 
 
 def launch_blocks(n: int) -> int:

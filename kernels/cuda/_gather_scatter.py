@@ -61,7 +61,7 @@ from numba import cuda
 
 from ..common import search_math
 from ..common.strided import collapse
-from ._launch import SIMULATED, PlannedLaunch, stream_pointer
+from ._launch import SIMULATED, PlannedLaunch, multiprocessors, stream_pointer
 
 ROW_THREADS = 8 if SIMULATED else 256
 SHORT_ROW = 8 if SIMULATED else 32
@@ -84,12 +84,11 @@ def pow2(n: int) -> int:
     return 1 << max(0, n - 1).bit_length()
 
 
-@cache
 def block_cap() -> int:
-    """Most blocks one launch gets: ``BLOCKS_PER_SM`` per SM (read once; 2 when simulated)."""
+    """Most blocks one launch gets: ``BLOCKS_PER_SM`` per SM (2 when simulated)."""
     if SIMULATED:
         return SIMULATED_BLOCKS
-    return BLOCKS_PER_SM * int(cuda.get_current_device().MULTIPROCESSOR_COUNT)
+    return BLOCKS_PER_SM * multiprocessors()[0]
 
 
 def grid_blocks(n: int) -> int:

@@ -103,6 +103,26 @@ if SIMULATED:
     _serialize_simulated_launches()
 
 
+_multiprocessors: dict[int, tuple[int, int]] = {}
+
+
+def multiprocessors() -> tuple[int, int]:
+    """The current GPU's multiprocessor count and resident threads per multiprocessor.
+
+    Read once per device; launch plans size their grids from them.
+
+    Example:
+        >>> multiprocessors()[0] >= 1  # doctest: +SKIP
+        True
+    """
+    device = cuda.get_current_device()
+    found = _multiprocessors.get(device.id)
+    if found is None:
+        found = _multiprocessors[device.id] = (int(device.MULTIPROCESSOR_COUNT),
+                                               int(device.MAX_THREADS_PER_MULTIPROCESSOR))
+    return found
+
+
 def grid(n: int) -> tuple[int, int]:
     """Return ``(blocks, threads)`` for a grid-stride loop over ``n`` items.
 

@@ -23,13 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import numpy as np
 from numba import cuda
 
-from ._launch import MAX_BLOCKS, SIMULATED
+from ._launch import MAX_BLOCKS, SIMULATED, multiprocessors
 
 THREADS = 4 if SIMULATED else 256
 BLOCKS_PER_SM = 4
@@ -51,11 +50,6 @@ class Layout:
     merge_blocks: int  # grid of the kernel that merges the chunks' partials
 
 
-@cache
-def _sm_count(device_id: int) -> int:
-    return int(cuda.get_current_device().MULTIPROCESSOR_COUNT)
-
-
 def target_blocks() -> int:
     """Blocks that fill the current GPU: ``BLOCKS_PER_SM`` per multiprocessor.
 
@@ -65,7 +59,7 @@ def target_blocks() -> int:
     """
     if SIMULATED:
         return BLOCKS_PER_SM * SIMULATED_SMS
-    return BLOCKS_PER_SM * _sm_count(cuda.get_current_device().id)
+    return BLOCKS_PER_SM * multiprocessors()[0]
 
 
 def _pow2_at_least(v: int) -> int:

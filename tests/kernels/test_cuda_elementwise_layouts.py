@@ -14,6 +14,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 from gtensor.kernels.cuda import _elementwise_build as builder
+from gtensor.kernels.cuda import _launch as launch
 from kernel_inputs import check, draw, lookup, poisoned
 
 STEP = builder.SIMULATED_THREADS * builder.SIMULATED_BLOCKS * builder.UNROLL
@@ -139,7 +140,7 @@ class _Device:
 
 def test_grid_is_a_few_waves_of_the_device(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(builder, "SIMULATED", False)
-    monkeypatch.setattr(builder, "_resident_blocks", {})
+    monkeypatch.setattr(launch, "_multiprocessors", {})
     monkeypatch.setattr(builder.cuda, "get_current_device", _Device, raising=False)
     per_block = builder.THREADS * builder.UNROLL
     waves = builder.WAVES * 132 * (2048 // builder.THREADS)
