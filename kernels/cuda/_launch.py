@@ -126,12 +126,18 @@ def multiprocessors() -> tuple[int, int]:
 def grid(n: int) -> tuple[int, int]:
     """Return ``(blocks, threads)`` for a grid-stride loop over ``n`` items.
 
+    The block count is rounded up to a power of two: Numba keeps the 128 most
+    recent launch configurations of all kernels together (an LRU cache keyed by
+    kernel and grid), so a grid per size would evict the configurations of the
+    planned launches; this way a kernel sees at most 17 grids. The kernels
+    check their bounds, so the extra threads do nothing.
+
     Example:
         >>> grid(1000)[1] in (32, 256)
         True
     """
-    blocks = max(1, min(MAX_BLOCKS, (n + THREADS - 1) // THREADS))
-    return blocks, THREADS
+    blocks = (n + THREADS - 1) // THREADS
+    return max(1, min(MAX_BLOCKS, 1 << max(0, blocks - 1).bit_length())), THREADS
 
 
 def on(kernel: Any, n: int, stream: Any = None) -> Any:
