@@ -61,7 +61,7 @@ from numba import cuda
 
 from ..common import search_math
 from ..common.strided import collapse
-from ._launch import SIMULATED, PlannedLaunch, multiprocessors, stream_pointer
+from ._launch import SIMULATED, PlannedLaunch, multiprocessors, remembered, stream_pointer
 
 ROW_THREADS = 8 if SIMULATED else 256
 SHORT_ROW = 8 if SIMULATED else 32
@@ -72,7 +72,6 @@ ATOMIC_KINDS = ("int32", "int64", "uint32", "uint64", "float32", "float64")
 BAD = search_math.BAD_OFFSET
 NARROW_LIMIT = 2**31 - 2**27
 """Row layouts whose counts and offsets stay below this take 32-bit index arithmetic."""
-_PLAN_LIMIT = 1024
 
 Run = Callable[..., None]
 _plans: dict[tuple[Any, ...], Run] = {}
@@ -357,12 +356,7 @@ def planned_launch(kernel: Any, key: tuple[Any, ...], blocks: int, threads: int,
     specialized for the types of its first call.
     """
     full = (kernel, *key, blocks, threads, stream_pointer(stream))
-    run = _launches.get(full)
-    if run is None:
-        if len(_launches) >= _PLAN_LIMIT:
-            _launches.clear()
-        run = _launches[full] = PlannedLaunch(kernel, 0, stream, blocks, threads)
-    return run
+    return remembered(_launches, full, PlannedLaunch, kernel, 0, stream, blocks, threads)
 
 
 def layout(a: Any) -> str:
@@ -415,13 +409,8 @@ def plan(kind: str, dtypes: tuple[np.dtype, ...], layouts: tuple[str, ...],
     """
     key = (kind, dtypes, layouts, shape, ind_strides, dense_shape, dense_strides,
            stream_pointer(stream))
-    run = _plans.get(key)
-    if run is None:
-        if len(_plans) >= _PLAN_LIMIT:
-            _plans.clear()
-        run = _plans[key] = _make_plan(kind, (*dtypes, *layouts), shape, ind_strides,
-                                       dense_shape, dense_strides, stream)
-    return run
+    return remembered(_plans, key, _make_plan, kind, (*dtypes, *layouts), shape, ind_strides,
+                      dense_shape, dense_strides, stream)
 
 
 def _make_plan(kind: str, types: tuple[Any, ...], shape: tuple[int, ...],

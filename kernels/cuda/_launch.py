@@ -123,6 +123,25 @@ def multiprocessors() -> tuple[int, int]:
     return found
 
 
+PLANS_LIMIT = 1024
+"""Plans a kernel's memo keeps before it starts over (a bound, not a working-set size)."""
+
+
+def remembered(plans: dict[Any, Any], key: Any, make: Any, *args: Any) -> Any:
+    """``plans[key]``, made by ``make(*args)`` on a miss; ``plans`` is emptied when it is full.
+
+    Example:
+        >>> remembered({}, "k", max, 1, 3)
+        3
+    """
+    run = plans.get(key)
+    if run is None:
+        if len(plans) >= PLANS_LIMIT:
+            plans.clear()
+        run = plans[key] = make(*args)
+    return run
+
+
 def grid(n: int) -> tuple[int, int]:
     """Return ``(blocks, threads)`` for a grid-stride loop over ``n`` items.
 

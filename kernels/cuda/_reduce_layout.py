@@ -21,7 +21,6 @@ shared-memory tree. :func:`choose` picks, once per call signature:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,24 +114,6 @@ def group_of(t, lanes, cols):  # noqa: ANN001, ANN201 - compiled as a device fun
         return t % width, t // width, width
     slot = t // lanes
     return slot, t - slot * lanes, 1
-
-
-PLANS_LIMIT = 256
-
-
-def remembered(plans: dict[Any, Any], key: Any, make: Callable[[], Any]) -> Any:
-    """``plans[key]``, made by ``make()`` on a miss; ``plans`` is emptied when it is full.
-
-    Example:
-        >>> remembered({}, "k", lambda: 3)
-        3
-    """
-    run = plans.get(key)
-    if run is None:
-        if len(plans) >= PLANS_LIMIT:
-            plans.clear()
-        run = plans[key] = make()
-    return run
 
 
 def scratch(count: int | tuple[int, ...], dtype: np.dtype, stream: Any = None) -> Any:

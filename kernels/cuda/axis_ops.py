@@ -5,7 +5,7 @@ Same calling convention and accumulation as the CPU (``kernels.cpu.axis_ops``):
 x_strides, out_strides, axis, dtype, out_dtype, stream)``, which chooses the
 thread layout and the launches once per call signature (``softmax_rows`` and
 ``scan_rows`` describe them); calls through the kernel keep their plans as
-the reductions do (``_reduce_layout.remembered``).
+the reductions do (``_launch.remembered``).
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ from ..common.operands import nothing
 from ..common.scalar_rows import scan_start
 from ..common.strided import axis_plan, element_strides
 from ..registry import register
-from ._launch import flat_operand, stream_pointer
-from ._reduce_layout import remembered
+from ._launch import flat_operand, remembered, stream_pointer
 from .axis_layout import _eoff, _line
 from .scan_rows import plan_scan
 from .softmax_rows import plan_softmax
@@ -42,8 +41,7 @@ class CudaAxisOp:
             return
         sig = (tuple(x.shape), element_strides(x), element_strides(out), axis,
                np.dtype(x.dtype), np.dtype(out.dtype))
-        run = remembered(self._plans, (*sig, stream_pointer(stream)),
-                         lambda: self.plan(*sig, stream))
+        run = remembered(self._plans, (*sig, stream_pointer(stream)), self.plan, *sig, stream)
         xb, xo, _ = flat_operand(x)
         ob, oo, _ = flat_operand(out)
         run(xb, xo, ob, oo)

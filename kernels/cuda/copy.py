@@ -42,7 +42,7 @@ from ..common.operands import nothing
 from ..common.strided import Dims, collapse, is_c_contiguous, span
 from ..registry import ANY, register
 from ._elementwise_build import _JIT
-from ._launch import MAX_BLOCKS, SIMULATED, PlannedLaunch, flat_operand
+from ._launch import MAX_BLOCKS, SIMULATED, PlannedLaunch, flat_operand, remembered
 
 THREADS = 4 if SIMULATED else 256
 """Threads per block of the flat and strided kernels."""
@@ -60,7 +60,6 @@ most of a tile's threads)."""
 NARROW_LIMIT = 2**31 - 2**27
 """Layouts whose element count, extents and strides stay below this use 32-bit index
 arithmetic (a grid-stride step past the end stays below 2**31)."""
-_PLAN_LIMIT = 1024
 
 
 @cuda.jit(device=True)
@@ -275,12 +274,8 @@ class CudaCopy:
         s_flat, s_off, s_strides = flat_operand(src)
         d_flat, d_off, d_strides = flat_operand(out)
         key = (out.shape, s_strides, d_strides, src.dtype, out.dtype, stream)
-        run = self._plans.get(key)
-        if run is None:
-            if len(self._plans) >= _PLAN_LIMIT:
-                self._plans.clear()
-            run = self._plans[key] = self.plan(tuple(out.shape), s_strides, d_strides,
-                                               np.dtype(src.dtype), np.dtype(out.dtype), stream)
+        run = remembered(self._plans, key, self.plan, tuple(out.shape), s_strides, d_strides,
+                         np.dtype(src.dtype), np.dtype(out.dtype), stream)
         run(s_flat, s_off, d_flat, d_off)
 
     def plan(self, shape: Dims, src_strides: Dims, out_strides: Dims, src_dtype: np.dtype,

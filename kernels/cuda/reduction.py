@@ -64,8 +64,8 @@ from ..common.scalar_reduce import REDUCTIONS, Reduction, acc_dtype, start_value
 from ..common.strided import Dims, reduction_arrays, reduction_plan
 from ..registry import register
 from ._elementwise_build import _JIT
-from ._launch import PlannedLaunch, flat_operand, stream_pointer
-from ._reduce_layout import THREADS, Layout, choose, group_of, remembered, scratch
+from ._launch import PlannedLaunch, flat_operand, remembered, stream_pointer
+from ._reduce_layout import THREADS, Layout, choose, group_of, scratch
 from .axis_ops import _eoff, _line
 
 _group = cuda.jit(device=True)(group_of)
@@ -101,8 +101,7 @@ class CudaReduction:
         if out.size == 0:
             return
         sig = (*reduction_arrays(x, out, axes), np.dtype(x.dtype), np.dtype(out.dtype))
-        run = remembered(self._plans, (*sig, stream_pointer(stream)),
-                         lambda: self.plan(*sig, stream))
+        run = remembered(self._plans, (*sig, stream_pointer(stream)), self.plan, *sig, stream)
         xb, xo, _ = flat_operand(x) if x.size else (out, 0, None)
         ob, oo, _ = flat_operand(out)
         run(xb, xo, ob, oo, param)
@@ -223,8 +222,7 @@ class _ArgExtreme:
             values = scratch(out.shape, np.dtype(x.dtype), stream)
         vs = reduction_arrays(x, values, axes)[2]
         sig = (shape, xs, os_, vs, axes, np.dtype(x.dtype))
-        run = remembered(self._plans, (*sig, stream_pointer(stream)),
-                         lambda: self.plan(*sig, stream))
+        run = remembered(self._plans, (*sig, stream_pointer(stream)), self.plan, *sig, stream)
         run(*flat_operand(x)[:2], *flat_operand(out)[:2], *flat_operand(values)[:2])
 
     def plan(self, shape: Dims, x_strides: Dims, out_strides: Dims, values_strides: Dims,
