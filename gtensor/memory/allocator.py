@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import operator
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ..errors import OutOfMemoryError
 from .block import Block, Segment, take_front
 from .config import AllocatorConfig
+from .event_log import FOLD_LIMIT
 from .history import History
 from .policy import (
     MIN_BLOCK_SIZE,
@@ -43,13 +45,16 @@ from .policy import (
 )
 from .pool import BlockPool
 from .raw import RawMemory, RawOutOfMemory
+from .releasing import SegmentRelease
 from .snapshot import segment_entry
 from .stats import DeviceStats, PoolCounters, PoolStat
 from .streams import Event, Stream
 from .summary import oom_message
 
+_R = TypeVar("_R")
 
-class CachingAllocator:
+
+class CachingAllocator(SegmentRelease):
     """Caching allocator for one device over a raw alloc/free pair.
 
     Args:
@@ -77,6 +82,7 @@ class CachingAllocator:
         self.stats = DeviceStats()
         self._small_counts = self.stats.small
         self._large_counts = self.stats.large
+        self._log = self.stats.log
         self.history: History | None = None
         self._small = BlockPool(small=True)
         self._large = BlockPool(small=False)
@@ -91,6 +97,11 @@ class CachingAllocator:
         self._limit: int | None = None
         self._tick = 0
         self._use(config or AllocatorConfig())
+
+    def _switch_config(self, config: AllocatorConfig) -> None:
+        self._release_cached()
+        self._use(config)
+        self._recount_oversize()
 
     def _use(self, config: AllocatorConfig) -> None:
         self.config = config
@@ -139,9 +150,11 @@ class CachingAllocator:
                     view = block.view = block.segment.buffer[start : start + nbytes]
             block.host = view
             block.requested = nbytes
-            (self._small_counts if small else self._large_counts).took(
-                size, nbytes, block.prev is not None or block.next is not None
-            )
+            log = self._log  # counted later, in order (see event_log)
+            log.append(size << 2 | small << 1 | (block.prev is not None or block.next is not None))
+            log.append(nbytes)
+            if len(log) >= FOLD_LIMIT:
+                self.stats.fold()
             if size >= self._max_split:
                 self.stats.oversize_allocations.increase(1)
             if self.history is not None:
@@ -178,7 +191,30 @@ class CachingAllocator:
                 return
             self._busy = True
             try:
-                self._free(block)
+                size = block.size
+                if block.stream_uses or not self._caching or self.history is not None or \
+                        size >= self._max_split:
+                    self._free(block)
+                else:  # into its exact-size free list (written out: this is the common case)
+                    block.allocated = False
+                    block.host = None
+                    block.cached = True
+                    tick = self._tick = self._tick + 1
+                    block.freed_tick = tick
+                    small = block.segment.small
+                    key = block.stream << 64 | size
+                    free_lists = self._free_small if small else self._free_large
+                    blocks = free_lists.get(key)
+                    if blocks is None:
+                        free_lists[key] = [block]
+                    else:
+                        blocks.append(block)
+                    log = self._log
+                    log.append(-(size << 2 | small << 1 |
+                                 (block.prev is not None or block.next is not None)))
+                    log.append(-block.requested)
+                    if len(log) >= FOLD_LIMIT:
+                        self.stats.fold()
             finally:
                 self._busy = False
                 lock.release()
@@ -211,11 +247,7 @@ class CachingAllocator:
 
     def empty_cache(self) -> None:
         """Wait for pending stream work, then return every wholly free segment to the device."""
-        busy = self._enter()
-        try:
-            self._release_cached()
-        finally:
-            self._leave(busy)
+        self._locked(self._release_cached)
 
     def set_config(self, config: AllocatorConfig) -> None:
         """Switch to new settings: the cache is emptied first and oversize counts redone.
@@ -223,13 +255,7 @@ class CachingAllocator:
         Blocks still allocated keep their sizes; ones made under caching and
         freed after ``caching:0`` go back to the device once their segment is free.
         """
-        busy = self._enter()
-        try:
-            self._release_cached()
-            self._use(config)
-            self._recount_oversize()
-        finally:
-            self._leave(busy)
+        self._locked(self._switch_config, config)
 
     def set_memory_fraction(self, fraction: float) -> None:
         """Cap reserved memory at ``fraction`` of the device's capacity.
@@ -260,19 +286,11 @@ class CachingAllocator:
 
     def reset_peak_stats(self) -> None:
         """Set every peak statistic to its current value."""
-        busy = self._enter()
-        try:
-            self.stats.reset_peak()
-        finally:
-            self._leave(busy)
+        self._locked(self.stats.reset_peak)
 
     def reset_accumulated_stats(self) -> None:
         """Zero the ``allocated``/``freed`` totals and the event counters."""
-        busy = self._enter()
-        try:
-            self.stats.reset_accumulated()
-        finally:
-            self._leave(busy)
+        self._locked(self.stats.reset_accumulated)
 
     def stat(self, name: str) -> PoolStat:
         """Return one statistic (``"allocated_bytes"``, ``"reserved_bytes"``, ...) for all pools.
@@ -282,19 +300,11 @@ class CachingAllocator:
             >>> CachingAllocator(HostMemory(), "cpu").stat("allocated_bytes").all.current
             0
         """
-        busy = self._enter()
-        try:
-            return self.stats.view(name)
-        finally:
-            self._leave(busy)
+        return self._locked(self.stats.view, name)
 
     def memory_stats(self) -> dict[str, int]:
         """Return the statistics as a flat dict with PyTorch's keys."""
-        busy = self._enter()
-        try:
-            out = self.stats.as_dict()
-        finally:
-            self._leave(busy)
+        out = self._locked(self.stats.as_dict)
         split = self.config.max_split_size
         out["max_split_size"] = -1 if split == NO_SPLIT_LIMIT else split
         return out
@@ -320,11 +330,20 @@ class CachingAllocator:
         return {"segments": segments, "trace": trace}
 
     # ----------------------------------------------------------------- locking
+    def _locked(self, fn: Callable[..., _R], *args: Any) -> _R:
+        """Call ``fn(*args)`` with the lock held; frees queued meanwhile are done after."""
+        busy = self._enter()
+        try:
+            return fn(*args)
+        finally:
+            self._leave(busy)
+
     def _enter(self) -> bool:
         """Take the lock; return whether this thread was already inside a call."""
         self._lock.acquire()
         busy = self._busy
         self._busy = True
+        self.stats.fold()
         return busy
 
     def _leave(self, busy: bool) -> None:
@@ -357,6 +376,7 @@ class CachingAllocator:
         return self._small_counts if small else self._large_counts
 
     def _allocate(self, nbytes: int, stream: int) -> Block:
+        self.stats.fold()
         if self._pending:
             self._process_events()
         if not self._caching:
@@ -452,6 +472,7 @@ class CachingAllocator:
 
     # ----------------------------------------------------------------- free
     def _free(self, block: Block) -> None:
+        self.stats.fold()
         small = block.segment.small
         counts = self._small_counts if small else self._large_counts
         size = block.size
@@ -518,73 +539,6 @@ class CachingAllocator:
                 waiting.append((block, events))
         self._pending = waiting
 
-    # ----------------------------------------------------------------- releasing
-    def _release_segment(self, block: Block) -> None:
-        """Return a wholly free block's segment to the device."""
-        segment = block.segment
-        if block.in_pool:
-            (self._small if segment.small else self._large).remove(block)
-        del self._segments[segment.ptr]
-        segment.owner = None
-        self.raw.free(segment.ptr)
-        stats = self.stats
-        stats.segment.decrease(segment.small, 1)
-        stats.reserved_bytes.decrease(segment.small, segment.size)
-        stats.num_device_free += 1
-        if segment.size >= self._max_split:
-            stats.oversize_segments.decrease(1)
-        self._record("segment_free", segment.ptr, segment.size, segment.stream)
-
-    def _release_cached(self) -> None:
-        for _, events in self._pending:
-            for event in events:
-                event.synchronize()
-        self._process_events()
-        self._flush(self._small)
-        self._flush(self._large)
-        for pool in (self._large, self._small):
-            for block in list(pool):
-                if not block.is_split():
-                    self._release_segment(block)
-
-    def _release_oversize(self, size: int, stream: int) -> bool:
-        """Release oversize cached segments of ``stream`` adding up to the request."""
-        limit = self._max_split
-        if limit == NO_SPLIT_LIMIT:
-            return False
-        self._flush(self._large)
-        chosen = self._large.oversize_to_release(stream, max(size, limit), limit)
-        if not chosen:
-            return False
-        for block in chosen:
-            self._release_segment(block)
-        return True
-
-    def _recount_oversize(self) -> None:
-        limit = self._max_split
-        segments = list(self._segments.values())
-        blocks = [b for s in segments for b in s.blocks() if b.allocated]
-        for stat, count in (
-            (self.stats.oversize_segments, sum(s.size >= limit for s in segments)),
-            (self.stats.oversize_allocations, sum(b.size >= limit for b in blocks)),
-        ):
-            stat.current = count
-            stat.peak = max(stat.peak, count)
-
-    def _collect_garbage(self) -> None:
-        """Release the longest-unused free segments while reserved memory is over the threshold."""
-        target = self.config.garbage_collection_threshold * (self._limit or self.capacity())
-        reserved = self.stats.reserved_bytes.all
-        if reserved.current <= target:
-            return
-        self._flush(self._small)
-        self._flush(self._large)
-        whole = [b for pool in (self._large, self._small) for b in pool if not b.is_split()]
-        for block in sorted(whole, key=_freed_tick):
-            if reserved.current <= target:
-                break
-            self._release_segment(block)
-
     # ----------------------------------------------------------------- reporting
     def _record(self, action: str, addr: int, size: int, stream: int) -> None:
         if self.history is not None:
@@ -609,7 +563,3 @@ def _checked_nbytes(nbytes: object) -> int:
 
 def _ptr(segment: Segment) -> int:
     return segment.ptr
-
-
-def _freed_tick(block: Block) -> int:
-    return block.freed_tick

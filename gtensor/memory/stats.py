@@ -2,13 +2,17 @@
 
 The statistics that move on every allocation and free (allocations,
 allocated, requested and inactive-split blocks and bytes) are plain ints in
-one :class:`PoolCounters` per pool, changed by one method call per event; the
+one :class:`PoolCounters` per pool, changed by one method call per event (the
+allocator's hot path logs its events and folds them in before any read, see
+:mod:`gtensor.memory.event_log`); the
 ``all`` pool, the ``allocated`` totals and the ``active`` statistics are
 derived from them when read. The rest (segments, reserved bytes, oversize
 counts) change only when the device is called and stay :class:`Stat` objects.
 """
 
 from __future__ import annotations
+
+from .event_log import fold
 
 POOLS = ("all", "small_pool", "large_pool")
 POOL_STATS = (
@@ -317,6 +321,12 @@ class DeviceStats:
         self.num_ooms = 0
         self.num_device_alloc = 0
         self.num_device_free = 0
+        self.log: list[int] = []  # hot-path events not counted yet (see event_log)
+
+    def fold(self) -> None:
+        """Count the logged hot-path events (:func:`~gtensor.memory.event_log.fold`)."""
+        if self.log:
+            fold(self.log, self.small, self.large)
 
     def pool(self, small: bool) -> PoolCounters:
         """Return the counters of the small or the large pool."""
@@ -324,6 +334,7 @@ class DeviceStats:
 
     def view(self, name: str) -> PoolStat:
         """Return one statistic of :data:`POOL_STATS` as a :class:`PoolStat` (a copy if derived)."""
+        self.fold()
         if name in ("segment", "reserved_bytes"):
             stat: PoolStat = getattr(self, name)
             return stat
@@ -342,6 +353,7 @@ class DeviceStats:
 
     def reset_peak(self) -> None:
         """Set every peak to its current value."""
+        self.fold()
         for counts in (self.small, self.large):
             counts.reset_peak()
         for name in COUNTED_STATS:
@@ -354,6 +366,7 @@ class DeviceStats:
 
     def reset_accumulated(self) -> None:
         """Zero the totals added and removed and the event counters."""
+        self.fold()
         for counts in (self.small, self.large):
             counts.reset_accumulated()
         for stat in self._plain_stats():
