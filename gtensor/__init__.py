@@ -9,6 +9,7 @@ Example:
 
 from . import autograd, cuda, func, memory, nn, optim, utils
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .compiler import compile
 from .device import device
 from .dtypes import (
     bool_,
@@ -36,6 +37,7 @@ from .errors import (
     SerializationError,
     ShapeError,
     SizeOverflowError,
+    Untraceable,
 )
 from .generator import Generator, default_generator, initial_seed, manual_seed
 from .ops.conv import conv1d, conv2d, conv_transpose2d
@@ -194,11 +196,12 @@ int = int32  # noqa: A001
 __all__ = [
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
-    "SizeOverflowError", "Tensor", "abs", "acos", "adaptive_avg_pool2d", "add", "addcdiv",
+    "SizeOverflowError", "Tensor", "Untraceable", "abs", "acos", "adaptive_avg_pool2d", "add",
+    "addcdiv",
     "addcmul", "all", "amax", "amin", "any", "arange", "argmax", "argmin", "argsort",
     "argwhere", "as_tensor", "asin", "atan", "atan2", "autograd", "avg_pool2d", "bincount",
     "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "bmm", "bool_",
-    "broadcast_shapes", "cat", "ceil", "chunk", "clamp", "conv1d", "conv2d",
+    "broadcast_shapes", "cat", "ceil", "chunk", "clamp", "compile", "conv1d", "conv2d",
     "conv_transpose2d", "cos", "cosh", "cuda", "cumprod", "cumsum", "default_generator",
     "device", "diag", "diagonal", "div", "dropout_mask", "dtype", "einsum", "empty",
     "empty_like", "enable_grad", "eq", "erf", "exp", "exp2", "expm1", "eye", "flip",

@@ -37,6 +37,10 @@ class SizeOverflowError(GTensorError, OverflowError):
     """A shape's element count or byte size does not fit in a signed 64-bit integer."""
 
 
+class Untraceable(GTensorError):
+    """``gt.compile`` met something it cannot trace (the call then runs eagerly)."""
+
+
 class DivisionByZeroError(GTensorError, ZeroDivisionError):
     """An integer division or remainder by zero (checked where the divisor is on the host)."""
 

@@ -23,6 +23,7 @@ from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node, make_node, needs_grad, record
 from ..shape_rules import broadcast_shapes, broadcast_strides
 from ..tensor_base import contiguous_strides
+from . import tracing
 from .creation import as_tensor
 from .dispatch import PlanCache, current_stream_of, kernel
 
@@ -199,6 +200,9 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
         >>> binary(SPECS["add"], gt.ones(2), 1)  # doctest: +SKIP
     """
     op = spec.name
+    if tracing.state.trace is not None and (tracing.is_symbolic(a) or tracing.is_symbolic(b)):
+        kdt, want = _result_dtypes(spec, a, b)
+        return tracing.state.trace.elementwise(op, (a, b), kdt, want, out)
     if out is None and isinstance(a, Tensor) and isinstance(b, Tensor):
         fast = same_layout_binary(spec, a, b)
         if fast is not None:
@@ -219,6 +223,8 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
 
 def same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
     """The common case without promotion or broadcasting: same dtype, shape and device."""
+    if tracing.state.trace is not None:
+        return None
     dt = a._dtype
     shape = a._shape
     if dt is not b._dtype or dt is float16 or shape != b._shape:

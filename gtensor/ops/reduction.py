@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..dtypes import as_dtype, bool_, dtype, float16, float32, int64, uint8
-from ..errors import DTypeError, check
+from ..errors import DTypeError, Untraceable, check
 from ..graph.grad_mode import no_grad
 from ..graph.node import Node, needs_grad, record
 from ..shape_rules import wrap_dim
 from ..tensor_base import contiguous_strides
-from . import elementwise
+from . import elementwise, tracing
 from .creation import arange, ones, ones_like, zeros_like
 from .dispatch import PlanCache, current_stream_of, kernel, launch
 from .layout.copies import cat
@@ -240,6 +240,10 @@ def _reduce(op: str, x: Tensor, dim: Dims, keepdim: bool, out_dt: dtype, vjp: An
     """Run reduction ``kernel`` (default ``op``) on ``src`` (default ``x``); record ``op``."""
     dim = _all_if_empty(dim)
     dims = reduce_dims(x, dim, op)
+    if tracing.state.trace is not None and tracing.is_symbolic(x):
+        if src is not None or param or attrs:
+            raise Untraceable(f"[compile] {op} with these arguments is not fused yet")
+        return tracing.state.trace.reduce(kernel or op, x, dims, keepdim, out_dt)
     result = run_reduction(kernel or op, x if src is None else src, dims, keepdim, out_dt, param)
     if vjp is not None and out_dt.category == 2 and needs_grad(x):
         count = 1

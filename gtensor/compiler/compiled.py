@@ -1,0 +1,256 @@
+"""``gt.compile``: trace a function of tensors once per signature, then run its fused kernels.
+
+The first call with a new signature (each tensor argument's shape, strides,
+dtype, device and ``requires_grad``; other arguments by value) runs the
+function on symbolic tensors (:mod:`gtensor.ops.tracing`), which records its
+elementwise ops and reductions without computing anything, and builds the
+fused kernels of :mod:`gtensor.compiler.fusion`. Later calls with that signature
+only allocate the results and run those kernels: no Python per op, no
+temporaries. Anything the tracer cannot capture (another op, a view of a traced
+tensor, ``.item()``, gradients, a cuda tensor) makes that signature run eagerly,
+with one warning that says why; ``fullgraph=True`` raises instead.
+
+Like ``jax.jit`` and ``torch.compile``, Python side effects run while tracing
+only, and Python values the function reads (globals, attributes) are frozen
+into the trace; tensors it reads are read afresh on every call.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import Untraceable
+from ..graph.grad_mode import state as grad_state
+from ..kernels.cpu._call import PlannedCall
+from ..ops import tracing
+from ..tensor_base import TensorBase
+from .fusion import Kernel, plan
+
+CACHE_LIMIT = 64  # signatures kept per compiled function
+_EAGER = object()  # a signature that runs eagerly
+
+
+class CompiledFunction:
+    """A function of tensors whose calls run fused kernels (see :func:`compile`).
+
+    Example:
+        >>> import gtensor as gt
+        >>> f = gt.compile(lambda a, b: (a * b + 1.0).relu())
+        >>> f(gt.ones(3), gt.ones(3)).tolist()
+        [2.0, 2.0, 2.0]
+    """
+
+    def __init__(self, fn: Callable[..., Any], fullgraph: bool = False) -> None:
+        self.fn = fn
+        self.fullgraph = fullgraph
+        self._programs: dict[Any, Any] = {}
+        self._warned: set[str] = set()
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if tracing.state.trace is not None:  # called inside another compiled function's trace
+            return self.fn(*args, **kwargs)
+        tensors: list[TensorBase] = []
+        key: Any = _tensor_signature(args, grad_state.enabled) if not kwargs else None
+        if key is not None:
+            tensors = list(args)
+        else:
+            try:
+                key = (_signature(args, tensors), _signature(kwargs, tensors), grad_state.enabled)
+            except TypeError:
+                return self._eager("an argument is not hashable", args, kwargs)
+        program = self._programs.get(key)
+        if program is None or (program is not _EAGER and not program.captures_hold()):
+            program = self._trace(key, args, kwargs, tensors)
+        if program is _EAGER:
+            return self.fn(*args, **kwargs)
+        return program.run(tensors)
+
+    def _trace(self, key: Any, args: Any, kwargs: Any, tensors: list[TensorBase]) -> Any:
+        if len(self._programs) >= CACHE_LIMIT:
+            self._programs.clear()
+        try:
+            program: Any = _trace(self.fn, args, kwargs, tensors)
+        except Untraceable as exc:
+            if self.fullgraph:
+                raise
+            self._warn(str(exc))
+            program = _EAGER
+        self._programs[key] = program
+        return program
+
+    def _eager(self, why: str, args: Any, kwargs: Any) -> Any:
+        if self.fullgraph:
+            raise Untraceable(f"[compile] {why}")
+        self._warn(f"[compile] {why}")
+        return self.fn(*args, **kwargs)
+
+    def _warn(self, why: str) -> None:
+        if why not in self._warned:
+            self._warned.add(why)
+            name = getattr(self.fn, "__qualname__", repr(self.fn))
+            warnings.warn(f"{why}; {name} runs eagerly for these arguments", stacklevel=4)
+
+
+def compile(fn: Callable[..., Any] | None = None, *,  # noqa: A001 - PyTorch's and MLX's name
+            fullgraph: bool = False) -> Any:
+    """Compile a function of tensors into fused kernels (a decorator, with or without options).
+
+    Args:
+        fn: the function; its tensor arguments and the tensors it reads may
+            change values between calls.
+        fullgraph: raise :class:`~gtensor.errors.Untraceable` instead of running
+            eagerly when the function cannot be traced.
+
+    Returns:
+        A :class:`CompiledFunction` (or a decorator making one).
+
+    Example:
+        >>> import gtensor as gt
+        >>> @gt.compile
+        ... def f(x):
+        ...     return (x * 2.0).exp().sum()
+        >>> round(f(gt.zeros(4)).item(), 3)
+        4.0
+    """
+    if fn is None:
+        return lambda f: CompiledFunction(f, fullgraph)
+    return CompiledFunction(fn, fullgraph)
+
+
+class Program:
+    """The fused kernels of one signature and how to assemble the function's result."""
+
+    def __init__(self, trace: tracing.Trace, kernels: list[Kernel], outputs: list[int],
+                 rebuild: Callable[[list[Any]], Any]) -> None:
+        nodes = trace.nodes
+        self.kernels = [(PlannedCall(k.fn), k.leaves,
+                         [(r, nodes[r].shape, nodes[r].dtype) for r in k.roots])
+                        for k in kernels]
+        self.inputs = [(i, n.index) for i, n in enumerate(nodes) if n.kind == "input"]
+        self.captures = [(i, n.tensor, (n.shape, n.strides, n.dtype))
+                         for i, n in enumerate(nodes) if n.kind == "capture"]
+        self.outputs = outputs
+        self.rebuild = rebuild
+        self.size = len(nodes)
+        self.device = trace.device
+
+    def captures_hold(self) -> bool:
+        """True while every captured tensor keeps the layout it was traced with."""
+        for _, t, layout in self.captures:
+            if (t._shape, t._strides, t._dtype) != layout:
+                return False
+        return True
+
+    def run(self, tensors: list[TensorBase]) -> Any:
+        """Run the kernels on this call's tensor arguments; return the function's result."""
+        values: list[Any] = [None] * self.size
+        for i, k in self.inputs:
+            values[i] = tensors[k]
+        for i, t, _ in self.captures:
+            values[i] = t
+        dev = self.device
+        for fn, leaves, roots in self.kernels:
+            args: list[Any] = []
+            for i in leaves:
+                t = values[i]
+                args += (t._storage.flat(t._dtype.numpy), t._offset)
+            for r, shape, dt in roots:
+                out = values[r] = TensorBase.empty(shape, dt, dev)
+                args += (out._storage.flat(dt.numpy), 0)
+            fn(*args)
+        return self.rebuild([values[i] for i in self.outputs])
+
+
+def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,
+           tensors: list[TensorBase]) -> Program:
+    if not tensors:
+        raise Untraceable("[compile] no tensor arguments")
+    dev = tensors[0]._storage.device
+    if dev.type != "cpu":
+        raise Untraceable(f"[compile] fused kernels for {dev.type} tensors are not built yet")
+    trace = tracing.Trace(dev)
+    symbols = [trace.input(t, k) for k, t in enumerate(tensors)]
+    if grad_state.enabled and any(t.requires_grad for t in tensors):
+        raise Untraceable("[compile] gradients through a compiled function are not supported "
+                          "yet: an argument requires grad")
+    swap = iter(symbols)
+    sym_args, sym_kwargs = _replace((args, kwargs), lambda _: next(swap))
+    tracing.state.trace = trace
+    try:
+        result = fn(*sym_args, **sym_kwargs)
+    finally:
+        tracing.state.trace = None
+    outputs: list[int] = []
+    by_symbol = {id(s): i for i, s in enumerate(trace.symbols) if s is not None}
+
+    def output(t: TensorBase) -> Any:
+        i = by_symbol.get(id(t))
+        if i is None or trace.nodes[i].kind == "capture":
+            raise Untraceable("[compile] the function returns a tensor the trace did not "
+                              "compute (a view, or a tensor made by another op)")
+        outputs.append(i)
+        return _Slot(len(outputs) - 1)
+
+    template = _replace(result, output)
+    rebuild = _first if type(template) is _Slot else functools.partial(_fill, template)
+    return Program(trace, plan(trace, outputs), outputs, rebuild)
+
+
+def _tensor_signature(args: tuple[Any, ...], grad: bool) -> tuple[Any, ...] | None:
+    """The key of a call whose arguments are all tensors (the common case), else None."""
+    key: list[Any] = [grad]
+    for t in args:
+        if not isinstance(t, TensorBase):
+            return None
+        dev = t._storage.device  # by its fields: a device hashes in Python
+        key += (t._shape, t._strides, t._dtype, dev._type, dev._index,
+                t._requires_grad or t._base is not None and t.requires_grad)
+    return tuple(key)
+
+
+def _signature(value: Any, tensors: list[TensorBase]) -> Any:
+    """A hashable key of ``value``'s structure; collects its tensors in order."""
+    if isinstance(value, TensorBase):
+        tensors.append(value)
+        return ("T", value._shape, value._strides, value._dtype, value._storage.device,
+                value.requires_grad)
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__, *[_signature(v, tensors) for v in value])
+    if isinstance(value, dict):
+        return ("dict", *[(k, _signature(v, tensors)) for k, v in value.items()])
+    hash(value)
+    return ("V", type(value), value)
+
+
+def _replace(value: Any, fn: Callable[[TensorBase], Any]) -> Any:
+    """``value`` with each tensor replaced by ``fn(tensor)`` (tuples, lists, dicts walked)."""
+    if isinstance(value, TensorBase):
+        return fn(value)
+    if isinstance(value, (tuple, list)):
+        return type(value)(_replace(v, fn) for v in value)
+    if isinstance(value, dict):
+        return {k: _replace(v, fn) for k, v in value.items()}
+    return value
+
+
+def _first(values: list[Any]) -> Any:
+    return values[0]
+
+
+class _Slot(int):
+    """The position of a result tensor in a result template."""
+
+
+def _fill(template: Any, values: list[Any]) -> Any:
+    """``template`` with each slot replaced by its result tensor."""
+    if isinstance(template, _Slot):
+        return values[template]
+    if isinstance(template, (tuple, list)):
+        return type(template)(_fill(v, values) for v in template)
+    if isinstance(template, dict):
+        return {k: _fill(v, values) for k, v in template.items()}
+    return template

@@ -1,0 +1,186 @@
+"""Tracing for ``gt.compile``: elementwise ops and reductions recorded on symbolic tensors.
+
+While :data:`state` holds a :class:`Trace`, the compiled function runs on
+*symbolic* tensors: real :class:`~gtensor.Tensor` objects whose storage is a
+:class:`SymbolicStorage` with a device but no bytes. The elementwise ops and
+the reductions that :mod:`gtensor.compiler` can fuse check for them first and
+record a :class:`TraceNode` instead of launching a kernel (the dtype rules,
+broadcasting and errors are the eager ones, worked out on metadata). Any other
+op reaches for the data of a symbolic tensor and raises
+:class:`~gtensor.errors.Untraceable`, so nothing the tracer does not know can
+slip into a trace unnoticed.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..dtypes import dtype
+from ..errors import Untraceable
+from ..graph.grad_mode import state as grad_state
+from ..shape_rules import broadcast_shapes
+from ..tensor_base import TensorBase, contiguous_strides, from_storage
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
+FUSABLE_REDUCTIONS = ("sum", "mean", "amax", "amin")
+
+
+class SymbolicStorage:
+    """The storage of a symbolic tensor: a device, and no data to read.
+
+    Example:
+        >>> from gtensor.device import CPU
+        >>> SymbolicStorage(CPU).device
+        device(type='cpu')
+    """
+
+    __slots__ = ("device", "version")
+
+    def __init__(self, dev: Any) -> None:
+        self.device = dev
+        self.version = 0
+
+    def __getattr__(self, name: str) -> Any:
+        raise Untraceable(f"[compile] {_calling_op()} is not traced: it reads a traced "
+                          "tensor's data")
+
+
+def _calling_op() -> str:
+    """The outermost gtensor function on the stack, named as the user called it."""
+    frame = sys._getframe(2)
+    name = "an op"
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("gtensor."):
+        name = frame.f_code.co_name
+        frame = frame.f_back
+    return name
+
+
+@dataclass
+class TraceNode:
+    """One value of a trace.
+
+    ``kind`` is ``"input"`` (an argument, ``index`` its position among the
+    tensor arguments), ``"capture"`` (a real tensor the function read, kept in
+    ``tensor``), ``"elementwise"`` or ``"reduce"``. ``args`` holds node indices
+    (ints) and numbers (as ``("const", value)``); ``compute`` is the dtype the
+    op computes in, ``dtype`` the one it returns.
+    """
+
+    kind: str
+    op: str
+    shape: tuple[int, ...]
+    dtype: dtype
+    compute: dtype | None = None
+    args: tuple[Any, ...] = ()
+    index: int = -1
+    tensor: Any = None
+    dims: tuple[int, ...] = ()
+    keepdim: bool = False
+    strides: tuple[int, ...] = ()
+
+
+@dataclass
+class Trace:
+    """The nodes recorded while one call of a compiled function ran on symbolic tensors."""
+
+    device: Any
+    nodes: list[TraceNode] = field(default_factory=list)
+    symbols: list[Tensor] = field(default_factory=list)  # node i's symbolic tensor (or None)
+    _by_storage: dict[int, int] = field(default_factory=dict)
+    _captured: dict[int, int] = field(default_factory=dict)
+
+    def input(self, t: Tensor, index: int) -> Tensor:
+        """Return the symbolic stand-in of tensor argument ``t`` (number ``index``)."""
+        check_device(self, t)
+        node = TraceNode("input", "input", t._shape, t._dtype, index=index, strides=t._strides)
+        return self._add(node, t._strides)
+
+    def node_of(self, t: Any) -> Any:
+        """Return the node index of tensor ``t`` in this trace, or ``("const", number)``."""
+        if not isinstance(t, TensorBase):
+            return ("const", t.item() if isinstance(t, np.generic) else t)
+        storage = t._storage
+        if storage.__class__ is SymbolicStorage:
+            i = self._by_storage.get(id(storage), -1)
+            node = self.nodes[i] if i >= 0 else None
+            if node is None or t._shape != node.shape or t._offset != 0 or (
+                    t._strides != self.symbols[i]._strides):
+                raise Untraceable("[compile] a view (reshape, transpose, indexing...) of a "
+                                  "traced tensor reached a fused op")
+            return i
+        if grad_state.enabled and t.requires_grad:
+            raise Untraceable("[compile] gradients through a compiled function are not "
+                              "supported yet: a tensor that requires grad was used")
+        check_device(self, t)
+        i = self._captured.get(id(t), -1)
+        if i < 0:
+            node = TraceNode("capture", "capture", t._shape, t._dtype, tensor=t,
+                             strides=t._strides)
+            i = self._captured[id(t)] = len(self.nodes)
+            self.nodes.append(node)
+            self.symbols.append(t)
+        return i
+
+    def elementwise(self, op: str, operands: tuple[Any, ...], compute: dtype, want: dtype,
+                    out: Any = None) -> Tensor:
+        """Record elementwise ``op`` of ``operands`` (computing in ``compute``, giving ``want``)."""
+        if out is not None:
+            raise Untraceable(f"[compile] {op}: out= is not traced")
+        args = tuple(self.node_of(x) for x in operands)
+        shape = broadcast_shapes(*(x._shape for x in operands if isinstance(x, TensorBase)),
+                                 op=op)
+        return self._add(TraceNode("elementwise", op, shape, want, compute, args))
+
+    def reduce(self, op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool,
+               out_dt: dtype) -> Tensor:
+        """Record reduction ``op`` of ``x`` over ``dims``."""
+        if op not in FUSABLE_REDUCTIONS:
+            raise Untraceable(f"[compile] {op} is not fused yet")
+        arg = self.node_of(x)
+        shape = tuple(1 if d in dims else n for d, n in enumerate(x._shape) if keepdim or
+                      d not in dims)
+        node = TraceNode("reduce", op, shape, out_dt, x._dtype, (arg,), dims=tuple(dims),
+                         keepdim=keepdim)
+        return self._add(node)
+
+    def _add(self, node: TraceNode, strides: tuple[int, ...] | None = None) -> Tensor:
+        storage = SymbolicStorage(self.device)
+        t = from_storage(storage, node.shape, strides or contiguous_strides(node.shape), 0,
+                         node.dtype)
+        self._by_storage[id(storage)] = len(self.nodes)
+        self.nodes.append(node)
+        self.symbols.append(t)
+        return t
+
+
+def check_device(trace: Trace, t: Tensor) -> None:
+    """Refuse a tensor on another device than the trace's (the eager op would, too)."""
+    if t._storage.device != trace.device:
+        raise Untraceable(f"[compile] tensors on {trace.device} and {t._storage.device}")
+
+
+class _State:
+    __slots__ = ("trace",)
+
+    def __init__(self) -> None:
+        self.trace: Trace | None = None
+
+
+state = _State()
+"""``state.trace``: the trace being recorded, or None (the ops' one test)."""
+
+
+def is_symbolic(x: Any) -> bool:
+    """True for a tensor of the trace being recorded.
+
+    Example:
+        >>> is_symbolic(1.0)
+        False
+    """
+    return isinstance(x, TensorBase) and x._storage.__class__ is SymbolicStorage

@@ -1,0 +1,152 @@
+"""gt.compile: traced once per signature, fused, equal to eager; else eager with a warning."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import gtensor as gt
+from gtensor.errors import Untraceable
+
+
+def _chain(a, b, c):
+    return (a * b + c).relu()
+
+
+def _softmax(x):
+    e = (x - x.amax(dim=-1, keepdim=True)).exp()
+    return e / e.sum(dim=-1, keepdim=True)
+
+
+def _fused(f):
+    """The one program ``f`` has built, which must have fused (not run eagerly)."""
+    (program,) = f._programs.values()
+    assert hasattr(program, "kernels"), "ran eagerly"
+    return program
+
+
+def test_elementwise_chain_equals_eager_and_is_one_kernel(rng):
+    a, b, c = (gt.tensor(rng.standard_normal((3, 5)).astype(np.float32)) for _ in range(3))
+    f = gt.compile(_chain)
+    for _ in range(2):
+        np.testing.assert_array_equal(f(a, b, c).numpy(), _chain(a, b, c).numpy())
+    assert len(_fused(f).kernels) == 1
+
+
+def test_values_are_read_on_every_call_and_traced_once(rng):
+    traced = []
+    w = gt.tensor([1.0, 2.0, 3.0])
+
+    @gt.compile
+    def f(x, scale):
+        traced.append(1)
+        return x * w + scale
+
+    x = gt.tensor([1.0, 1.0, 1.0])
+    assert f(x, 2.0).tolist() == [3.0, 4.0, 5.0]
+    x.fill_(2.0)
+    w.mul_(10)  # a captured tensor is read afresh, not frozen
+    assert f(x, 2.0).tolist() == [22.0, 42.0, 62.0]
+    assert len(traced) == 1
+    assert f(x, 0.5).tolist() == [20.5, 40.5, 60.5]  # another number: another signature
+    assert f(gt.ones(2, 3), 0.0).shape == (2, 3)  # another shape: another trace
+    assert len(traced) == 3
+
+
+@pytest.mark.parametrize("dt", [gt.float32, gt.float64, gt.int64])
+def test_dtypes_promotion_and_comparisons(dt, rng):
+    a = gt.tensor(rng.integers(-5, 5, (4, 3))).to(dt)
+    b = gt.tensor(rng.integers(1, 5, (3,))).to(dt)
+
+    def f(a, b):
+        return (a * 2 - b).abs() + 1, a > b, (a / b).neg()
+
+    got, want = gt.compile(f)(a, b), f(a, b)
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype is w.dtype and g.shape == w.shape
+        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-6)
+
+
+def test_broadcasting_scalars_and_strided_arguments(rng):
+    x = gt.tensor(rng.standard_normal((4, 6)).astype(np.float32))
+    col = gt.tensor(rng.standard_normal((4, 1)).astype(np.float32))
+    row = gt.tensor(rng.standard_normal(6).astype(np.float32))
+
+    def f(x, col, row):
+        return (1.5 * x + col - row).sigmoid() * 3
+
+    np.testing.assert_allclose(gt.compile(f)(x, col, row).numpy(), f(x, col, row).numpy(),
+                               rtol=1e-6)
+    xt = x.T  # a transposed argument: its strides are part of the signature
+    g = gt.compile(lambda t: t * 2 + 1)
+    np.testing.assert_array_equal(g(xt).numpy(), (xt * 2 + 1).numpy())
+
+
+@pytest.mark.parametrize("op", ["sum", "mean", "amax", "amin"])
+@pytest.mark.parametrize("dim, keepdim", [(None, False), (0, False), (1, True), ((0, 2), False)])
+def test_reductions_of_a_chain(op, dim, keepdim, rng):
+    x = gt.tensor(rng.standard_normal((3, 4, 5)).astype(np.float32))
+
+    def f(x):
+        y = (x * x + 1.0).log()
+        return getattr(y, op)() if dim is None else getattr(y, op)(dim=dim, keepdim=keepdim)
+
+    got, want = gt.compile(f)(x), f(x)
+    assert got.shape == want.shape and got.dtype is want.dtype
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=2e-6)
+
+
+def test_softmax_composition_and_nan_propagation(rng):
+    x = gt.tensor(rng.standard_normal((6, 9)).astype(np.float32))
+    f = gt.compile(_softmax)
+    np.testing.assert_allclose(f(x).numpy(), gt.softmax(x, -1).numpy(), atol=1e-7)
+    assert len(_fused(f).kernels) == 3  # max, sum, then the division
+    y = gt.tensor([1.0, float("nan"), 3.0])
+    assert np.isnan(gt.compile(lambda t: t.amax())(y).item())
+
+
+def test_results_keep_the_function_structure():
+    @gt.compile
+    def f(x):
+        return {"double": x * 2, "same": x, "pair": (x + 1, x.sum()), "n": 3}
+
+    x = gt.tensor([1.0, 2.0])
+    out = f(x)
+    assert out["same"] is x and out["n"] == 3
+    assert out["double"].tolist() == [2.0, 4.0]
+    assert out["pair"][0].tolist() == [2.0, 3.0] and out["pair"][1].item() == 3.0
+
+
+def test_untraceable_runs_eagerly_once_warned_or_raises_with_fullgraph(device):
+    x = gt.tensor([[1.0, 2.0], [3.0, 4.0]], device=device)
+    f = gt.compile(lambda t: gt.softmax(t * 2, -1))
+    with pytest.warns(UserWarning, match="runs eagerly"):
+        got = f(x)
+    np.testing.assert_allclose(got.cpu().numpy(), gt.softmax(x * 2, -1).cpu().numpy(), rtol=1e-6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # warned once only
+        f(x)
+    strict = gt.compile(lambda t: gt.softmax(t, -1), fullgraph=True)
+    on_cpu = device == "cpu"  # fused cuda kernels are not built yet: every cuda call is eager
+    with pytest.raises(Untraceable, match="softmax" if on_cpu else "cuda"):
+        strict(x)
+    with pytest.raises(Untraceable, match="view" if on_cpu else "cuda"):
+        gt.compile(lambda t: t.T + 1, fullgraph=True)(x)
+
+
+def test_arguments_that_need_gradients_run_eagerly_with_their_gradients():
+    w = gt.tensor([1.0, 2.0], requires_grad=True)
+    f = gt.compile(lambda t: (t * 3).sum())
+    with pytest.warns(UserWarning, match="grad"):
+        f(w).backward()
+    assert w.grad.tolist() == [3.0, 3.0]
+    captured = gt.compile(lambda t: (t * w).sum())
+    with pytest.warns(UserWarning, match="grad"):
+        captured(gt.ones(2)).backward()
+    assert w.grad.tolist() == [4.0, 4.0]
+
+
+def test_eager_errors_are_raised_as_eager_raises():
+    f = gt.compile(lambda a, b: a + b)
+    with pytest.raises(gt.ShapeError, match="add"):
+        f(gt.ones(2), gt.ones(3))
