@@ -1,13 +1,13 @@
 """``gt.compile``: trace a function of tensors once per signature, then run its fused kernels.
 
 The first call with a new signature (each tensor argument's shape, strides,
-dtype, device and ``requires_grad``; other arguments by value) runs the
+dtype, device and ``requires_grad``, the cuda stream; other arguments by value) runs the
 function on symbolic tensors (:mod:`gtensor.ops.tracing`), which records its
 elementwise ops and reductions without computing anything, and builds the
 fused kernels of :mod:`gtensor.compiler.fusion`. Later calls with that signature
 only allocate the results and run those kernels: no Python per op, no
 temporaries. Anything the tracer cannot capture (another op, a view of a traced
-tensor, ``.item()``, gradients, a cuda tensor) makes that signature run eagerly,
+tensor, ``.item()``, gradients) makes that signature run eagerly,
 with one warning that says why; ``fullgraph=True`` raises instead.
 
 Like ``jax.jit`` and ``torch.compile``, Python side effects run while tracing
@@ -24,8 +24,8 @@ from typing import Any
 
 from ..errors import Untraceable
 from ..graph.grad_mode import state as grad_state
-from ..kernels.cpu._call import PlannedCall
 from ..ops import tracing
+from ..ops.dispatch import current_stream_of
 from ..tensor_base import TensorBase
 from .fusion import Kernel, plan
 
@@ -127,7 +127,7 @@ class Program:
     def __init__(self, trace: tracing.Trace, kernels: list[Kernel], outputs: list[int],
                  rebuild: Callable[[list[Any]], Any]) -> None:
         nodes = trace.nodes
-        self.kernels = [(PlannedCall(k.fn), k.leaves,
+        self.kernels = [(k.fn, k.leaves,
                          [(r, nodes[r].shape, nodes[r].dtype) for r in k.roots])
                         for k in kernels]
         self.inputs = [(i, n.index) for i, n in enumerate(nodes) if n.kind == "input"]
@@ -170,8 +170,6 @@ def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,
     if not tensors:
         raise Untraceable("[compile] no tensor arguments")
     dev = tensors[0]._storage.device
-    if dev.type != "cpu":
-        raise Untraceable(f"[compile] fused kernels for {dev.type} tensors are not built yet")
     trace = tracing.Trace(dev)
     symbols = [trace.input(t, k) for k, t in enumerate(tensors)]
     if grad_state.enabled and any(t.requires_grad for t in tensors):
@@ -209,6 +207,8 @@ def _tensor_signature(args: tuple[Any, ...], grad: bool) -> tuple[Any, ...] | No
         dev = t._storage.device  # by its fields: a device hashes in Python
         key += (t._shape, t._strides, t._dtype, dev._type, dev._index,
                 t._requires_grad or t._base is not None and t.requires_grad)
+    if args and dev._type != "cpu":  # kernels launch on the stream current when traced
+        key.append(current_stream_of(dev).handle)
     return tuple(key)
 
 
@@ -216,8 +216,9 @@ def _signature(value: Any, tensors: list[TensorBase]) -> Any:
     """A hashable key of ``value``'s structure; collects its tensors in order."""
     if isinstance(value, TensorBase):
         tensors.append(value)
-        return ("T", value._shape, value._strides, value._dtype, value._storage.device,
-                value.requires_grad)
+        dev = value._storage.device
+        return ("T", value._shape, value._strides, value._dtype, dev,
+                value.requires_grad, None if dev.type == "cpu" else current_stream_of(dev).handle)
     if isinstance(value, (tuple, list)):
         return (type(value).__name__, *[_signature(v, tensors) for v in value])
     if isinstance(value, dict):

@@ -1,0 +1,177 @@
+"""The pieces every fused-kernel generator shares: loading leaves, computing nodes, reducing.
+
+A generator (``fusion_cpu``, ``fusion_cuda``) writes Python source for one
+loop; :class:`Body` emits the lines that compute elementwise nodes from the
+loaded leaves (each node once, its operands converted to its computation dtype
+and its result to its own dtype, as the eager ops do).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..dtypes import bool_, dtype
+from ..errors import Untraceable
+from ..kernels.common.scalar_binary import BINARY
+from ..kernels.common.scalar_unary import UNARY
+from ..ops.tracing import Trace, TraceNode
+from ..tensor_base import contiguous_strides
+
+
+@dataclass
+class Kernel:
+    """One generated loop, ready to call: reads ``leaves`` (node indices), writes ``roots``.
+
+    ``fn`` takes each leaf's flat buffer and element offset, then each root's.
+    """
+
+    fn: Callable[..., None]
+    leaves: list[int]
+    roots: list[int]
+    source: str
+
+
+def leaf_strides(node: TraceNode) -> tuple[int, ...]:
+    """The element strides a materialized node is read with (reductions: contiguous)."""
+    return node.strides if node.kind in ("input", "capture") else contiguous_strides(node.shape)
+
+
+class Body:
+    """Source lines computing elementwise nodes from loaded leaves, each node once."""
+
+    def __init__(self, trace: Trace, scalar: Callable[[str, dtype, int], Callable]) -> None:
+        self.trace = trace
+        self.scalar = scalar
+        self.lines: list[str] = []
+        self.views: list[str] = []  # lines before the loops
+        self.names: dict[int, str] = {}
+        self.leaves: list[int] = []
+        self.namespace: dict[str, Any] = {"np": np}
+
+    def value(self, i: int, index: Callable[[int], str]) -> str:
+        """Return the name holding node ``i`` at the current point (emitting its lines)."""
+        if i in self.names:
+            return self.names[i]
+        node = self.trace.nodes[i]
+        if node.kind != "elementwise":
+            if i not in self.leaves:
+                self.leaves.append(i)
+            k = self.leaves.index(i)
+            name = self.names[i] = f"x{k}"
+            at = index(i)
+            if min(leaf_strides(node), default=0) >= 0:  # indices from 0: no wraparound test
+                self.views.append(f"v{k} = b{k}[o{k}:]")
+                self.lines.append(f"{name} = v{k}[{unsigned(at[3:])}]")
+            else:
+                self.lines.append(f"{name} = b{k}[o{k}{at}]")
+            return name
+        compute = np_type(node.compute)
+        args = []
+        for a in node.args:
+            if isinstance(a, tuple):
+                args.append(f"{compute}({a[1]!r})")
+            else:
+                args.append(f"{compute}({self.value(a, index)})")
+        fn = f"f{i}"
+        self.namespace[fn] = self.scalar(node.op, node.compute, len(args))
+        name = self.names[i] = f"t{i}"
+        self.lines.append(f"{name} = {np_type(node.dtype)}({fn}({', '.join(args)}))")
+        return name
+
+
+def accumulate(node: TraceNode, value: str) -> tuple[str, str, list[str]]:
+    """The accumulator's type and start, and the lines folding ``value`` into ``acc``."""
+    compute = node.compute
+    assert compute is not None
+    if node.op in ("sum", "mean"):
+        acc = "np.float64" if compute.category == 2 else "np.int64"
+        return acc, "0", [f"acc += {acc}({value})"]
+    if compute is bool_:
+        raise Untraceable(f"[compile] {node.op} of bool tensors is not fused yet")
+    start = "-np.inf" if node.op == "amax" else "np.inf"
+    if compute.category < 2:
+        info = np.iinfo(compute.numpy)
+        start = str(info.min if node.op == "amax" else info.max)
+    better = ">" if node.op == "amax" else "<"
+    nan = f" or {value} != {value}" if compute.category == 2 else ""
+    return np_type(compute), start, [f"if {value} {better} acc{nan}:", f"    acc = {value}"]
+
+
+def unsigned(index: str) -> str:
+    """An index known to be >= 0, typed so that Numba skips its negative-index test.
+
+    That test (``a[i]`` wraps a negative ``i`` around) keeps LLVM from
+    vectorizing a loop unless the index is a bare loop variable.
+    """
+    if not index:
+        return "0"
+    if index.endswith(" * 1") and " + " not in index:
+        return index[:-4]
+    return f"np.uint64({index})"
+
+
+def broadcast(strides: tuple[int, ...], shape: tuple[int, ...],
+               to: tuple[int, ...]) -> tuple[int, ...]:
+    """Strides reading a ``shape`` operand at every index of ``to`` (0 where broadcast)."""
+    lead = len(to) - len(shape)
+    return (0,) * lead + tuple(0 if n == 1 and m != 1 else s
+                               for s, n, m in zip(strides, shape, to[lead:], strict=True))
+
+
+def params(leaves: int, outputs: int) -> str:
+    return ", ".join([f"b{k}, o{k}" for k in range(leaves)] +
+                     [f"out{j}, oo{j}" for j in range(outputs)])
+
+
+def np_type(dt: dtype) -> str:
+    return f"np.{dt.numpy.name}" if dt is not bool_ else "np.bool_"
+
+
+def scalar_body(op: str, compute: dtype, arity: int) -> Callable:
+    """The plain-Python scalar body of elementwise ``op`` for ``compute`` inputs.
+
+    Example:
+        >>> from gtensor import float32
+        >>> scalar_body("add", float32, 2)(1.0, 2.0)
+        3.0
+    """
+    table = UNARY if arity == 1 else BINARY if arity == 2 else {}
+    for fn, dtypes, _ in table.get(op, ()):
+        if compute.name in dtypes:
+            return fn  # type: ignore[return-value]
+    raise Untraceable(f"[compile] {op} on {compute.name} is not fused yet")
+
+
+def kernel_name(kind: str, params: str, lines: list[str], namespace: dict[str, Any]) -> str:
+    """A name unique to the kernel's source, so kernels cached on disk never collide."""
+    text = "\n".join(lines)
+    digest = hashlib.sha1(f"{params}\n{text}\n{sorted(namespace)}".encode()).hexdigest()
+    return f"gtensor_fused_{kind}_{digest[:16]}"
+
+
+def indexer(trace: Trace, shape: tuple[int, ...], dims: list[int]) -> Callable[[int], str]:
+    """Return ``index(i)``: the terms adding up leaf ``i``'s element at loop indices ``i{d}``."""
+    def index(i: int) -> str:
+        strides = broadcast(leaf_strides(trace.nodes[i]), trace.nodes[i].shape, shape)
+        return "".join(f" + i{d} * {strides[d]}" for d in dims if strides[d])
+    return index
+
+
+def reduction_body(trace: Trace, r: int, scalar: Callable[[str, dtype, int], Callable]
+                   ) -> tuple[TraceNode, tuple[int, ...], Body, list[int], list[int], str]:
+    """Start the kernel of reduction node ``r``: its node, the reduced input's shape, the
+    body computing that input, the kept and reduced dims (size-1 dims dropped) and the
+    name of the input's value."""
+    node = trace.nodes[r]
+    x = node.args[0]
+    full = trace.nodes[x].shape
+    body = Body(trace, scalar)
+    kept = [d for d, n in enumerate(full) if d not in node.dims and n != 1]
+    reduced = [d for d, n in enumerate(full) if d in node.dims and n != 1]
+    value = body.value(x, indexer(trace, full, kept + reduced))
+    return node, full, body, kept, reduced, value
