@@ -20,14 +20,16 @@ from __future__ import annotations
 import functools
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Untraceable
 from ..graph.grad_mode import state as grad_state
 from ..ops import tracing
 from ..ops.dispatch import current_stream_of
 from ..tensor_base import TensorBase
-from .fusion import Kernel, plan
+
+if TYPE_CHECKING:
+    from .codegen import Kernel
 
 CACHE_LIMIT = 64  # signatures kept per compiled function
 _EAGER = object()  # a signature that runs eagerly
@@ -192,6 +194,9 @@ def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,
                               "compute (a view, or a tensor made by another op)")
         outputs.append(i)
         return _Slot(len(outputs) - 1)
+
+    # Numba (and numba.cuda, an optional dependency) load on the first trace, not with gtensor
+    from .fusion import plan
 
     template = _replace(result, output)
     rebuild = _first if type(template) is _Slot else functools.partial(_fill, template)

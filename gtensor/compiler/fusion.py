@@ -20,7 +20,6 @@ from ..errors import Untraceable
 from ..ops.tracing import Trace
 from .codegen import Kernel
 from .fusion_cpu import cpu_map, cpu_reduction
-from .fusion_cuda import cuda_map, cuda_reduction
 
 
 def plan(trace: Trace, outputs: list[int]) -> list[Kernel]:
@@ -32,8 +31,13 @@ def plan(trace: Trace, outputs: list[int]) -> list[Kernel]:
     for node in trace.nodes:
         if node.dtype is float16 or node.compute is float16:
             raise Untraceable("[compile] float16 is not fused yet")
-    reduction, fused_map = (cpu_reduction, cpu_map) if trace.device.type == "cpu" else (
-        cuda_reduction, cuda_map)
+    if trace.device.type == "cpu":
+        reduction, fused_map = cpu_reduction, cpu_map
+    else:
+        # numba.cuda is an optional dependency: loaded for the first cuda trace only
+        from .fusion_cuda import cuda_map, cuda_reduction
+
+        reduction, fused_map = cuda_reduction, cuda_map
     kernels = [reduction(trace, i) for i, n in enumerate(trace.nodes) if n.kind == "reduce"]
     groups: dict[tuple[int, ...], list[int]] = {}
     for i in dict.fromkeys(outputs):
