@@ -38,7 +38,9 @@ class Kernel:
 
 def leaf_strides(node: TraceNode) -> tuple[int, ...]:
     """The element strides a materialized node is read with (reductions: contiguous)."""
-    return node.strides if node.kind in ("input", "capture") else contiguous_strides(node.shape)
+    if node.kind in ("input", "capture", "view"):
+        return node.strides
+    return contiguous_strides(node.shape)
 
 
 class Body:
@@ -58,6 +60,9 @@ class Body:
         if i in self.names:
             return self.names[i]
         node = self.trace.nodes[i]
+        if node.kind == "broadcast":  # the loop's indices already broadcast every leaf
+            name = self.names[i] = self.value(node.args[0], index)
+            return name
         if node.kind != "elementwise":
             if i not in self.leaves:
                 self.leaves.append(i)
@@ -72,15 +77,20 @@ class Body:
             return name
         compute = np_type(node.compute)
         args = []
-        for a in node.args:
-            if isinstance(a, tuple):
-                args.append(f"{compute}({a[1]!r})")
-            else:
-                args.append(f"{compute}({self.value(a, index)})")
-        fn = f"f{i}"
-        self.namespace[fn] = self.scalar(node.op, node.compute, len(args))
+        for k, a in enumerate(node.args):
+            value = repr(a[1]) if isinstance(a, tuple) else self.value(a, index)
+            keep = node.op == "cast" or (node.op == "where" and k == 0)  # no computation dtype
+            args.append(value if keep else f"{compute}({value})")
+        if node.op == "cast":
+            expr = args[0]
+        elif node.op == "where":
+            expr = f"{args[1]} if {args[0]} else {args[2]}"
+        else:
+            fn = f"f{i}"
+            self.namespace[fn] = self.scalar(node.op, node.compute, len(args))
+            expr = f"{fn}({', '.join(args)})"
         name = self.names[i] = f"t{i}"
-        self.lines.append(f"{name} = {np_type(node.dtype)}({fn}({', '.join(args)}))")
+        self.lines.append(f"{name} = {np_type(node.dtype)}({expr})")
         return name
 
 

@@ -6,8 +6,8 @@ function on symbolic tensors (:mod:`gtensor.ops.tracing`), which records its
 elementwise ops and reductions without computing anything, and builds the
 fused kernels of :mod:`gtensor.compiler.fusion`. Later calls with that signature
 only allocate the results and run those kernels: no Python per op, no
-temporaries. Anything the tracer cannot capture (another op, a view of a traced
-tensor, ``.item()``, gradients) makes that signature run eagerly,
+temporaries. Anything the tracer cannot capture (another op, a reshape or
+transpose of a computed value, ``.item()``, gradients) makes that signature run eagerly,
 with one warning that says why; ``fullgraph=True`` raises instead.
 
 Like ``jax.jit`` and ``torch.compile``, Python side effects run while tracing
@@ -129,7 +129,7 @@ class Program:
     def __init__(self, trace: tracing.Trace, kernels: list[Kernel], outputs: list[int],
                  rebuild: Callable[[list[Any]], Any]) -> None:
         nodes = trace.nodes
-        self.kernels = [(k.fn, k.leaves,
+        self.kernels = [(k.fn, [_source(nodes, i) for i in k.leaves],
                          [(r, nodes[r].shape, nodes[r].dtype) for r in k.roots])
                         for k in kernels]
         self.inputs = [(i, n.index) for i, n in enumerate(nodes) if n.kind == "input"]
@@ -157,14 +157,20 @@ class Program:
         dev = self.device
         for fn, leaves, roots in self.kernels:
             args: list[Any] = []
-            for i in leaves:
+            for i, offset in leaves:
                 t = values[i]
-                args += (t._storage.flat(t._dtype.numpy), t._offset)
+                args += (t._storage.flat(t._dtype.numpy), t._offset + offset)
             for r, shape, dt in roots:
                 out = values[r] = TensorBase.empty(shape, dt, dev)
                 args += (out._storage.flat(dt.numpy), 0)
             fn(*args)
         return self.rebuild([values[i] for i in self.outputs])
+
+
+def _source(nodes: list[tracing.TraceNode], i: int) -> tuple[int, int]:
+    """The node whose memory leaf ``i`` reads, and the element offset it adds (views)."""
+    node = nodes[i]
+    return (node.args[0], node.offset) if node.kind == "view" else (i, 0)
 
 
 def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,

@@ -18,6 +18,7 @@ from ..graph.node import needs_grad, record
 from ..graph.overlap import unaliased
 from ..shape_rules import broadcast_shapes
 from ..tensor_base import TensorBase
+from . import tracing
 from .creation import as_tensor
 from .dispatch import launch
 
@@ -172,6 +173,8 @@ def to(self: Tensor, *args: Any, copy: bool = False, non_blocking: bool = False,
     dt: dtype = self.dtype if dt_spec is None else as_dtype(dt_spec)
     if dev == self.device and dt is self.dtype and not copy:
         return self
+    if tracing.state.trace is not None and tracing.is_symbolic(self) and dev == self.device:
+        return tracing.state.trace.elementwise("cast", (self,), dt, dt)
     out = self
     if dev != self.device:
         out = _to_device_contiguous(self, dev)

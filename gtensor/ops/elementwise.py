@@ -547,6 +547,8 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
         cond = as_tensor(cond, device=dev).to(bool_)
     want = result_type(a, b)
     kdt = compute_dtype(want)
+    if tracing.state.trace is not None and any(tracing.is_symbolic(x) for x in (cond, a, b)):
+        return tracing.state.trace.elementwise("where", (cond, a, b), kdt, want)
     out = run_kernel("where", (cond, _cast(a, kdt), _cast(b, kdt)), kdt, dev, (bool_, kdt, kdt))
     if want is float16:
         out = out.to(want)

@@ -2,11 +2,13 @@
 
 While :data:`state` holds a :class:`Trace`, the compiled function runs on
 *symbolic* tensors: real :class:`~gtensor.Tensor` objects whose storage is a
-:class:`SymbolicStorage` with a device but no bytes. The elementwise ops and
-the reductions that :mod:`gtensor.compiler` can fuse check for them first and
-record a :class:`TraceNode` instead of launching a kernel (the dtype rules,
-broadcasting and errors are the eager ones, worked out on metadata). Any other
-op reaches for the data of a symbolic tensor and raises
+:class:`SymbolicStorage` with a device but no bytes. The elementwise ops,
+``where``, casts and the reductions that :mod:`gtensor.compiler` can fuse check
+for them first and record a :class:`TraceNode` instead of launching a kernel
+(the dtype rules, broadcasting and errors are the eager ones, worked out on
+metadata). Views only change metadata, so they run as usual and are recorded
+when a fused op reads them. Any other op reaches for the data of a symbolic
+tensor and raises
 :class:`~gtensor.errors.Untraceable`, so nothing the tracer does not know can
 slip into a trace unnoticed.
 """
@@ -67,7 +69,9 @@ class TraceNode:
 
     ``kind`` is ``"input"`` (an argument, ``index`` its position among the
     tensor arguments), ``"capture"`` (a real tensor the function read, kept in
-    ``tensor``), ``"elementwise"`` or ``"reduce"``. ``args`` holds node indices
+    ``tensor``), ``"elementwise"``, ``"reduce"``, ``"view"`` (a view of an
+    input or a reduction's result, read at ``strides`` and ``offset``) or
+    ``"broadcast"`` (a computed value read as a larger shape). ``args`` holds node indices
     (ints) and numbers (as ``("const", value)``); ``compute`` is the dtype the
     op computes in, ``dtype`` the one it returns.
     """
@@ -83,6 +87,7 @@ class TraceNode:
     dims: tuple[int, ...] = ()
     keepdim: bool = False
     strides: tuple[int, ...] = ()
+    offset: int = 0
 
 
 @dataclass
@@ -94,6 +99,7 @@ class Trace:
     symbols: list[Tensor] = field(default_factory=list)  # node i's symbolic tensor (or None)
     _by_storage: dict[int, int] = field(default_factory=dict)
     _captured: dict[int, int] = field(default_factory=dict)
+    _views: dict[Any, int] = field(default_factory=dict)
 
     def input(self, t: Tensor, index: int) -> Tensor:
         """Return the symbolic stand-in of tensor argument ``t`` (number ``index``)."""
@@ -108,12 +114,12 @@ class Trace:
         storage = t._storage
         if storage.__class__ is SymbolicStorage:
             i = self._by_storage.get(id(storage), -1)
-            node = self.nodes[i] if i >= 0 else None
-            if node is None or t._shape != node.shape or t._offset != 0 or (
-                    t._strides != self.symbols[i]._strides):
-                raise Untraceable("[compile] a view (reshape, transpose, indexing...) of a "
-                                  "traced tensor reached a fused op")
-            return i
+            if i < 0:
+                raise Untraceable("[compile] a tensor of another trace reached a fused op")
+            if t._shape == self.nodes[i].shape and t._offset == 0 and (
+                    t._strides == self.symbols[i]._strides):
+                return i
+            return self._view(i, t)
         if grad_state.enabled and t.requires_grad:
             raise Untraceable("[compile] gradients through a compiled function are not "
                               "supported yet: a tensor that requires grad was used")
@@ -126,6 +132,32 @@ class Trace:
             self.nodes.append(node)
             self.symbols.append(t)
         return i
+
+    def _view(self, i: int, t: Tensor) -> int:
+        """The node reading ``t``, a view of node ``i``'s symbolic tensor.
+
+        Any view of a value in memory (an argument, a reduction's result) is
+        read in place at the view's strides and offset. A view of a computed
+        value is traced only when it broadcasts it (``expand``, new leading
+        dims): computed values are recomputed at each point of a loop anyway.
+        """
+        node, symbol = self.nodes[i], self.symbols[i]
+        key = (i, t._shape, t._strides, t._offset)
+        j = self._views.get(key, -1)
+        if j >= 0:
+            return j
+        if node.kind in ("input", "reduce"):
+            view = TraceNode("view", "view", t._shape, node.dtype, args=(i,), strides=t._strides,
+                             offset=t._offset)
+        elif _broadcasts(t, symbol):
+            view = TraceNode("broadcast", "broadcast", t._shape, node.dtype, args=(i,))
+        else:
+            raise Untraceable("[compile] a view (reshape, transpose, indexing...) of a value "
+                              "computed in the trace reached a fused op")
+        j = self._views[key] = len(self.nodes)
+        self.nodes.append(view)
+        self.symbols.append(t)
+        return j
 
     def elementwise(self, op: str, operands: tuple[Any, ...], compute: dtype, want: dtype,
                     out: Any = None) -> Tensor:
@@ -157,6 +189,18 @@ class Trace:
         self.nodes.append(node)
         self.symbols.append(t)
         return t
+
+
+def _broadcasts(t: Tensor, symbol: Tensor) -> bool:
+    """True when view ``t`` only broadcasts ``symbol`` (new leading dims, size-1 dims expanded)."""
+    lead = len(t._shape) - len(symbol._shape)
+    if lead < 0 or t._offset != symbol._offset or any(t._strides[:lead]):
+        return False
+    for n, s, m, r in zip(t._shape[lead:], t._strides[lead:], symbol._shape, symbol._strides,
+                          strict=True):
+        if not (n == m and (s == r or n == 1) or m == 1 and s == 0):
+            return False
+    return True
 
 
 def check_device(trace: Trace, t: Tensor) -> None:

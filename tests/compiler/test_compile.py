@@ -110,6 +110,33 @@ def test_softmax_composition_and_nan_propagation(device, rng):
     assert np.isnan(gt.compile(lambda t: t.amax())(y).item())
 
 
+def test_views_where_and_casts(device, rng):
+    x = gt.tensor(rng.standard_normal((3, 4)).astype(np.float32), device=device)
+    y = gt.tensor(rng.standard_normal((4, 3)).astype(np.float32), device=device)
+
+    def f(x, y):
+        centred = x - x.mean(dim=1).unsqueeze(1)  # a view of a reduction's result
+        leaky = gt.where(centred > 0, centred, centred * 0.1)
+        return leaky * 2 + y.T, (x * 2).expand(2, 3, 4) + x[None], leaky.to(gt.float64)
+
+    for got, want in zip(gt.compile(f, fullgraph=True)(x, y), f(x, y), strict=True):
+        assert got.dtype is want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(_host(got), _host(want), rtol=1e-6, atol=1e-7)
+
+
+def test_layer_norm_written_out_is_fused(rng):
+    x = gt.tensor(rng.standard_normal((5, 8)).astype(np.float32))
+
+    def layer_norm(x):
+        centred = x - x.mean(-1, keepdim=True)
+        return centred / ((centred ** 2).mean(-1, keepdim=True) + 1e-5).sqrt()
+
+    f = gt.compile(layer_norm, fullgraph=True)
+    ref = gt.nn.functional.layer_norm(x, (8,))
+    np.testing.assert_allclose(f(x).numpy(), ref.numpy(), atol=2e-6)
+    assert len(_fused(f).kernels) == 3  # two means, then the normalization
+
+
 def test_results_keep_the_function_structure():
     @gt.compile
     def f(x):
@@ -135,7 +162,7 @@ def test_untraceable_runs_eagerly_once_warned_or_raises_with_fullgraph(device):
     with pytest.raises(Untraceable, match="softmax"):
         strict(x)
     with pytest.raises(Untraceable, match="view"):
-        gt.compile(lambda t: t.T + 1, fullgraph=True)(x)
+        gt.compile(lambda t: (t * 2).T + 1, fullgraph=True)(x)
 
 
 def test_arguments_that_need_gradients_run_eagerly_with_their_gradients():
