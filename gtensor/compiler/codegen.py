@@ -46,9 +46,11 @@ def leaf_strides(node: TraceNode) -> tuple[int, ...]:
 class Body:
     """Source lines computing elementwise nodes from loaded leaves, each node once."""
 
-    def __init__(self, trace: Trace, scalar: Callable[[str, dtype, int], Callable]) -> None:
+    def __init__(self, trace: Trace, scalar: Callable[[str, dtype, int], Callable],
+                 roots: list[int] | None = None) -> None:
         self.trace = trace
         self.scalar = scalar
+        self.roots = roots or []  # computed here even when another loop reads them from memory
         self.lines: list[str] = []
         self.views: list[str] = []  # lines before the loops
         self.names: dict[int, str] = {}
@@ -63,7 +65,7 @@ class Body:
         if node.kind == "broadcast":  # the loop's indices already broadcast every leaf
             name = self.names[i] = self.value(node.args[0], index)
             return name
-        if node.kind != "elementwise":
+        if node.kind != "elementwise" or node.materialize and i not in self.roots:
             if i not in self.leaves:
                 self.leaves.append(i)
             k = self.leaves.index(i)

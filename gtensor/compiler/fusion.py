@@ -38,10 +38,16 @@ def plan(trace: Trace, outputs: list[int]) -> list[Kernel]:
         from .fusion_cuda import cuda_map, cuda_reduction
 
         reduction, fused_map = cuda_reduction, cuda_map
-    kernels = [reduction(trace, i) for i, n in enumerate(trace.nodes) if n.kind == "reduce"]
+    kernels = []
+    for i, node in enumerate(trace.nodes):  # in trace order: producers before readers
+        if node.kind == "reduce":
+            kernels.append(reduction(trace, i))
+        elif node.kind == "elementwise" and node.materialize:
+            kernels.append(fused_map(trace, [i], node.shape))
     groups: dict[tuple[int, ...], list[int]] = {}
     for i in dict.fromkeys(outputs):
-        if trace.nodes[i].kind == "elementwise":
-            groups.setdefault(trace.nodes[i].shape, []).append(i)
+        node = trace.nodes[i]
+        if node.kind == "elementwise" and not node.materialize:
+            groups.setdefault(node.shape, []).append(i)
     kernels += [fused_map(trace, roots, shape) for shape, roots in groups.items()]
     return kernels

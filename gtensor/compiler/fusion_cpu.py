@@ -36,7 +36,7 @@ _scalar_fns: dict[Any, Callable] = {}
 
 
 def cpu_map(trace: Trace, roots: list[int], shape: tuple[int, ...]) -> Kernel:
-    body = Body(trace, scalar_fn)
+    body = Body(trace, scalar_fn, roots)
     dims = [d for d, n in enumerate(shape) if n != 1]
     out_strides = contiguous_strides(shape)
     loop = [f"i{d}" for d in dims]

@@ -45,7 +45,7 @@ _device_fns: dict[Any, Callable] = {}
 
 def cuda_map(trace: Trace, roots: list[int], shape: tuple[int, ...]) -> Kernel:
     """Return the kernel writing the elementwise ``roots`` (all of ``shape``)."""
-    body = Body(trace, device_fn)
+    body = Body(trace, device_fn, roots)
     dims = [d for d, n in enumerate(shape) if n != 1]
     index = indexer(trace, shape, dims)
     for r in roots:

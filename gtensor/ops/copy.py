@@ -173,12 +173,12 @@ def to(self: Tensor, *args: Any, copy: bool = False, non_blocking: bool = False,
     dt: dtype = self.dtype if dt_spec is None else as_dtype(dt_spec)
     if dev == self.device and dt is self.dtype and not copy:
         return self
-    if tracing.state.trace is not None and tracing.is_symbolic(self) and dev == self.device:
-        return tracing.state.trace.elementwise("cast", (self,), dt, dt)
     out = self
     if dev != self.device:
         out = _to_device_contiguous(self, dev)
-    if dt is not out.dtype:
+    if dt is not out.dtype and tracing.state.trace is not None and tracing.is_symbolic(out):
+        out = tracing.state.trace.elementwise("cast", (out,), dt, dt)
+    elif dt is not out.dtype:
         converted = TensorBase.empty(out.shape, dt, dev)
         if out.numel():
             _copy_same_device(converted, out)

@@ -89,6 +89,9 @@ def run_kernel(op: str, values: Sequence[Operand], out_dtype: dtype, dev: Any,
     Example:
         >>> run_kernel("add", [a, 1.0], a.dtype, a.device, (a.dtype, a.dtype))  # doctest: +SKIP
     """
+    trace = tracing.state.trace
+    if trace is not None and any(tracing.is_symbolic(v) for v in values):
+        return trace.elementwise(op, tuple(values), sig[-1], out_dtype, out)
     stream = current_stream_of(dev)
     key = (op, dev._type, dev._index, None if stream is None else stream.handle, out_dtype, sig,
            None if out is None else (out._shape, out._strides),
@@ -200,9 +203,6 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
         >>> binary(SPECS["add"], gt.ones(2), 1)  # doctest: +SKIP
     """
     op = spec.name
-    if tracing.state.trace is not None and (tracing.is_symbolic(a) or tracing.is_symbolic(b)):
-        kdt, want = _result_dtypes(spec, a, b)
-        return tracing.state.trace.elementwise(op, (a, b), kdt, want, out)
     if out is None and isinstance(a, Tensor) and isinstance(b, Tensor):
         fast = same_layout_binary(spec, a, b)
         if fast is not None:
@@ -223,8 +223,6 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
 
 def same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
     """The common case without promotion or broadcasting: same dtype, shape and device."""
-    if tracing.state.trace is not None:
-        return None
     dt = a._dtype
     shape = a._shape
     if dt is not b._dtype or dt is float16 or shape != b._shape:
@@ -282,6 +280,8 @@ def planned_binary(op: str, a: Tensor, b: Tensor, out_dt: dtype,
     """
     dt = a._dtype
     dev = a._storage.device
+    if tracing.state.trace is not None and (tracing.is_symbolic(a) or tracing.is_symbolic(b)):
+        return tracing.state.trace.elementwise(op, (a, b), dt, out_dt, out)
     stream = current_stream_of(dev)
     run = _same_dtype_plan(op, dev, stream, dt, a._shape, (a._strides, b._strides),
                            None if out is None else out._strides)
@@ -301,6 +301,8 @@ def unary_same_dtype(op: str, x: Tensor) -> Tensor:
         [1.0, 1.0]
     """
     dt = x._dtype
+    if tracing.state.trace is not None and tracing.is_symbolic(x):
+        return tracing.state.trace.elementwise(op, (x,), dt, dt)
     dev = x._storage.device
     stream = current_stream_of(dev)
     run = _same_dtype_plan(op, dev, stream, dt, x._shape, (x._strides,), None)
@@ -547,8 +549,6 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
         cond = as_tensor(cond, device=dev).to(bool_)
     want = result_type(a, b)
     kdt = compute_dtype(want)
-    if tracing.state.trace is not None and any(tracing.is_symbolic(x) for x in (cond, a, b)):
-        return tracing.state.trace.elementwise("where", (cond, a, b), kdt, want)
     out = run_kernel("where", (cond, _cast(a, kdt), _cast(b, kdt)), kdt, dev, (bool_, kdt, kdt))
     if want is float16:
         out = out.to(want)

@@ -79,6 +79,10 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
     Example:
         >>> run_reduction("sum", x, (0,), False, x.dtype)  # doctest: +SKIP
     """
+    if tracing.state.trace is not None and tracing.is_symbolic(x):
+        if param:
+            raise Untraceable(f"[compile] {op} with a parameter is not fused yet")
+        return tracing.state.trace.reduce(op, x, dims, keepdim, out_dt)
     kdt = x._dtype
     if kdt is float16:
         kdt = float32
@@ -240,10 +244,6 @@ def _reduce(op: str, x: Tensor, dim: Dims, keepdim: bool, out_dt: dtype, vjp: An
     """Run reduction ``kernel`` (default ``op``) on ``src`` (default ``x``); record ``op``."""
     dim = _all_if_empty(dim)
     dims = reduce_dims(x, dim, op)
-    if tracing.state.trace is not None and tracing.is_symbolic(x):
-        if src is not None or param or attrs:
-            raise Untraceable(f"[compile] {op} with these arguments is not fused yet")
-        return tracing.state.trace.reduce(kernel or op, x, dims, keepdim, out_dt)
     result = run_reduction(kernel or op, x if src is None else src, dims, keepdim, out_dt, param)
     if vjp is not None and out_dt.category == 2 and needs_grad(x):
         count = 1

@@ -58,9 +58,18 @@ def _calling_op() -> str:
     frame = sys._getframe(2)
     name = "an op"
     while frame is not None and frame.f_globals.get("__name__", "").startswith("gtensor."):
-        name = frame.f_code.co_name
+        code = frame.f_code.co_name
+        if code in _WRAPPERS:  # a decorator's frame: name the function it wraps
+            wrapped = [v.__name__ for v in frame.f_locals.values() if callable(v) and
+                       not getattr(v, "__name__", "_").startswith(("_", "<"))]
+            code = wrapped[0] if wrapped else "_"
+        if not code.startswith("_"):
+            name = code
         frame = frame.f_back
     return name
+
+
+_WRAPPERS = ("wrapper", "forward", "reflected", "method", "inner")  # decorators' own frames
 
 
 @dataclass
@@ -88,6 +97,7 @@ class TraceNode:
     keepdim: bool = False
     strides: tuple[int, ...] = ()
     offset: int = 0
+    materialize: bool = False  # an elementwise value that a view reads from memory
 
 
 @dataclass
@@ -137,23 +147,24 @@ class Trace:
         """The node reading ``t``, a view of node ``i``'s symbolic tensor.
 
         Any view of a value in memory (an argument, a reduction's result) is
-        read in place at the view's strides and offset. A view of a computed
-        value is traced only when it broadcasts it (``expand``, new leading
-        dims): computed values are recomputed at each point of a loop anyway.
+        read in place at the view's strides and offset. A broadcast of a
+        computed value (``expand``, new leading dims) is recomputed at each
+        point of the loop that reads it; any other view of a computed value
+        (a transpose, a reshape) makes that value live in memory.
         """
         node, symbol = self.nodes[i], self.symbols[i]
         key = (i, t._shape, t._strides, t._offset)
         j = self._views.get(key, -1)
         if j >= 0:
             return j
-        if node.kind in ("input", "reduce"):
-            view = TraceNode("view", "view", t._shape, node.dtype, args=(i,), strides=t._strides,
-                             offset=t._offset)
-        elif _broadcasts(t, symbol):
+        if node.kind == "broadcast" or node.kind == "elementwise" and _broadcasts(t, symbol):
+            if node.kind == "broadcast":
+                raise Untraceable("[compile] a view of a broadcast value reached a fused op")
             view = TraceNode("broadcast", "broadcast", t._shape, node.dtype, args=(i,))
         else:
-            raise Untraceable("[compile] a view (reshape, transpose, indexing...) of a value "
-                              "computed in the trace reached a fused op")
+            node.materialize = True  # written to memory by its own loop, then read as a view
+            view = TraceNode("view", "view", t._shape, node.dtype, args=(i,), strides=t._strides,
+                             offset=t._offset)
         j = self._views[key] = len(self.nodes)
         self.nodes.append(view)
         self.symbols.append(t)

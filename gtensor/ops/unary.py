@@ -14,7 +14,6 @@ from ..graph.grad_mode import state
 from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node, make_node, needs_grad, record
 from ..tensor_base import TensorBase
-from . import tracing
 from .creation import zeros_like
 from .elementwise import (
     compute_dtype,
@@ -72,9 +71,6 @@ def unary(spec: UnarySpec, x: Tensor, out: Tensor | None = None) -> Tensor:
     """
     if not isinstance(x, TensorBase):
         raise TypeError(f"[{spec.name}] expected a Tensor, got {type(x).__name__}")
-    if tracing.state.trace is not None and tracing.is_symbolic(x):
-        kdt, want = _result(spec, x)
-        return tracing.state.trace.elementwise(spec.kernel or spec.name, (x,), kdt, want, out)
     dt = x._dtype
     if out is None and dt.category == 2 and dt is not float16 and spec.kind in _KEEPS_FLOAT:
         # float32/float64 in, the same dtype out: nothing to promote or cast back
