@@ -27,6 +27,7 @@ from ..graph.grad_mode import state as grad_state
 from ..ops import tracing
 from ..ops.dispatch import current_stream_of
 from ..tensor_base import TensorBase
+from .gradients import Backward, attach, trace_backward
 
 if TYPE_CHECKING:
     from .codegen import Kernel
@@ -127,23 +128,22 @@ class Program:
     """The fused kernels of one signature and how to assemble the function's result."""
 
     def __init__(self, trace: tracing.Trace, kernels: list[Kernel], outputs: list[int],
-                 rebuild: Callable[[list[Any]], Any]) -> None:
+                 rebuild: Callable[[list[Any]], Any], backward: Backward | None) -> None:
         nodes = trace.nodes
-        self.kernels = [(k.fn, [_source(nodes, i) for i in k.leaves],
-                         [(r, nodes[r].shape, nodes[r].dtype) for r in k.roots])
-                        for k in kernels]
+        self.kernels = _bound(nodes, kernels)
         self.inputs = [(i, n.index) for i, n in enumerate(nodes) if n.kind == "input"]
-        self.captures = [(i, n.tensor, (n.shape, n.strides, n.dtype))
+        self.captures = [(i, n.tensor, _layout(n.tensor))
                          for i, n in enumerate(nodes) if n.kind == "capture"]
         self.outputs = outputs
         self.rebuild = rebuild
+        self.backward = backward
         self.size = len(nodes)
         self.device = trace.device
 
     def captures_hold(self) -> bool:
         """True while every captured tensor keeps the layout it was traced with."""
         for _, t, layout in self.captures:
-            if (t._shape, t._strides, t._dtype) != layout:
+            if _layout(t) != layout:
                 return False
         return True
 
@@ -151,11 +151,20 @@ class Program:
         """Run the kernels on this call's tensor arguments; return the function's result."""
         values: list[Any] = [None] * self.size
         for i, k in self.inputs:
-            values[i] = tensors[k]
+            if k < len(tensors):  # the others are the backward's incoming gradients
+                values[i] = tensors[k]
         for i, t, _ in self.captures:
             values[i] = t
+        self.launch(self.kernels, values)
+        results = [values[i] for i in self.outputs]
+        if self.backward is not None:
+            attach(self.backward, values, results, self.launch)
+        return self.rebuild(results)
+
+    def launch(self, kernels: list[Any], values: list[Any]) -> None:
+        """Run ``kernels``, reading and filling the node values ``values``."""
         dev = self.device
-        for fn, leaves, roots in self.kernels:
+        for fn, leaves, roots in kernels:
             args: list[Any] = []
             for i, offset in leaves:
                 t = values[i]
@@ -164,7 +173,16 @@ class Program:
                 out = values[r] = TensorBase.empty(shape, dt, dev)
                 args += (out._storage.flat(dt.numpy), 0)
             fn(*args)
-        return self.rebuild([values[i] for i in self.outputs])
+
+
+def _bound(nodes: list[tracing.TraceNode], kernels: list[Kernel]) -> list[Any]:
+    """Each kernel as (callable, (value, offset) per leaf, (node, shape, dtype) per root)."""
+    return [(k.fn, [_source(nodes, i) for i in k.leaves],
+             [(r, nodes[r].shape, nodes[r].dtype) for r in k.roots]) for k in kernels]
+
+
+def _layout(t: TensorBase) -> tuple[Any, ...]:
+    return t._shape, t._strides, t._dtype, t.requires_grad
 
 
 def _source(nodes: list[tracing.TraceNode], i: int) -> tuple[int, int]:
@@ -180,9 +198,8 @@ def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,
     dev = tensors[0]._storage.device
     trace = tracing.Trace(dev)
     symbols = [trace.input(t, k) for k, t in enumerate(tensors)]
-    if grad_state.enabled and any(t.requires_grad for t in tensors):
-        raise Untraceable("[compile] gradients through a compiled function are not supported "
-                          "yet: an argument requires grad")
+    for symbol, t in zip(symbols, tensors, strict=True):
+        symbol._requires_grad = grad_state.enabled and t.requires_grad  # a leaf of the trace
     swap = iter(symbols)
     sym_args, sym_kwargs = _replace((args, kwargs), lambda _: next(swap))
     tracing.state.trace = trace
@@ -206,7 +223,13 @@ def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,
 
     template = _replace(result, output)
     rebuild = _first if type(template) is _Slot else functools.partial(_fill, template)
-    return Program(trace, plan(trace, outputs), outputs, rebuild)
+    forward = len(trace.nodes)
+    backward = trace_backward(trace, outputs) if grad_state.enabled else None
+    kernels = plan(trace, outputs, 0, forward)
+    if backward is not None:
+        computed = [i for i in backward.grads if i is not None]
+        backward.kernels = _bound(trace.nodes, plan(trace, computed, backward.start))
+    return Program(trace, kernels, outputs, rebuild, backward)
 
 
 def _tensor_signature(args: tuple[Any, ...], grad: bool) -> tuple[Any, ...] | None:

@@ -22,8 +22,10 @@ from .codegen import Kernel
 from .fusion_cpu import cpu_map, cpu_reduction
 
 
-def plan(trace: Trace, outputs: list[int]) -> list[Kernel]:
-    """Return the kernels computing every reduction of ``trace`` and its ``outputs``, in order.
+def plan(trace: Trace, outputs: list[int], start: int = 0, stop: int | None = None
+         ) -> list[Kernel]:
+    """Return the kernels computing ``outputs`` and the reductions and values in memory that
+    nodes ``start:stop`` of ``trace`` hold, in order (values before ``start`` are in memory).
 
     Example:
         >>> plan(trace, [3])  # doctest: +SKIP
@@ -39,7 +41,8 @@ def plan(trace: Trace, outputs: list[int]) -> list[Kernel]:
 
         reduction, fused_map = cuda_reduction, cuda_map
     kernels = []
-    for i, node in enumerate(trace.nodes):  # in trace order: producers before readers
+    for i in range(start, len(trace.nodes) if stop is None else stop):
+        node = trace.nodes[i]  # in trace order: producers before readers
         if node.kind == "reduce":
             kernels.append(reduction(trace, i))
         elif node.kind == "elementwise" and node.materialize:

@@ -23,7 +23,6 @@ import numpy as np
 
 from ..dtypes import dtype
 from ..errors import Untraceable
-from ..graph.grad_mode import state as grad_state
 from ..shape_rules import broadcast_shapes
 from ..tensor_base import TensorBase, contiguous_strides, from_storage
 
@@ -130,9 +129,6 @@ class Trace:
                     t._strides == self.symbols[i]._strides):
                 return i
             return self._view(i, t)
-        if grad_state.enabled and t.requires_grad:
-            raise Untraceable("[compile] gradients through a compiled function are not "
-                              "supported yet: a tensor that requires grad was used")
         check_device(self, t)
         i = self._captured.get(id(t), -1)
         if i < 0:
