@@ -165,6 +165,9 @@ class Program:
         """Run ``kernels``, reading and filling the node values ``values``."""
         dev = self.device
         for fn, leaves, roots in kernels:
+            if roots.__class__ is int:  # a library call on tensors
+                values[roots] = fn(*[_operand(values, a) for a in leaves])
+                continue
             args: list[Any] = []
             for i, offset in leaves:
                 t = values[i]
@@ -176,9 +179,35 @@ class Program:
 
 
 def _bound(nodes: list[tracing.TraceNode], kernels: list[Kernel]) -> list[Any]:
-    """Each kernel as (callable, (value, offset) per leaf, (node, shape, dtype) per root)."""
-    return [(k.fn, [_source(nodes, i) for i in k.leaves],
-             [(r, nodes[r].shape, nodes[r].dtype) for r in k.roots]) for k in kernels]
+    """Each kernel as (callable, (value, offset) per leaf, (node, shape, dtype) per root);
+    a library call as (callable, its operands, its node)."""
+    bound: list[Any] = []
+    for k in kernels:
+        if nodes[k.roots[0]].kind == "external":
+            bound.append((k.fn, [_reference(nodes, a) for a in k.leaves], k.roots[0]))
+        else:
+            bound.append((k.fn, [_source(nodes, i) for i in k.leaves],
+                          [(r, nodes[r].shape, nodes[r].dtype) for r in k.roots]))
+    return bound
+
+
+def _reference(nodes: list[tracing.TraceNode], a: Any) -> Any:
+    """How a library call's operand is found at run time: a number, a value, or a view."""
+    if isinstance(a, tuple):
+        return a
+    node = nodes[a]
+    if node.kind == "view":
+        return ("view", node.args[0], node.shape, node.strides, node.offset)
+    return ("value", a)
+
+
+def _operand(values: list[Any], ref: tuple[Any, ...]) -> Any:
+    if ref[0] == "value":
+        return values[ref[1]]
+    if ref[0] == "view":
+        base = values[ref[1]]
+        return base._make_view(ref[2], ref[3], base._offset + ref[4])
+    return ref[1]
 
 
 def _layout(t: TensorBase) -> tuple[Any, ...]:

@@ -45,6 +45,8 @@ def plan(trace: Trace, outputs: list[int], start: int = 0, stop: int | None = No
         node = trace.nodes[i]  # in trace order: producers before readers
         if node.kind == "reduce":
             kernels.append(reduction(trace, i))
+        elif node.kind == "external":
+            kernels.append(Kernel(node.fn, list(node.args), [i], ""))
         elif node.kind == "elementwise" and node.materialize:
             kernels.append(fused_map(trace, [i], node.shape))
     groups: dict[tuple[int, ...], list[int]] = {}

@@ -17,6 +17,7 @@ from ..errors import DTypeError, ShapeError, check, check_same_device
 from ..graph.node import Node, needs_grad, record
 from ..shape_rules import broadcast_shapes
 from ..tensor_base import TensorBase
+from . import tracing
 from .copy import broadcast_view
 from .dispatch import launch
 from .layout.views import expand_to
@@ -29,18 +30,29 @@ def _matmul_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
     return g @ b.mT, a.mT @ g
 
 
+def _product(a: Tensor, b: Tensor) -> Tensor:
+    """The library call: a new contiguous ``a @ b`` (one dtype, batch dims broadcast)."""
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2], op="matmul")
+    out = TensorBase.empty((*batch, a.shape[-2], b.shape[-1]), a.dtype, a.device)
+    if out.numel():
+        av = broadcast_view(a, (*batch, *a.shape[-2:]), "matmul")
+        bv = broadcast_view(b, (*batch, *b.shape[-2:]), "matmul")
+        launch("matmul", a.device, (a.dtype, b.dtype), av._native(), bv._native(),
+               out._native())
+    return out
+
+
 def _matmul_nd(a: Tensor, b: Tensor) -> Tensor:
     """The primitive: ``a (..., M, K) @ b (..., K, N)`` with broadcast batch dims."""
     batch = broadcast_shapes(a.shape[:-2], b.shape[:-2], op="matmul")
     m, n = a.shape[-2], b.shape[-1]
     want = a.dtype
     ka, kb = (a.to(float32), b.to(float32)) if want is float16 else (a, b)
-    out = TensorBase.empty((*batch, m, n), ka.dtype, a.device)
-    if out.numel():
-        av = broadcast_view(ka, (*batch, *a.shape[-2:]), "matmul")
-        bv = broadcast_view(kb, (*batch, *b.shape[-2:]), "matmul")
-        launch("matmul", a.device, (ka.dtype, kb.dtype), av._native(), bv._native(),
-               out._native())
+    if tracing.state.trace is not None and (tracing.is_symbolic(ka) or tracing.is_symbolic(kb)):
+        out = tracing.state.trace.external("matmul", _product, (ka, kb), (*batch, m, n),
+                                           ka.dtype)
+    else:
+        out = _product(ka, kb)
     if want is float16:
         out = out.to(float16)
     if want.is_floating_point:

@@ -79,7 +79,8 @@ class TraceNode:
     tensor arguments), ``"capture"`` (a real tensor the function read, kept in
     ``tensor``), ``"elementwise"``, ``"reduce"``, ``"view"`` (a view of an
     input or a reduction's result, read at ``strides`` and ``offset``) or
-    ``"broadcast"`` (a computed value read as a larger shape). ``args`` holds node indices
+    ``"broadcast"`` (a computed value read as a larger shape) or ``"external"``
+    (a library call such as matmul, run as it is). ``args`` holds node indices
     (ints) and numbers (as ``("const", value)``); ``compute`` is the dtype the
     op computes in, ``dtype`` the one it returns.
     """
@@ -97,6 +98,7 @@ class TraceNode:
     strides: tuple[int, ...] = ()
     offset: int = 0
     materialize: bool = False  # an elementwise value that a view reads from memory
+    fn: Any = None  # an external node's library call
 
 
 @dataclass
@@ -131,6 +133,17 @@ class Trace:
             return self._view(i, t)
         check_device(self, t)
         i = self._captured.get(id(t), -1)
+        if i < 0 and t._base is not None:  # a view: its base is captured, the view read
+            base = self.node_of(t._base)
+            key = (base, t._shape, t._strides, t._offset)
+            i = self._views.get(key, -1)
+            if i < 0:
+                i = self._views[key] = len(self.nodes)
+                self.nodes.append(TraceNode("view", "view", t._shape, t._dtype, args=(base,),
+                                            strides=t._strides,
+                                            offset=t._offset - t._base._offset))
+                self.symbols.append(t)
+            return i
         if i < 0:
             node = TraceNode("capture", "capture", t._shape, t._dtype, tensor=t,
                              strides=t._strides)
@@ -187,6 +200,25 @@ class Trace:
         node = TraceNode("reduce", op, shape, out_dt, x._dtype, (arg,), dims=tuple(dims),
                          keepdim=keepdim)
         return self._add(node)
+
+    def external(self, op: str, fn: Any, operands: tuple[Any, ...], shape: tuple[int, ...],
+                 out_dt: dtype) -> Tensor:
+        """Record a library call (matmul...) that stays as it is: ``fn(*operands)`` at run time.
+
+        Its tensor operands live in memory (a computed one gets a loop of its own);
+        its result, contiguous, is read by the fused loops around it.
+        """
+        args = []
+        for x in operands:
+            i = self.node_of(x)
+            if not isinstance(i, tuple):
+                node = self.nodes[i]
+                if node.kind == "broadcast":
+                    raise Untraceable(f"[compile] {op} of a broadcast computed value")
+                if node.kind == "elementwise":
+                    node.materialize = True
+            args.append(i)
+        return self._add(TraceNode("external", op, shape, out_dt, out_dt, tuple(args), fn=fn))
 
     def _add(self, node: TraceNode, strides: tuple[int, ...] | None = None) -> Tensor:
         storage = SymbolicStorage(self.device)

@@ -177,7 +177,7 @@ def _grads(f, tensors):
     return [None if t.grad is None else _host(t.grad) for t in tensors]
 
 
-@pytest.mark.parametrize("case", ["chain", "softmax", "reductions"])
+@pytest.mark.parametrize("case", ["chain", "softmax", "reductions", "matmul"])
 def test_gradients_equal_eager_ones(case, device, rng):
     def tensor(*shape, grad=True):
         data = rng.standard_normal(shape).astype(np.float32)
@@ -191,7 +191,11 @@ def test_gradients_equal_eager_ones(case, device, rng):
             return (a * b + c).relu().sum() + (a / (b.exp() + 1.0)).mean()
         if case == "softmax":
             return _softmax(a * w + c) * b
-        return a.amax(dim=1) * 2 + (a - b).amin() + (a * w).sum(dim=0).sum()
+        if case == "reductions":
+            return a.amax(dim=1) * 2 + (a - b).amin() + (a * w).sum(dim=0).sum()
+        # library calls stay as they are, their neighbours fused around them
+        hidden = (a.T @ (a + c) + b).relu()
+        return (hidden @ w).sum() + (a @ b * 0.5).sum()
 
     compiled = gt.compile(fn, fullgraph=True)
     for _ in range(2):  # traced once, then replayed: both give eager's gradients
