@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..libraries import Library
-from ..registry import Workload, case
+from ..registry import Unsupported, Workload, case
 
 _N: dict[str, dict[str, Any]] = {"tiny": {"n": 1000}, "quick": {"n": 1 << 22},
                                  "full": {"n": 1 << 24}}
@@ -72,3 +72,65 @@ def chain_forward(lib: Library, n: int) -> Workload:
     chained = _chain(lib)
     fn = _compiled(lib, lambda a, b, c: chained(a, b, c).sum())
     return Workload(lambda: fn(a, b, c))
+
+
+def _requires_grad(lib: Library, n: int, seed: int) -> Any:
+    return lib.randn(n, seed=seed).requires_grad_()
+
+
+@case("compile.chain_backward", sizes=_TINY)
+def chain_backward(lib: Library, n: int) -> Workload:
+    """overhead.chain_backward, forward and backward of (a*b + c).relu().sum() on 100 leaves
+    needing grad, the forward compiled in gtensor (its backward traced and fused with it)."""
+    if lib.name not in ("gtensor", "torch"):
+        raise Unsupported("no autograd")
+    a, b, c = (_requires_grad(lib, n, s) for s in (1, 2, 3))
+    chained = _chain(lib)
+    fn = _compiled(lib, lambda a, b, c: chained(a, b, c).sum())
+
+    def step() -> None:
+        fn(a, b, c).backward()
+
+    return Workload(step)
+
+
+_MLP: dict[str, dict[str, Any]] = {"tiny": {"batch": 8, "features": 16, "hidden": 8},
+                                   "quick": {"batch": 256, "features": 784, "hidden": 512},
+                                   "full": {"batch": 256, "features": 784, "hidden": 512}}
+
+
+def _mlp_grad(lib: Library, batch: int, features: int, hidden: int,
+              compiled: bool) -> Workload:
+    if lib.name not in ("gtensor", "torch"):
+        raise Unsupported("no autograd")
+    x = lib.randn(batch, features, seed=1)
+    w1 = (lib.randn(features, hidden, seed=2) * 0.05).requires_grad_()
+    b1 = lib.randn(hidden, seed=3).requires_grad_()
+    w2 = (lib.randn(hidden, hidden, seed=4) * 0.05).requires_grad_()
+
+    def loss(x: Any) -> Any:
+        h = lib.relu(x @ w1 + b1)
+        return (lib.relu(h @ w2) * 0.5).mean()
+
+    fn = _compiled(lib, loss) if compiled else loss
+
+    def step() -> None:
+        for w in (w1, b1, w2):
+            w.grad = None
+        fn(x).backward()
+
+    flops = 6.0 * batch * (features * hidden + hidden * hidden)
+    return Workload(step, flops=flops)
+
+
+@case("compile.mlp_grad", threaded=True, sizes=_MLP)
+def mlp_grad(lib: Library, batch: int, features: int, hidden: int) -> Workload:
+    """Loss and gradients of a two-layer ReLU MLP, compiled in gtensor: matmuls stay library
+    calls, bias, ReLU and the loss around them fused, the backward traced with them."""
+    return _mlp_grad(lib, batch, features, hidden, compiled=True)
+
+
+@case("compile.eager_mlp_grad", threaded=True, sizes=_MLP)
+def eager_mlp_grad(lib: Library, batch: int, features: int, hidden: int) -> Workload:
+    """compile.mlp_grad run eagerly."""
+    return _mlp_grad(lib, batch, features, hidden, compiled=False)
