@@ -249,11 +249,14 @@ def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,
 
     # Numba (and numba.cuda, an optional dependency) load on the first trace, not with gtensor
     from .fusion import plan
+    from .fusion_cpu import use_numpy_loops
 
     template = _replace(result, output)
     rebuild = _first if type(template) is _Slot else functools.partial(_fill, template)
     forward = len(trace.nodes)
     backward = trace_backward(trace, outputs) if grad_state.enabled else None
+    if dev.type == "cpu":
+        use_numpy_loops(trace)
     kernels = plan(trace, outputs, 0, forward)
     if backward is not None:
         computed = [i for i in backward.grads if i is not None]

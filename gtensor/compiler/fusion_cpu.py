@@ -7,6 +7,7 @@ that hashes their source.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,7 @@ from numba import njit, prange
 
 from ..dtypes import dtype
 from ..kernels.cpu._call import PlannedCall
+from ..ops.elementwise import unary_same_dtype
 from ..ops.tracing import Trace
 from ..tensor_base import contiguous_strides
 from .codegen import (
@@ -106,3 +108,24 @@ def scalar_fn(op: str, compute: dtype, arity: int) -> Callable:
     if jitted is None:
         jitted = _scalar_fns[fn] = njit(**_JIT)(fn)
     return jitted
+
+
+# Ops whose scalar body is a libm call per element in a Numba loop, where NumPy's own loop is
+# vectorized (SIMD): on large tensors they run as NumPy's loop between fused loops.
+NUMPY_SIMD = ("exp", "exp2", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan",
+              "asin", "acos", "atan", "sinh", "cosh", "tanh")
+
+
+def use_numpy_loops(trace: Trace) -> None:
+    """Turn large transcendental elementwise nodes of a cpu ``trace`` into library calls.
+
+    A fused loop calling ``tanh`` per element (a libm call; Numba's pip build has no SVML)
+    runs slower than NumPy's SIMD loop, even counting the extra pass through memory.
+    """
+    for node in trace.nodes:
+        count = int(np.prod(node.shape)) if node.shape else 1
+        if node.kind == "elementwise" and node.op in NUMPY_SIMD and count >= PARALLEL_MIN:
+            node.kind, node.fn = "external", functools.partial(unary_same_dtype, node.op)
+            for a in node.args:
+                if not isinstance(a, tuple) and trace.nodes[a].kind == "elementwise":
+                    trace.nodes[a].materialize = True

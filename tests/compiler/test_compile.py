@@ -141,6 +141,25 @@ def test_layer_norm_written_out_is_fused(rng):
     assert len(_fused(f).kernels) == 3  # two means, then the normalization
 
 
+def test_large_transcendentals_run_as_numpy_loops_between_fused_loops(rng):
+    x = gt.tensor(rng.standard_normal(1 << 15).astype(np.float32), requires_grad=True)
+
+    def gelu(x):
+        return 0.5 * x * (1.0 + (0.79788456 * (x + 0.044715 * x * x * x)).tanh())
+
+    f = gt.compile(gelu, fullgraph=True)
+    got = f(x)
+    np.testing.assert_allclose(got.detach().numpy(), gelu(x).detach().numpy(), rtol=1e-6,
+                               atol=1e-7)
+    kinds = [roots.__class__ is int for _, _, roots in _fused(f).kernels]
+    assert kinds == [False, True, False]  # the tanh's input, NumPy's tanh, the rest
+    got.sum().backward()
+    want = x.grad.numpy().copy()
+    x.grad = None
+    gelu(x).sum().backward()
+    np.testing.assert_allclose(want, x.grad.numpy(), rtol=1e-5, atol=1e-6)
+
+
 def test_results_keep_the_function_structure():
     @gt.compile
     def f(x):
