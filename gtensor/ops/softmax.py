@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..dtypes import as_dtype, float16, float32
 from ..errors import DTypeError, check
+from ..graph.grad_mode import no_grad
 from ..graph.node import Node, record
 from ..shape_rules import wrap_dim
 from ..tensor_base import TensorBase
+from . import tracing
 from .dispatch import launch
 
 if TYPE_CHECKING:
@@ -30,6 +32,13 @@ def _log_softmax_vjp(ctx: Node, g: Tensor) -> Tensor:
     return g - y.exp() * g.sum(dim=ctx.dim, keepdim=True)  # type: ignore[attr-defined]
 
 
+def _composed(op: str, x: Tensor, d: int) -> Tensor:
+    """The kernel's computation written with ops, for ``gt.compile`` to fuse (max shifted)."""
+    shifted = x - x.amax(dim=d, keepdim=True)  # type: ignore[attr-defined]
+    total = shifted.exp().sum(dim=d, keepdim=True)
+    return shifted - total.log() if op == "log_softmax" else shifted.exp() / total
+
+
 def _run(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:
     x = input if dtype is None else input.to(as_dtype(dtype))
     check(x.dtype.is_floating_point, op, lambda: f"expected a floating point input, got "
@@ -38,9 +47,13 @@ def _run(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:
     want = x.dtype
     if want is float16:
         x = x.to(float32)
-    out = TensorBase.empty(x.shape, x.dtype, x.device)
-    if out.numel():
-        launch(op, x.device, (x.dtype,), x._native(), out._native(), d)
+    if tracing.state.trace is not None and tracing.is_symbolic(x):
+        with no_grad():  # traced as the ops it is made of; differentiated as one op below
+            out = _composed(op, x, d)
+    else:
+        out = TensorBase.empty(x.shape, x.dtype, x.device)
+        if out.numel():
+            launch(op, x.device, (x.dtype,), x._native(), out._native(), d)
     if want is float16:
         out = out.to(float16)
     record(op, out, (input if dtype is None else x,), vjp, save=[out], dim=d)
