@@ -15,7 +15,8 @@ Layouts (sizes for a real GPU):
   on, its leading dims stepping as one): the output is ``rows`` rows of ``L``
   elements and a group's inputs fill consecutive column ranges of every row.
   1-D grid of 256-thread blocks, grid-stride over chunks of 1024 of the
-  group's elements in C order, at most a few waves of blocks. A thread takes
+  group's elements in C order (one chunk per block, up to 65535 blocks, as
+  the flat copy). A thread takes
   4 elements 256 apart, finds each one's row (one unsigned division; none
   when there is one row) and its input (compares against the inputs' column
   ends), and loads all 4 before storing any, so 4 loads are in flight.
