@@ -1,37 +1,57 @@
 """Philox4x32-10 counter-based random numbers: scalar math written once, compiled per target.
 
-Element ``i`` of every random op draws one Philox4x32-10 block with
+A draw of ``n`` values reads Philox4x32-10 blocks with
 
 * key ``(seed & 0xffffffff, seed >> 32)`` and
-* counter ``(lo32(offset + i), hi32(offset + i), 0, 0)`` (``offset + i`` wraps mod 2**64),
+* counter ``(lo32(offset + j), hi32(offset + j), 0, 0)`` for ``j = 0, 1, ...``
+  (``offset + j`` wraps mod 2**64),
 
-and turns the four 32-bit outputs ``x0..x3`` into a value:
+and turns each block's four 32-bit words ``x0..x3`` into ``per`` values: four
+when a value needs one word, two when it needs two (``x0, x1`` and ``x2, x3``).
+Counters are taken in groups of ``GROUP`` (32): counter ``j`` fills the values
 
-* uniform, 24 bits (float16/float32): ``u = (x0 >> 8) * 2**-24``;
-  53 bits (float64): ``u = (x0 >> 5) * 2**-27 + (x1 >> 6) * 2**-53``.
-  The value is ``low + (high - low) * u`` rounded to the output dtype; a value
-  that rounds up to ``high`` is replaced by the largest value below it.
-* normal: Box-Muller on two 53-bit uniforms, ``u1 = 1 - u(x0, x1)`` in (0, 1]
-  (so ``log(0)`` cannot happen, ``|z| <= 8.58``) and ``u2 = u(x2, x3)`` in [0, 1):
-  ``z = sqrt(-2 log u1) * cos(2 pi u2)``; one normal per counter (the sine half
-  is dropped so element ``i`` depends on counter ``offset + i`` only).
-* integers: Lemire's multiply-shift without rejection on 64 bits
-  ``x = x0 * 2**32 + x1``: ``low + floor(x * (high - low) / 2**64)``. No loop and
-  no divergence; the bias is below ``(high - low) / 2**64`` (2**-32 for ranges up
-  to 2**32), far smaller than 64-bit modulo reduction's.
-* bernoulli: ``u(x0, x1) < p`` on the 53-bit uniform.
+    ``(j // 32) * 32 * per + s * 32 + j % 32``  for slot ``s = 0 .. per - 1``,
+
+so the 32 counters of a group fill ``32 * per`` consecutive values, slot by
+slot. On a GPU a warp takes one group: each of its ``per`` stores writes 32
+consecutive values (coalesced), and every word of every block is used. The
+layout does not depend on the launch, so every device draws the same values.
+A draw of ``n`` values uses :func:`counters` ``(n, per) <= n`` counters from
+``offset``, so advancing the offset by ``n`` per draw never reuses one.
+
+Values, per slot:
+
+* uniform, float16/float32 (four per block): ``u = (x >> 8) * 2**-24`` of its
+  word; float64 (two per block): ``u = (xa >> 5) * 2**-27 + (xb >> 6) * 2**-53``
+  of its word pair. The value is ``low + (high - low) * u`` rounded to the
+  output dtype; a value that rounds up to ``high`` is replaced by the largest
+  value below it.
+* normal: Box-Muller on a pair of uniforms gives two values,
+  ``r cos(2 pi u2)`` and ``r sin(2 pi u2)`` with ``r = sqrt(-2 log u1)``.
+  float16/float32 (four per block): ``u1 = 1 - x0 * 2**-32`` in (0, 1] and
+  ``u2 = x1 * 2**-32`` make slots 0 and 1, ``x2, x3`` slots 2 and 3
+  (``|z| <= 6.67``). float64 (two per block): ``u1 = 1 - u(x0, x1)`` and
+  ``u2 = u(x2, x3)`` (53-bit uniforms; ``|z| <= 8.58``) make slots 0 and 1.
+* integers (two per block): Lemire's multiply-shift without rejection on the
+  64 bits ``x = xa * 2**32 + xb`` of a word pair: ``low + floor(x * (high -
+  low) / 2**64)``. No loop and no divergence; the bias is below ``(high - low)
+  / 2**64`` (2**-32 for ranges up to 2**32), far smaller than 64-bit modulo
+  reduction's.
+* bernoulli (four per block): ``x * 2**-32 < p`` for its word.
 
 Determinism across targets: integer steps are exact, and the uniform scaling
 multiplies only exactly representable products (``high - low`` is split on the
-host into three 18-bit parts), so fused multiply-add contraction on a GPU
-cannot change a bit. Normals use ``log``/``cos``/``sqrt`` and agree to about
-1e-15 relative in float64.
+host into three 18-bit parts, ``random_args.split_scale``), so fused multiply-add
+contraction on a GPU cannot change a bit. Normals use ``log``/``cos``/``sin``/``sqrt`` and agree to
+about 1e-15 relative in float64.
 
 The device functions listed in ``DEVICE_FUNCTIONS`` are plain Python over
 ``numpy.uint64``/``float`` scalars; :func:`build` compiles them for a target
 (``numba.njit`` or ``numba.cuda.jit(device=True)``) with their calls to each
-other bound to the compiled versions. The ``*_args`` functions run on the host
-and turn Python arguments into the kernels' scalar arguments.
+other bound to the compiled versions. The ``fill_*`` functions write all values
+of one counter, so a kernel is a loop over counters on every target. The
+``*_args`` functions run on the host and turn Python arguments into the
+kernels' scalar arguments.
 """
 
 from __future__ import annotations
@@ -57,13 +77,20 @@ SHIFT8 = np.uint64(8)
 SHIFT32 = np.uint64(32)
 TWO_M24 = 2.0**-24
 TWO_M27 = 2.0**-27
+TWO_M32 = 2.0**-32
 TWO_M53 = 2.0**-53
 TWO_PI = 2.0 * math.pi
 
-# Parts of ``high - low`` carry at most this many significant bits, so that a
-# part times a 27-bit uniform part (<= 45 bits) is exact in float64.
-SCALE_PART_BITS = 18
-UINT64_LIMIT = 2**64
+GROUP = 32
+"""Counters per group; a group's values lie together, slot by slot (see the module docstring)."""
+GROUP_U = np.uint64(GROUP)
+GROUP2_U = np.uint64(2 * GROUP)
+GROUP3_U = np.uint64(3 * GROUP)
+GROUP_SHIFT = np.uint64(5)
+GROUP_MASK = np.uint64(GROUP - 1)
+TWO = np.uint64(2)
+FOUR = np.uint64(4)
+
 
 
 # ---------------------------------------------------------------- device functions
@@ -126,7 +153,7 @@ def unit24(x):
         The uniform as a float64.
 
     Example:
-        >>> unit24(MASK32)
+        >>> float(unit24(MASK32))
         0.9999999403953552
     """
     return np.float64(x >> SHIFT8) * TWO_M24
@@ -142,7 +169,7 @@ def unit53_parts(x0, x1):
         ``(hi, lo)`` with ``hi + lo`` the uniform (the sum is exact).
 
     Example:
-        >>> sum(unit53_parts(MASK32, MASK32)) == 1.0 - 2.0**-53
+        >>> bool(sum(unit53_parts(MASK32, MASK32)) == 1.0 - 2.0**-53)
         True
     """
     return np.float64(x0 >> SHIFT5) * TWO_M27, np.float64(x1 >> SHIFT6) * TWO_M53
@@ -170,11 +197,11 @@ def scale_exact(hi, lo, low, d0, d1, d2):
     return low + (small + d2 * hi + d1 * hi + d0 * hi)
 
 
-def block(i, k0, k1, o0, o1):
-    """Return the Philox block of element ``i``: counter ``offset + i``, key ``seed``.
+def block(j, k0, k1, o0, o1):
+    """Return the Philox block of counter ``offset + j`` under key ``seed``.
 
     Args:
-        i: element index as ``numpy.uint64``.
+        j: counter index from the offset, as ``numpy.uint64``.
         k0, k1: key (seed) words.
         o0, o1: offset words.
 
@@ -186,56 +213,149 @@ def block(i, k0, k1, o0, o1):
         >>> hex(int(block(z, z, z, z, z)[3]))
         '0x9b00dbd8'
     """
-    c0, c1 = counter_words(o0, o1, i)
+    c0, c1 = counter_words(o0, o1, j)
     return philox4x32_10(c0, c1, ZERO, ZERO, k0, k1)
 
 
-def uniform_value(i, k0, k1, o0, o1, wide, low, d0, d1, d2):
-    """Return element ``i`` of a uniform draw on [low, high) as float64.
+def first_value(j, per):
+    """Return the position of counter ``j``'s slot 0; slot ``s`` is ``GROUP * s`` further.
 
     Args:
-        i, k0, k1, o0, o1: element index, key and offset words (see :func:`block`).
-        wide: True for 53 random bits (float64), False for 24.
-        low, d0, d1, d2: lower bound and the parts of ``high - low``.
+        j: counter index, ``numpy.uint64``.
+        per: values per counter, ``TWO`` or ``FOUR``.
 
     Returns:
-        The value before rounding to the output dtype.
+        The value index as ``numpy.uint64``.
 
     Example:
-        >>> z = np.uint64(0)
-        >>> 0.0 <= uniform_value(z, z, z, z, z, True, 0.0, 1.0, 0.0, 0.0) < 1.0
+        >>> int(first_value(np.uint64(33), FOUR))
+        129
+    """
+    return (j >> GROUP_SHIFT) * per * GROUP_U + (j & GROUP_MASK)
+
+
+def unit32(x):
+    """Map a 32-bit word to a multiple of 2**-32 in [0, 1) (exact in float64).
+
+    Example:
+        >>> bool(unit32(MASK32) == 1.0 - 2.0**-32)
         True
     """
-    x0, x1, _, _ = block(i, k0, k1, o0, o1)
-    if wide:
-        hi, lo = unit53_parts(x0, x1)
-    else:
-        hi = unit24(x0)
-        lo = 0.0
-    return scale_exact(hi, lo, low, d0, d1, d2)
+    return np.float64(x) * TWO_M32
 
 
-def normal_value(i, k0, k1, o0, o1, mean, std):
-    """Return element ``i`` of a normal draw (Box-Muller, cosine half) as float64.
+def put(out, i, n, v):
+    """Store ``v`` at ``out[i]`` when ``i < n`` (the last group of a draw is partial).
+
+    Example:
+        >>> a = np.zeros(2); put(a, np.uint64(1), np.uint64(2), 5.0); a.tolist()
+        [0.0, 5.0]
+    """
+    if i < n:
+        out[i] = v
+
+
+def put_below(out, i, n, v, limit, below):
+    """Store ``v`` at ``out[i]`` (when ``i < n``), replaced by ``below`` if it rounded to ``limit``.
+
+    Example:
+        >>> a = np.zeros(1, np.float32)
+        >>> put_below(a, np.uint64(0), np.uint64(1), 1.0 - 2.0**-30, 1.0, 0.5); a.tolist()
+        [0.5]
+    """
+    if i < n:
+        out[i] = v
+        if out[i] >= limit:
+            out[i] = below
+
+
+def fill_uniform(out, j, k0, k1, o0, o1, wide, low, d0, d1, d2, limit, below):
+    """Write counter ``j``'s uniform values on [low, high) into ``out``.
 
     Args:
-        i, k0, k1, o0, o1: element index, key and offset words.
+        out: the whole 1-D output (its size is the draw's length).
+        j: counter index, ``numpy.uint64``.
+        k0, k1, o0, o1: key and offset words.
+        wide: True for two 53-bit values per counter (float64), False for four
+            24-bit ones.
+        low, d0, d1, d2: lower bound and the parts of ``high - low``.
+        limit, below: the output dtype's ``high`` and the largest value below it.
+
+    Example:
+        >>> z, a = np.uint64(0), np.full(128, -1.0)
+        >>> fill_uniform(a, z, z, z, z, z, False, 0.0, 1.0, 0.0, 0.0, 1.0, 0.5)
+        >>> np.flatnonzero(a >= 0.0).tolist()
+        [0, 32, 64, 96]
+    """
+    x0, x1, x2, x3 = block(j, k0, k1, o0, o1)
+    n = np.uint64(out.size)
+    if wide:
+        i = first_value(j, TWO)
+        hi, lo = unit53_parts(x0, x1)
+        put_below(out, i, n, scale_exact(hi, lo, low, d0, d1, d2), limit, below)
+        hi, lo = unit53_parts(x2, x3)
+        put_below(out, i + GROUP_U, n, scale_exact(hi, lo, low, d0, d1, d2), limit, below)
+    else:
+        i = first_value(j, FOUR)
+        put_below(out, i, n, scale_exact(unit24(x0), 0.0, low, d0, d1, d2), limit, below)
+        i += GROUP_U
+        put_below(out, i, n, scale_exact(unit24(x1), 0.0, low, d0, d1, d2), limit, below)
+        i += GROUP_U
+        put_below(out, i, n, scale_exact(unit24(x2), 0.0, low, d0, d1, d2), limit, below)
+        i += GROUP_U
+        put_below(out, i, n, scale_exact(unit24(x3), 0.0, low, d0, d1, d2), limit, below)
+
+
+def box_muller(u1, u2, mean, std):
+    """Return the two normals ``mean + std * r cos(2 pi u2)`` and ``... sin ...``.
+
+    Args:
+        u1: uniform in (0, 1]; ``r = sqrt(-2 log u1)``.
+        u2: uniform in [0, 1).
         mean, std: location and scale.
 
-    Returns:
-        ``mean + std * sqrt(-2 log u1) * cos(2 pi u2)``.
+    Example:
+        >>> box_muller(1.0, 0.0, 2.0, 1.0)
+        (2.0, 2.0)
+    """
+    radius = std * math.sqrt(-2.0 * math.log(u1))
+    angle = TWO_PI * u2
+    return mean + radius * math.cos(angle), mean + radius * math.sin(angle)
+
+
+def fill_normal(out, j, k0, k1, o0, o1, wide, mean, std):
+    """Write counter ``j``'s normal values (Box-Muller) into ``out``.
+
+    Args:
+        out: the whole 1-D output.
+        j, k0, k1, o0, o1: counter index, key and offset words.
+        wide: True for two values from 53-bit uniforms (float64), False for
+            four from 32-bit ones.
+        mean, std: location and scale.
 
     Example:
-        >>> z = np.uint64(0)
-        >>> abs(normal_value(z, z, z, z, z, 0.0, 1.0)) < 9.0
-        True
+        >>> z, a = np.uint64(0), np.zeros(64)
+        >>> fill_normal(a, z, z, z, z, z, True, 0.0, 1.0)
+        >>> np.flatnonzero(a).tolist()
+        [0, 32]
     """
-    x0, x1, x2, x3 = block(i, k0, k1, o0, o1)
-    a, b = unit53_parts(x0, x1)
-    u1 = 1.0 - (a + b)
-    a, b = unit53_parts(x2, x3)
-    radius = math.sqrt(-2.0 * math.log(u1))
-    return mean + std * (radius * math.cos(TWO_PI * (a + b)))
+    x0, x1, x2, x3 = block(j, k0, k1, o0, o1)
+    n = np.uint64(out.size)
+    if wide:
+        i = first_value(j, TWO)
+        a, b = unit53_parts(x0, x1)
+        c, d = unit53_parts(x2, x3)
+        z0, z1 = box_muller(1.0 - (a + b), c + d, mean, std)
+        put(out, i, n, z0)
+        put(out, i + GROUP_U, n, z1)
+    else:
+        i = first_value(j, FOUR)
+        z0, z1 = box_muller(1.0 - unit32(x0), unit32(x1), mean, std)
+        z2, z3 = box_muller(1.0 - unit32(x2), unit32(x3), mean, std)
+        put(out, i, n, z0)
+        put(out, i + GROUP_U, n, z1)
+        put(out, i + GROUP2_U, n, z2)
+        put(out, i + GROUP3_U, n, z3)
 
 
 def mulhi64(a_hi, a_lo, b_hi, b_lo):
@@ -258,24 +378,20 @@ def mulhi64(a_hi, a_lo, b_hi, b_lo):
     return a_hi * b_hi + (lh >> SHIFT32) + (hl >> SHIFT32) + (mid >> SHIFT32)
 
 
-def integer_value(i, k0, k1, o0, o1, r_hi, r_lo, low_hi, low_lo):
-    """Return element ``i`` of a uniform integer draw on [low, high) as int64.
+def multiply_shift(x_hi, x_lo, r_hi, r_lo, low_hi, low_lo):
+    """Return ``low + floor(x * range / 2**64)`` as int64 for the 64 random bits ``x``.
 
     Args:
-        i, k0, k1, o0, o1: element index, key and offset words.
+        x_hi, x_lo: the random words.
         r_hi, r_lo: words of ``high - low`` (1 <= range < 2**64).
         low_hi, low_lo: words of ``low mod 2**64``.
 
-    Returns:
-        ``low + floor(x * range / 2**64)`` for the 64 random bits ``x``.
-
     Example:
         >>> z, one = np.uint64(0), np.uint64(1)
-        >>> int(integer_value(z, z, z, z, z, z, one, z, z))
-        0
+        >>> int(multiply_shift(MASK32, MASK32, z, np.uint64(10), z, one))
+        10
     """
-    x0, x1, _, _ = block(i, k0, k1, o0, o1)
-    h = mulhi64(x0, x1, r_hi, r_lo)
+    h = mulhi64(x_hi, x_lo, r_hi, r_lo)
     s_lo = low_lo + (h & MASK32)
     s_hi = (low_hi + (h >> SHIFT32) + (s_lo >> SHIFT32)) & MASK32
     v = (s_hi << SHIFT32) | (s_lo & MASK32)
@@ -284,38 +400,61 @@ def integer_value(i, k0, k1, o0, o1, r_hi, r_lo, low_hi, low_lo):
     return np.int64(v)
 
 
-def bernoulli_value(i, k0, k1, o0, o1, p):
-    """Return element ``i`` of a Bernoulli(p) draw: True with probability ``p``.
+def fill_integers(out, j, k0, k1, o0, o1, r_hi, r_lo, low_hi, low_lo):
+    """Write counter ``j``'s two uniform integers on [low, high) into ``out``.
 
     Args:
-        i, k0, k1, o0, o1: element index, key and offset words.
-        p: probability in [0, 1].
-
-    Returns:
-        ``u < p`` for the element's 53-bit uniform ``u``.
+        out: the whole 1-D output.
+        j, k0, k1, o0, o1: counter index, key and offset words.
+        r_hi, r_lo, low_hi, low_lo: words of ``high - low`` and of ``low mod 2**64``.
 
     Example:
-        >>> z = np.uint64(0)
-        >>> bool(bernoulli_value(z, z, z, z, z, 1.0))
-        True
+        >>> z, a = np.uint64(0), np.full(64, -1)
+        >>> fill_integers(a, z, z, z, z, z, z, np.uint64(1), z, z); np.flatnonzero(a == 0).tolist()
+        [0, 32]
     """
-    x0, x1, _, _ = block(i, k0, k1, o0, o1)
-    hi, lo = unit53_parts(x0, x1)
-    return (hi + lo) < p
+    x0, x1, x2, x3 = block(j, k0, k1, o0, o1)
+    n = np.uint64(out.size)
+    i = first_value(j, TWO)
+    put(out, i, n, multiply_shift(x0, x1, r_hi, r_lo, low_hi, low_lo))
+    put(out, i + GROUP_U, n, multiply_shift(x2, x3, r_hi, r_lo, low_hi, low_lo))
+
+
+def fill_bernoulli(out, j, k0, k1, o0, o1, p):
+    """Write counter ``j``'s four Bernoulli(p) draws (``x * 2**-32 < p``) into ``out``.
+
+    Example:
+        >>> z, a = np.uint64(0), np.zeros(128, np.bool_)
+        >>> fill_bernoulli(a, z, z, z, z, z, 1.0); np.flatnonzero(a).tolist()
+        [0, 32, 64, 96]
+    """
+    x0, x1, x2, x3 = block(j, k0, k1, o0, o1)
+    n = np.uint64(out.size)
+    i = first_value(j, FOUR)
+    put(out, i, n, unit32(x0) < p)
+    put(out, i + GROUP_U, n, unit32(x1) < p)
+    put(out, i + GROUP2_U, n, unit32(x2) < p)
+    put(out, i + GROUP3_U, n, unit32(x3) < p)
 
 
 DEVICE_FUNCTIONS = (
     "philox4x32_10",
     "counter_words",
     "unit24",
+    "unit32",
     "unit53_parts",
     "scale_exact",
     "block",
-    "uniform_value",
-    "normal_value",
+    "first_value",
+    "put",
+    "put_below",
+    "fill_uniform",
+    "box_muller",
+    "fill_normal",
     "mulhi64",
-    "integer_value",
-    "bernoulli_value",
+    "multiply_shift",
+    "fill_integers",
+    "fill_bernoulli",
 )
 
 
@@ -347,170 +486,3 @@ def build(jit: Callable[[Callable], Callable]) -> types.SimpleNamespace:
         clone.__doc__ = fn.__doc__
         compiled[name] = namespace[name] = jit(clone)
     return types.SimpleNamespace(**compiled)
-
-
-# ---------------------------------------------------------------- host arguments
-
-
-def _words(value: int, what: str, op: str) -> tuple[np.uint64, np.uint64]:
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        raise TypeError(f"[{op}] {what} must be an int, got {type(value).__name__}")
-    value = int(value)
-    if not 0 <= value < UINT64_LIMIT:
-        raise ValueError(f"[{op}] {what} must be in [0, 2**64), got {value}")
-    return np.uint64(value & 0xFFFFFFFF), np.uint64(value >> 32)
-
-
-def stream_args(seed: int, offset: int, op: str) -> tuple[np.uint64, ...]:
-    """Return ``(k0, k1, o0, o1)``: the seed and offset split into 32-bit words.
-
-    Args:
-        seed: key, a Python int in [0, 2**64).
-        offset: counter of element 0, a Python int in [0, 2**64).
-        op: op name for error messages.
-
-    Returns:
-        Four ``numpy.uint64`` words, low word first.
-
-    Example:
-        >>> [int(w) for w in stream_args(2**32 + 5, 7, "random_uniform")]
-        [5, 1, 7, 0]
-    """
-    return (*_words(seed, "seed", op), *_words(offset, "offset", op))
-
-
-def split_scale(d: float) -> tuple[float, float, float]:
-    """Split a float into three parts of at most 18 significant bits that sum to it.
-
-    Args:
-        d: a finite float.
-
-    Returns:
-        ``(d0, d1, d2)`` with ``d0 + d1 + d2 == d`` exactly.
-
-    Example:
-        >>> sum(split_scale(0.1)) == 0.1
-        True
-    """
-    parts = []
-    rest = float(d)
-    for _ in range(2):
-        if rest == 0.0:
-            parts.append(0.0)
-            continue
-        _, exp = math.frexp(rest)
-        scale = SCALE_PART_BITS - exp
-        head = math.ldexp(math.trunc(math.ldexp(rest, scale)), -scale)
-        parts.append(head)
-        rest -= head
-    parts.append(rest)
-    return parts[0], parts[1], parts[2]
-
-
-def uniform_args(low: float, high: float, dtype: np.dtype, op: str) -> tuple:
-    """Return ``(wide, low, d0, d1, d2, limit, below)`` for a uniform kernel.
-
-    Args:
-        low, high: bounds of [low, high).
-        dtype: output dtype (float16, float32 or float64).
-        op: op name for error messages.
-
-    Returns:
-        The bit width flag, ``low``, the parts of ``high - low``, the output
-        dtype's ``high`` and the largest value below it (the clamp).
-
-    Example:
-        >>> uniform_args(0.0, 1.0, np.dtype("float64"), "random_uniform")[:3]
-        (True, 0.0, 1.0)
-    """
-    low, high = float(low), float(high)
-    top = dtype.type(high)
-    if not (math.isfinite(low) and math.isfinite(high) and math.isfinite(high - low)):
-        raise ValueError(f"[{op}] bounds must be finite, got low={low}, high={high}")
-    if not dtype.type(low) < top:
-        raise ValueError(f"[{op}] needs low < high in {dtype.name}, got low={low}, high={high}")
-    below = np.nextafter(top, dtype.type(-np.inf))
-    wide = dtype.itemsize == 8
-    return (wide, low, *split_scale(high - low), float(top), float(below))
-
-
-def normal_args(mean: float, std: float, op: str) -> tuple[float, float]:
-    """Return ``(mean, std)`` as floats after checking them.
-
-    Args:
-        mean, std: location and scale (``std >= 0``).
-        op: op name for error messages.
-
-    Returns:
-        The two floats.
-
-    Example:
-        >>> normal_args(0, 2, "random_normal")
-        (0.0, 2.0)
-    """
-    mean, std = float(mean), float(std)
-    if not (math.isfinite(mean) and math.isfinite(std)) or std < 0.0:
-        raise ValueError(f"[{op}] needs finite mean and std >= 0, got mean={mean}, std={std}")
-    return mean, std
-
-
-def integer_args(low: int, high: int, dtype: np.dtype, op: str) -> tuple[np.uint64, ...]:
-    """Return ``(r_hi, r_lo, low_hi, low_lo)`` for an integer kernel.
-
-    Args:
-        low, high: integer bounds of [low, high); they must fit the output
-            dtype (int64 for float outputs).
-        dtype: output dtype.
-        op: op name for error messages.
-
-    Returns:
-        Words of ``high - low`` and of ``low mod 2**64``.
-
-    Example:
-        >>> [int(w) for w in integer_args(-1, 3, np.dtype("int8"), "random_integers")]
-        [0, 4, 4294967295, 4294967295]
-    """
-    low, high = _as_int(low, op), _as_int(high, op)
-    info = np.iinfo(dtype) if dtype.kind in "iu" else np.iinfo(np.int64)
-    if not (info.min <= low < high <= int(info.max) + 1):
-        raise ValueError(
-            f"[{op}] needs {int(info.min)} <= low < high <= {int(info.max) + 1} "
-            f"for {dtype.name}, got low={low}, high={high}"
-        )
-    span, base = high - low, low % UINT64_LIMIT
-    if span >= UINT64_LIMIT:
-        raise ValueError(f"[{op}] high - low must be below 2**64, got {span}")
-    return (
-        np.uint64(span >> 32),
-        np.uint64(span & 0xFFFFFFFF),
-        np.uint64(base >> 32),
-        np.uint64(base & 0xFFFFFFFF),
-    )
-
-
-def _as_int(value, op: str) -> int:
-    if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
-        return int(value)
-    if isinstance(value, float | np.floating) and float(value).is_integer():
-        return int(value)
-    raise TypeError(f"[{op}] integer bounds must be integral, got {value!r}")
-
-
-def bernoulli_args(p: float, op: str) -> float:
-    """Return ``p`` as a float after checking ``0 <= p <= 1``.
-
-    Args:
-        p: probability of a one.
-        op: op name for error messages.
-
-    Returns:
-        ``float(p)``.
-
-    Example:
-        >>> bernoulli_args(0.25, "random_bernoulli")
-        0.25
-    """
-    p = float(p)
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"[{op}] needs 0 <= p <= 1, got p={p}")
-    return p

@@ -123,9 +123,42 @@ def _flat_kernel(narrow: bool, to_bool: bool) -> Any:
 
 
 @cache
-def _strided_kernel(narrow: bool, to_bool: bool, dst_contiguous: bool) -> Any:
+def strided_put(narrow: bool, to_bool: bool, dst_contiguous: bool) -> Any:
+    """Device function ``put(i, shape, dst, do, dst_strides, src, so, src_strides)``: copy the
+    ``i``-th element (C order over ``shape``) of a strided source to a strided destination.
+
+    Each call unravels ``i`` once into both offsets (none for a contiguous
+    destination, whose offset is ``i``); ``cat`` uses it too.
+    """
     idx, uidx = _index_types(narrow)
     conv = _nonzero if to_bool else _as_is
+
+    @cuda.jit(device=True)
+    def put(i, shape, dst, do, dst_strides, src, so, src_strides):  # noqa: ANN001, ANN202
+        q = uidx(i)
+        s_off = idx(0)
+        d_off = idx(0)
+        for d in range(len(shape) - 1, 0, -1):
+            nq = uidx(q // shape[d])
+            c = idx(q - nq * shape[d])
+            q = nq
+            s_off = idx(s_off + c * src_strides[d])
+            if not dst_contiguous:
+                d_off = idx(d_off + c * dst_strides[d])
+        s_off = idx(s_off + idx(q) * src_strides[0])
+        if dst_contiguous:
+            d_off = i
+        else:
+            d_off = idx(d_off + idx(q) * dst_strides[0])
+        dst[_at(do, d_off)] = conv(src[_at(so, s_off)])
+
+    return put
+
+
+@cache
+def _strided_kernel(narrow: bool, to_bool: bool, dst_contiguous: bool) -> Any:
+    idx, _ = _index_types(narrow)
+    put = strided_put(narrow, to_bool, dst_contiguous)
 
     @cuda.jit(**_JIT)
     def gtensor_copy_strided(n, shape, dst, do, dst_strides, src, so,  # noqa: ANN001, ANN202
@@ -133,22 +166,7 @@ def _strided_kernel(narrow: bool, to_bool: bool, dst_contiguous: bool) -> Any:
         i = idx(idx(cuda.blockIdx.x) * idx(cuda.blockDim.x) + idx(cuda.threadIdx.x))
         step = idx(idx(cuda.gridDim.x) * idx(cuda.blockDim.x))
         while i < n:
-            q = uidx(i)
-            s_off = idx(0)
-            d_off = idx(0)
-            for d in range(len(shape) - 1, 0, -1):
-                nq = uidx(q // shape[d])
-                c = idx(q - nq * shape[d])
-                q = nq
-                s_off = idx(s_off + c * src_strides[d])
-                if not dst_contiguous:
-                    d_off = idx(d_off + c * dst_strides[d])
-            s_off = idx(s_off + idx(q) * src_strides[0])
-            if dst_contiguous:
-                d_off = i
-            else:
-                d_off = idx(d_off + idx(q) * dst_strides[0])
-            dst[_at(do, d_off)] = conv(src[_at(so, s_off)])
+            put(i, shape, dst, do, dst_strides, src, so, src_strides)
             i = idx(i + step)
 
     return gtensor_copy_strided

@@ -1,7 +1,11 @@
 """More Philox random kernels on CUDA: tensor-p Bernoulli, dropout masks, categorical draws.
 
 Same contracts as ``kernels/cpu/random_extra.py`` and the same values for one
-seed (element ``i`` uses counter ``offset + i``).
+seed; the values and their layout come from ``common/sampling.py``. The grid
+and the store pattern are those of ``random.py``: a grid-stride loop over
+Philox counters, each thread storing its counter's four (Bernoulli, dropout)
+or two (exponential keys, categoricals) values 32 apart, so a warp's stores
+are coalesced.
 """
 
 from __future__ import annotations
@@ -11,58 +15,54 @@ from typing import Any
 import numpy as np
 from numba import cuda
 
-from ..common import philox, sampling
+from ..common import random_args, sampling
 from ..registry import register
 from .random import _dev as _philox
-from .random import launch_config
+from .random import run_counters
 
 FLOAT_DTYPES = ("float16", "float32", "float64")
 _ns = sampling.build(cuda.jit(device=True), _philox)
-_bernoulli_value = _philox.bernoulli_value
-_exponential_key = _ns.exponential_key
-_categorical = _ns.categorical
+_fill_bernoulli = _ns.fill_bernoulli_tensor
+_fill_dropout = _ns.fill_dropout
+_fill_keys = _ns.fill_exponential_keys
+_fill_categorical = _ns.fill_categorical
 
 
 @cuda.jit
-def gtensor_bernoulli_tensor_cuda(out, k0, k1, o0, o1, p):  # noqa: ANN001
-    for i in range(cuda.grid(1), out.size, cuda.gridsize(1)):
-        out[i] = _bernoulli_value(np.uint64(i), k0, k1, o0, o1, p[i])
+def gtensor_bernoulli_tensor_cuda(out, p, m, k0, k1, o0, o1):  # noqa: ANN001
+    for j in range(cuda.grid(1), m, cuda.gridsize(1)):
+        _fill_bernoulli(out, np.uint64(j), k0, k1, o0, o1, p)
 
 
 @cuda.jit
-def gtensor_dropout_mask_cuda(out, k0, k1, o0, o1, keep, scale):  # noqa: ANN001
-    for i in range(cuda.grid(1), out.size, cuda.gridsize(1)):
-        out[i] = scale if _bernoulli_value(np.uint64(i), k0, k1, o0, o1, keep) else 0.0
+def gtensor_dropout_mask_cuda(out, m, k0, k1, o0, o1, keep, scale):  # noqa: ANN001
+    for j in range(cuda.grid(1), m, cuda.gridsize(1)):
+        _fill_dropout(out, np.uint64(j), k0, k1, o0, o1, keep, scale)
 
 
 @cuda.jit
-def gtensor_exponential_keys_cuda(out, k0, k1, o0, o1, w):  # noqa: ANN001
-    for i in range(cuda.grid(1), out.size, cuda.gridsize(1)):
-        out[i] = _exponential_key(np.uint64(i), k0, k1, o0, o1, w[i])
+def gtensor_exponential_keys_cuda(out, w, m, k0, k1, o0, o1):  # noqa: ANN001
+    for j in range(cuda.grid(1), m, cuda.gridsize(1)):
+        _fill_keys(out, np.uint64(j), k0, k1, o0, o1, w)
 
 
 @cuda.jit
-def gtensor_categorical_cuda(probs, out, k0, k1, o0, o1):  # noqa: ANN001
-    s = out.shape[1]
-    for i in range(cuda.grid(1), out.size, cuda.gridsize(1)):
-        out[i // s, i % s] = _categorical(probs, i // s, np.uint64(i), k0, k1, o0, o1)
-
-
-def _go(kernel: Any, n: int, stream: Any) -> Any:
-    blocks, threads = launch_config(n)
-    return kernel[blocks, threads, 0 if stream is None else stream]
+def gtensor_categorical_cuda(probs, out, m, k0, k1, o0, o1):  # noqa: ANN001
+    for j in range(cuda.grid(1), m, cuda.gridsize(1)):
+        _fill_categorical(probs, out, np.uint64(j), k0, k1, o0, o1)
 
 
 @register("random_bernoulli_tensor", "cuda", ["float64"])
 def random_bernoulli_tensor(out: Any, seed: int, offset: int, p: Any, stream: Any = None) -> None:
-    """``out[i] = u_i < p[i]`` for element ``i``'s 53-bit uniform (bool ``out``, float64 ``p``).
+    """``out[i] = u_i < p[i]`` for value ``i``'s 32-bit uniform (bool ``out``, float64 ``p``).
 
     Example:
         >>> random_bernoulli_tensor(d_out, 0, 0, d_p)  # doctest: +SKIP
     """
-    words = philox.stream_args(seed, offset, "random_bernoulli_tensor")
+    words = random_args.stream_args(seed, offset, "random_bernoulli_tensor")
     if out.size:
-        _go(gtensor_bernoulli_tensor_cuda, out.size, stream)(out, *words, p)
+        run_counters(gtensor_bernoulli_tensor_cuda, random_args.counters(out.size, 4), stream,
+                     (out, p), *words)
 
 
 @register("random_dropout_mask", "cuda", FLOAT_DTYPES)
@@ -73,9 +73,10 @@ def random_dropout_mask(out: Any, seed: int, offset: int, keep: float, scale: fl
     Example:
         >>> random_dropout_mask(d_out, 0, 0, 0.9, 1 / 0.9)  # doctest: +SKIP
     """
-    words = philox.stream_args(seed, offset, "random_dropout_mask")
+    words = random_args.stream_args(seed, offset, "random_dropout_mask")
     if out.size:
-        _go(gtensor_dropout_mask_cuda, out.size, stream)(out, *words, float(keep), float(scale))
+        run_counters(gtensor_dropout_mask_cuda, random_args.counters(out.size, 4), stream,
+                     (out,), *words, float(keep), float(scale))
 
 
 @register("random_exponential_keys", "cuda", ["float64"])
@@ -85,9 +86,10 @@ def random_exponential_keys(out: Any, seed: int, offset: int, w: Any, stream: An
     Example:
         >>> random_exponential_keys(d_out, 0, 0, d_w)  # doctest: +SKIP
     """
-    words = philox.stream_args(seed, offset, "random_exponential_keys")
+    words = random_args.stream_args(seed, offset, "random_exponential_keys")
     if out.size:
-        _go(gtensor_exponential_keys_cuda, out.size, stream)(out, *words, w)
+        run_counters(gtensor_exponential_keys_cuda, random_args.counters(out.size, 2), stream,
+                     (out, w), *words)
 
 
 @register("random_categorical", "cuda", ["float64"])
@@ -97,6 +99,7 @@ def random_categorical(probs: Any, out: Any, seed: int, offset: int, stream: Any
     Example:
         >>> random_categorical(d_probs, d_out, 0, 0)  # doctest: +SKIP
     """
-    words = philox.stream_args(seed, offset, "random_categorical")
+    words = random_args.stream_args(seed, offset, "random_categorical")
     if out.size:
-        _go(gtensor_categorical_cuda, out.size, stream)(probs, out, *words)
+        run_counters(gtensor_categorical_cuda, random_args.counters(out.size, 2), stream,
+                     (probs, out), *words)

@@ -16,6 +16,7 @@ except ImportError:
 
 PACKAGE = kernel_package.__name__
 philox = importlib.import_module(f"{PACKAGE}.common.philox")
+random_args = importlib.import_module(f"{PACKAGE}.common.random_args")
 cpu_random = importlib.import_module(f"{PACKAGE}.cpu.random")
 
 KAT = [
@@ -57,6 +58,24 @@ def reference_blocks(seed, offset, n):
         )
         k0, k1 = (k0 + 0x9E3779B9) & 0xFFFFFFFF, (k1 + 0xBB67AE85) & 0xFFFFFFFF
     return c0, c1, c2, c3
+
+
+def reference_layout(seed, offset, n, per):
+    """Each of ``n`` values' Philox block (``(n, 4)`` words) and slot, at ``per`` per counter.
+
+    Follows the layout of ``common/philox.py``: value ``i`` is slot
+    ``i % (32 * per) // 32`` of counter ``i // (32 * per) * 32 + i % 32``.
+    """
+    i = np.arange(n)
+    group, rem = divmod(i, 32 * per)
+    slot, lane = divmod(rem, 32)
+    counter = group * 32 + lane
+    blocks = np.stack(reference_blocks(seed, offset, int(counter.max()) + 1), axis=1)
+    return blocks[counter], slot
+
+
+def unit53(hi, lo):
+    return ((hi >> np.uint64(5)) * np.uint64(2**26) + (lo >> np.uint64(6))) * 2.0**-53
 
 
 def draw(op, backend, dtype, n, *args, seed=SEED, offset=OFFSET, **kwargs):
@@ -117,47 +136,139 @@ def test_reference_matches_known_answers():
 
 def test_split_scale_is_exact_and_narrow():
     for d in (1.0, 0.1, -3.3e-5, 1e300, 2.0**-1000, 7.0):
-        parts = philox.split_scale(d)
+        parts = random_args.split_scale(d)
         assert sum(parts) == d
         for part in parts:
             if part:
                 mantissa = abs(math.frexp(part)[0])
-                assert (mantissa * 2**philox.SCALE_PART_BITS).is_integer()
+                assert (mantissa * 2**random_args.SCALE_PART_BITS).is_integer()
 
 
 # ---------------------------------------------------------------- exact bit semantics
 
 
 def test_uniform_bits_and_counters():
-    x0, x1, _, _ = reference_blocks(SEED, OFFSET, 1000)
-    got32 = draw("random_uniform", "cpu", np.float32, 1000, 0.0, 1.0)
-    np.testing.assert_array_equal(got32, (x0 >> np.uint64(8)).astype(np.float64) * 2.0**-24)
-    got64 = draw("random_uniform", "cpu", np.float64, 1000, 0.0, 1.0)
-    k53 = (x0 >> np.uint64(5)) * np.uint64(2**26) + (x1 >> np.uint64(6))
-    np.testing.assert_array_equal(got64, k53.astype(np.float64) * 2.0**-53)
+    n = 1000  # seven full groups of four-value counters and a partial one
+    blocks, slot = reference_layout(SEED, OFFSET, n, 4)
+    word = blocks[np.arange(n), slot]
+    got32 = draw("random_uniform", "cpu", np.float32, n, 0.0, 1.0)
+    np.testing.assert_array_equal(got32, (word >> np.uint64(8)).astype(np.float64) * 2.0**-24)
+    blocks, slot = reference_layout(SEED, OFFSET, n, 2)
+    rows = np.arange(n)
+    got64 = draw("random_uniform", "cpu", np.float64, n, 0.0, 1.0)
+    np.testing.assert_array_equal(got64, unit53(blocks[rows, 2 * slot], blocks[rows, 2 * slot + 1]))
 
 
 def test_integers_are_multiply_shift_of_64_bits():
     low, high = -1000, 123_456_789
-    x0, x1, _, _ = reference_blocks(SEED, OFFSET, 500)
+    blocks, slot = reference_layout(SEED, OFFSET, 500, 2)
     got = draw("random_integers", "cpu", np.int64, 500, low, high)
-    bits = [(int(a) << 32) | int(b) for a, b in zip(x0, x1, strict=True)]
+    bits = [(int(b[2 * s]) << 32) | int(b[2 * s + 1]) for b, s in zip(blocks, slot, strict=True)]
     assert got.tolist() == [low + ((x * (high - low)) >> 64) for x in bits]
+
+
+def test_normal_is_box_muller_on_pairs_and_bernoulli_on_words():
+    n = 300
+    rows = np.arange(n)
+    blocks, slot = reference_layout(SEED, OFFSET, n, 4)
+    pair = slot // 2 * 2
+    u1, u2 = 1.0 - blocks[rows, pair] * 2.0**-32, blocks[rows, pair + 1] * 2.0**-32
+    angle = 2 * np.pi * u2
+    z = np.sqrt(-2.0 * np.log(u1)) * np.where(slot % 2 == 0, np.cos(angle), np.sin(angle))
+    got32 = draw("random_normal", "cpu", np.float32, n, 1.0, 2.0)
+    np.testing.assert_allclose(got32, (1.0 + 2.0 * z).astype(np.float32), rtol=1e-6, atol=1e-6)
+    mask = draw("random_bernoulli", "cpu", np.bool_, n, 0.3)
+    np.testing.assert_array_equal(mask, blocks[rows, slot] * 2.0**-32 < 0.3)
+    blocks, slot = reference_layout(SEED, OFFSET, n, 2)
+    u1 = 1.0 - unit53(blocks[:, 0], blocks[:, 1])
+    angle = 2 * np.pi * unit53(blocks[:, 2], blocks[:, 3])
+    z = np.sqrt(-2.0 * np.log(u1)) * np.where(slot == 0, np.cos(angle), np.sin(angle))
+    np.testing.assert_allclose(draw("random_normal", "cpu", np.float64, n, 0.0, 1.0), z,
+                               rtol=1e-12, atol=1e-12)
+
+
+def test_extra_kernels_follow_the_layout():
+    n, rows = 150, np.arange(150)
+    blocks, slot = reference_layout(SEED, OFFSET, n, 4)
+    u32 = blocks[rows, slot] * 2.0**-32
+    p = np.linspace(0.0, 1.0, n)
+    got = np.empty(n, np.bool_)
+    lookup("random_bernoulli_tensor", "cpu", ("float64",))(got, SEED, OFFSET, p)
+    np.testing.assert_array_equal(got, u32 < p)
+    got = draw("random_dropout_mask", "cpu", np.float32, n, 0.6, 2.5)
+    np.testing.assert_array_equal(got, np.where(u32 < 0.6, 2.5, 0.0).astype(np.float32))
+    blocks, slot = reference_layout(SEED, OFFSET, n, 2)
+    u53 = unit53(blocks[rows, 2 * slot], blocks[rows, 2 * slot + 1])
+    w = np.linspace(0.5, 2.0, n)
+    got = np.empty(n)
+    lookup("random_exponential_keys", "cpu", ("float64",))(got, SEED, OFFSET, w)
+    np.testing.assert_allclose(got, -np.log1p(-u53) / w, rtol=1e-12)
+
+
+@pytest.mark.parametrize("n, per", [(1, 4), (31, 2), (32, 4), (129, 4), (100, 2), (4096, 4)])
+def test_a_draw_takes_at_most_n_counters(n, per):
+    used = random_args.counters(n, per)
+    lane = np.arange(n) % (32 * per) % 32
+    assert used == int((np.arange(n) // (32 * per) * 32 + lane).max()) + 1 <= n
 
 
 def test_offset_advances_and_parallel_matches_serial():
     n = cpu_random.PARALLEL_THRESHOLD + 1000
-    for op, args, dtype in [
-        ("random_uniform", (-1.0, 2.0), np.float32),
-        ("random_normal", (0.0, 1.0), np.float64),
-        ("random_integers", (0, 7), np.int16),
-        ("random_bernoulli", (0.4,), np.bool_),
+    start = 2**64 - 10
+    for op, args, dtype, per in [
+        ("random_uniform", (-1.0, 2.0), np.float32, 4),
+        ("random_normal", (0.0, 1.0), np.float64, 2),
+        ("random_integers", (0, 7), np.int16, 2),
+        ("random_bernoulli", (0.4,), np.bool_, 4),
     ]:
-        big = draw(op, "cpu", dtype, n, *args, offset=2**64 - 10)
-        head = draw(op, "cpu", dtype, 300, *args, offset=2**64 - 10)
-        tail = draw(op, "cpu", dtype, 300, *args, offset=n - 310)
+        big = draw(op, "cpu", dtype, n, *args, offset=start)
+        head = draw(op, "cpu", dtype, 300, *args, offset=start)
+        groups = (n - 300) // (32 * per)  # a draw starting that many groups later
+        tail = draw(op, "cpu", dtype, n - groups * 32 * per, *args,
+                    offset=(start + groups * 32) % 2**64)
         np.testing.assert_array_equal(big[:300], head)
-        np.testing.assert_array_equal(big[-300:], tail)
+        np.testing.assert_array_equal(big[-300:], tail[-300:])
+
+
+# Values 0, 1, 32, 33 of a 70-value draw are slots 0 and 1 of counters 0 and 1; value 69 is
+# slot 2 of counter 5 at four values per counter, slot 0 of counter 37 at two.
+GOLDEN_AT = [0, 1, 32, 33, 69]
+GOLDEN = [
+    ((42, 0), "random_uniform", "float32",
+     [0.6129598617553711, 0.9877186417579651, 0.4685865044593811, 0.32706332206726074,
+      0.051783859729766846]),
+    ((42, 0), "random_uniform", "float64",
+     [0.6129598801477738, 0.9877186516453577, 0.07323173687503892, 0.513906146990624,
+      0.16882130220302694]),
+    ((42, 0), "random_normal", "float32",
+     [-1.3510922193527222, -1.3808555603027344, 0.2701919674873352, 2.625373363494873,
+      0.31555020809173584]),
+    ((42, 0), "random_normal", "float64",
+     [1.2345418209781556, -2.9550533674680803, 0.6118499302684758, -0.25885655924451106,
+      0.601483955187433]),
+    ((42, 0), "random_integers", "int64", [612, 987, 73, 513, 168]),
+    ((42, 0), "random_bernoulli", "bool", [False, False, True, True, True]),
+    ((2**64 - 3, 2**64 - 5), "random_uniform", "float32",
+     [0.6593340635299683, 0.4798809289932251, 0.5476388335227966, 0.3446773290634155,
+      0.5339848399162292]),
+    ((2**64 - 3, 2**64 - 5), "random_normal", "float64",
+     [-1.0048589897311861, -0.9784133779887636, 1.0695626952631616, -0.5916945710181141,
+      -0.1753458543989598]),
+    ((2**64 - 3, 2**64 - 5), "random_integers", "int64", [659, 479, 370, 586, 801]),
+    ((2**64 - 3, 2**64 - 5), "random_bernoulli", "bool", [False, True, False, True, False]),
+]
+GOLDEN_ARGS = {"random_uniform": (0.0, 1.0), "random_normal": (0.0, 1.0),
+               "random_integers": (0, 1000), "random_bernoulli": (0.5,)}
+
+
+@pytest.mark.parametrize("backend", ["cpu", "cuda"])
+def test_known_values_for_fixed_seeds(backend):
+    for (seed, offset), op, dtype, expected in GOLDEN:
+        got = draw(op, backend, dtype, 70, *GOLDEN_ARGS[op], seed=seed, offset=offset)
+        if op == "random_normal":
+            np.testing.assert_allclose(got[GOLDEN_AT], expected, rtol=1e-12)
+        else:
+            assert got[GOLDEN_AT].tolist() == expected, (op, dtype, seed)
 
 
 def test_seed_words_both_matter():
@@ -170,8 +281,15 @@ def test_seed_words_both_matter():
 # ---------------------------------------------------------------- distributions (cpu, 100k)
 
 
+@pytest.fixture
+def serial_cpu(monkeypatch):
+    """Draw with the serial loops: no parallel compile per dtype (the parallel loops are
+    checked against the serial ones in test_offset_advances_and_parallel_matches_serial)."""
+    monkeypatch.setattr(cpu_random, "PARALLEL_THRESHOLD", 2**62)
+
+
 @pytest.mark.parametrize("dtype", FLOATS)
-def test_uniform_moments_ks_and_bounds(dtype):
+def test_uniform_moments_ks_and_bounds(dtype, serial_cpu):
     low, high = -2.0, 3.0
     x = draw("random_uniform", "cpu", dtype, N_CPU, low, high)
     assert x.min() >= low and x.max() < high
@@ -183,14 +301,14 @@ def test_uniform_moments_ks_and_bounds(dtype):
 
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("low, high", [(0.0, 1.0), (0.0, 0.1), (-1e-3, 7.3), (10.0, 10.5)])
-def test_uniform_stays_below_high_in_dtype(dtype, low, high):
+def test_uniform_stays_below_high_in_dtype(dtype, low, high, serial_cpu):
     x = draw("random_uniform", "cpu", dtype, 20_000, low, high)
     top = np.dtype(dtype).type(high)
     assert np.all(x >= np.dtype(dtype).type(low)) and np.all(x < top)
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
-def test_normal_moments_and_ks(dtype):
+def test_normal_moments_and_ks(dtype, serial_cpu):
     x = draw("random_normal", "cpu", dtype, N_CPU, 1.5, 2.0).astype(np.float64)
     assert np.all(np.isfinite(x))
     assert abs(x.mean() - 1.5) < 0.03 and abs(x.std() - 2.0) < 0.03
@@ -201,7 +319,7 @@ def test_normal_moments_and_ks(dtype):
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", *FLOATS])
-def test_integers_chi_square_and_bounds(dtype):
+def test_integers_chi_square_and_bounds(dtype, serial_cpu):
     low = 0 if dtype.startswith("u") else -4
     x = draw("random_integers", "cpu", dtype, N_CPU, low, low + 10)
     assert np.all(x == np.round(x))
@@ -220,7 +338,7 @@ def test_integers_chi_square_and_bounds(dtype):
         ("int32", 7, 8),
     ],
 )
-def test_integers_full_and_single_value_ranges(dtype, low, high):
+def test_integers_full_and_single_value_ranges(dtype, low, high, serial_cpu):
     x = draw("random_integers", "cpu", dtype, 20_000, low, high)
     assert int(x.min()) >= low and int(x.max()) < high
     if high - low <= 256:
@@ -229,7 +347,7 @@ def test_integers_full_and_single_value_ranges(dtype, low, high):
 
 @pytest.mark.parametrize("dtype", ["bool", "uint8", *FLOATS])
 @pytest.mark.parametrize("p", [0.0, 0.03, 0.5, 1.0])
-def test_bernoulli_rate(dtype, p):
+def test_bernoulli_rate(dtype, p, serial_cpu):
     x = draw("random_bernoulli", "cpu", dtype, N_CPU, p)
     assert set(np.unique(x.astype(np.float64)).tolist()) <= {0.0, 1.0}
     rate = x.astype(np.float64).mean()
@@ -263,9 +381,12 @@ def test_cpu_and_simulated_cuda_agree(op, args, dtype):
 
 def test_cuda_stream_keyword_and_launch_config():
     cuda_random = importlib.import_module(f"{PACKAGE}.cuda.random")
-    assert cuda_random.launch_config(1) == (1, 64)
-    assert cuda_random.launch_config(256) == (2, 64)
-    assert cuda_random.launch_config(10**8) == (cuda_random.MAX_BLOCKS, 256)
+    threads = cuda_random.THREADS
+    assert threads % philox.GROUP == 0
+    assert cuda_random.launch_config(1) == (1, threads)
+    assert cuda_random.launch_config(threads + 1) == (2, threads)
+    blocks, _ = cuda_random.launch_config(10**8)
+    assert blocks >= 2 and blocks == cuda_random.launch_config(10**9)[0]
     reference = draw("random_uniform", "cpu", np.float32, 100, 0.0, 1.0)
     on_stream = draw("random_uniform", "cuda", np.float32, 100, 0.0, 1.0, stream=cuda.stream())
     np.testing.assert_array_equal(on_stream, reference)

@@ -5,8 +5,9 @@
 ``trace``.
 
 Most are compositions of views and the copy / gather / scatter kernels;
-``pad``'s constant mode is :func:`.padding.constant_pad` and ``tril``/``triu``
-run the ``triangle`` kernel. An op that copies computes its result without
+``cat`` (and ``stack``, a ``cat`` of unsqueezed views) runs the ``cat``
+kernel, ``pad``'s constant mode is :func:`.padding.constant_pad` and
+``tril``/``triu`` run the ``triangle`` kernel. An op that copies computes its result without
 recording and records one node whose VJP sits right after it;
 ``stack``/``repeat_interleave`` are differentiable compositions.
 """
@@ -67,12 +68,8 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     shape = list(ref.shape)
     shape[d] = sum(t.shape[d] for t in parts)
     out = TensorBase.empty(tuple(shape), dt, ref.device)
-    start = 0
-    with no_grad():
-        for t in parts:
-            if t.numel():
-                out.narrow(d, start, t.shape[d]).copy_(t)
-            start += t.shape[d]
+    if out.numel():
+        launch("cat", out.device, (dt,), [t._native() for t in parts], out._native(), d)
     record("cat", out, parts, _cat_vjp, dim=d, sizes=[t.shape[d] for t in parts])
     return out
 

@@ -1,4 +1,4 @@
-"""Constant padding: crop (negative pads) and pad with a value, as a copy into a filled tensor.
+"""Constant padding: crop (negative pads) and pad with a value, in one ``constant_pad`` kernel.
 
 :func:`gtensor.pad` (in :mod:`.copies`) adds the ``reflect`` and ``replicate``
 modes (index selects) on top of :func:`constant_pad`; gradients of gathers use
@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 from ...errors import check
 from ...graph.grad_mode import no_grad
 from ...graph.node import Node, record
-from ..creation import full
+from ...tensor_base import TensorBase
+from ..creation import _cast_scalar, creation_args
+from ..dispatch import launch
 
 if TYPE_CHECKING:
     from ...tensor import Tensor
@@ -47,7 +49,7 @@ def pad_pairs(input: Tensor, pads: list[int]) -> dict[int, tuple[int, int]]:
 
 
 def _constant_pad(input: Tensor, pairs: dict[int, tuple[int, int]], value: float) -> Tensor:
-    """Crop (negative pads) and pad with ``value``; no recording."""
+    """Crop (negative pads) and pad with ``value`` in one kernel pass; no recording."""
     src = input
     for d, (lo, hi) in pairs.items():
         n = src.shape[d]
@@ -55,14 +57,14 @@ def _constant_pad(input: Tensor, pairs: dict[int, tuple[int, int]], value: float
         check(start <= stop, "pad", lambda: f"negative padding crops dim {d} below zero",
               ValueError)
         src = src.narrow(d, start, stop - start)
-    shape = tuple(n + max(pairs.get(d, (0, 0))[0], 0) + max(pairs.get(d, (0, 0))[1], 0)
-                  for d, n in enumerate(src.shape))
-    out = full(shape, value, dtype=input.dtype, device=input.device)
-    inner = out
-    for d, (lo, _) in pairs.items():
-        inner = inner.narrow(d, max(lo, 0), src.shape[d])
-    if src.numel():
-        inner.copy_(src)
+    lows = tuple(max(pairs.get(d, (0, 0))[0], 0) for d in range(src.ndim))
+    shape = tuple(n + lo + max(pairs.get(d, (0, 0))[1], 0)
+                  for d, (n, lo) in enumerate(zip(src.shape, lows, strict=True)))
+    dims, dt, dev = creation_args(shape, input.dtype, input.device, "full")
+    out = TensorBase.empty(dims, dt, dev)
+    if out.numel():
+        launch("constant_pad", dev, (dt,), src._native(), out._native(), lows,
+               _cast_scalar(value, dt))
     return out
 
 
