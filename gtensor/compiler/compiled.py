@@ -18,6 +18,7 @@ into the trace; tensors it reads are read afresh on every call.
 from __future__ import annotations
 
 import functools
+import threading
 import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from .codegen import Kernel
 
 CACHE_LIMIT = 64  # signatures kept per compiled function
+_one_trace = threading.Lock()
 _EAGER = object()  # a signature that runs eagerly
 
 
@@ -76,7 +78,8 @@ class CompiledFunction:
         if len(self._programs) >= CACHE_LIMIT:
             self._programs.clear()
         try:
-            program: Any = _trace(self.fn, args, kwargs, tensors)
+            with _one_trace:  # the ops see one trace at a time (tracing.state is global)
+                program: Any = _trace(self.fn, args, kwargs, tensors)
         except Untraceable as exc:
             if self.fullgraph:
                 raise
@@ -244,6 +247,8 @@ def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,
         if i is None or trace.nodes[i].kind == "capture":
             raise Untraceable("[compile] the function returns a tensor the trace did not "
                               "compute (a view, or a tensor made by another op)")
+        if trace.nodes[i].kind in ("view", "broadcast"):  # returned as a tensor of its own
+            i = trace.node_of(trace.elementwise("cast", (t,), t._dtype, t._dtype))
         outputs.append(i)
         return _Slot(len(outputs) - 1)
 

@@ -163,13 +163,16 @@ def test_large_transcendentals_run_as_numpy_loops_between_fused_loops(rng):
 def test_results_keep_the_function_structure():
     @gt.compile
     def f(x):
-        return {"double": x * 2, "same": x, "pair": (x + 1, x.sum()), "n": 3}
+        row = x.sum(dim=1).unsqueeze(0)  # a view of a reduction, read and returned
+        return {"double": x * 2, "same": x, "pair": (x + 1, x.sum()), "n": 3,
+                "row": row, "scaled": row * 2}
 
-    x = gt.tensor([1.0, 2.0])
+    x = gt.tensor([[1.0, 2.0]])
     out = f(x)
     assert out["same"] is x and out["n"] == 3
-    assert out["double"].tolist() == [2.0, 4.0]
-    assert out["pair"][0].tolist() == [2.0, 3.0] and out["pair"][1].item() == 3.0
+    assert out["double"].tolist() == [[2.0, 4.0]]
+    assert out["pair"][0].tolist() == [[2.0, 3.0]] and out["pair"][1].item() == 3.0
+    assert out["row"].tolist() == [[3.0]] and out["scaled"].tolist() == [[6.0]]
 
 
 def test_untraceable_runs_eagerly_once_warned_or_raises_with_fullgraph(device):
