@@ -136,11 +136,13 @@ def broadcast(strides: tuple[int, ...], shape: tuple[int, ...],
 
 
 def params(leaves: int, outputs: int) -> str:
+    """A kernel's parameter list: buffer and offset of each leaf, then of each output."""
     return ", ".join([f"b{k}, o{k}" for k in range(leaves)] +
                      [f"out{j}, oo{j}" for j in range(outputs)])
 
 
 def np_type(dt: dtype) -> str:
+    """The NumPy scalar type of ``dt`` as generated source names it."""
     return f"np.{dt.numpy.name}" if dt is not bool_ else "np.bool_"
 
 

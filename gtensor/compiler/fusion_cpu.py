@@ -38,6 +38,7 @@ _scalar_fns: dict[Any, Callable] = {}
 
 
 def cpu_map(trace: Trace, roots: list[int], shape: tuple[int, ...]) -> Kernel:
+    """Return the loop nest writing the elementwise ``roots`` (all of ``shape``)."""
     body = Body(trace, scalar_fn, roots)
     dims = [d for d, n in enumerate(shape) if n != 1]
     out_strides = contiguous_strides(shape)
@@ -56,6 +57,7 @@ def cpu_map(trace: Trace, roots: list[int], shape: tuple[int, ...]) -> Kernel:
 
 
 def cpu_reduction(trace: Trace, r: int) -> Kernel:
+    """Return the loop nest computing reduction node ``r``: kept dims outside, reduced inside."""
     node, full, body, kept, reduced, value = reduction_body(trace, r, scalar_fn)
     kept_shape = tuple(full[d] for d in kept)
     out_strides = contiguous_strides(kept_shape)
@@ -77,6 +79,7 @@ def cpu_reduction(trace: Trace, r: int) -> Kernel:
 
 
 def _nest(loops: list[tuple[str, int]], inner: list[str], parallel: bool) -> list[str]:
+    """``inner`` inside one loop per ``(variable, count)``, the outermost a ``prange``."""
     lines = list(inner)
     for depth, (var, n) in reversed(list(enumerate(loops))):
         rng = "prange" if parallel and depth == 0 else "range"
