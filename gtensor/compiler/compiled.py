@@ -11,8 +11,9 @@ transpose of a computed value, ``.item()``, gradients) makes that signature run 
 with one warning that says why; ``fullgraph=True`` raises instead.
 
 Like ``jax.jit`` and ``torch.compile``, Python side effects run while tracing
-only, and Python values the function reads (globals, attributes) are frozen
-into the trace; tensors it reads are read afresh on every call.
+only (twice for a call that then runs eagerly: once in the failed trace), and
+Python values the function reads (globals, attributes) are frozen into the
+trace; tensors it reads are read afresh on every call.
 """
 
 from __future__ import annotations
