@@ -9,6 +9,7 @@ and its result to its own dtype, as the eager ops do).
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -80,7 +81,7 @@ class Body:
         compute = np_type(node.compute)
         args = []
         for k, a in enumerate(node.args):
-            value = repr(a[1]) if isinstance(a, tuple) else self.value(a, index)
+            value = _literal(a[1]) if isinstance(a, tuple) else self.value(a, index)
             keep = node.op == "cast" or (node.op == "where" and k == 0)  # no computation dtype
             args.append(value if keep else f"{compute}({value})")
         if node.op == "cast":
@@ -94,6 +95,13 @@ class Body:
         name = self.names[i] = f"t{i}"
         self.lines.append(f"{name} = {np_type(node.dtype)}({expr})")
         return name
+
+
+def _literal(value: Any) -> str:
+    """A Python number as source (``nan`` and infinities through NumPy's names)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "np.nan" if math.isnan(value) else "np.inf" if value > 0 else "-np.inf"
+    return repr(value)
 
 
 def accumulate(node: TraceNode, value: str) -> tuple[str, str, list[str]]:

@@ -199,7 +199,8 @@ def _grads(f, tensors):
     return [None if t.grad is None else _host(t.grad) for t in tensors]
 
 
-@pytest.mark.parametrize("case", ["chain", "softmax", "reductions", "matmul", "library"])
+@pytest.mark.parametrize("case", ["chain", "softmax", "reductions", "matmul", "library",
+                                  "loss"])
 def test_gradients_equal_eager_ones(case, device, rng):
     def tensor(*shape, grad=True):
         data = rng.standard_normal(shape).astype(np.float32)
@@ -215,6 +216,9 @@ def test_gradients_equal_eager_ones(case, device, rng):
             return _softmax(a * w + c) * b
         if case == "library":  # softmax and log_softmax traced as the ops they are made of
             return gt.softmax(a * w, -1) * b + gt.log_softmax(a + c, 0)
+        if case == "loss":  # log_softmax fused, the target's gather a library call
+            target = gt.tensor([3, 0, 2], device=device)
+            return gt.nn.functional.cross_entropy(a * w + c, target) * b.sum()
         if case == "reductions":
             return a.amax(dim=1) * 2 + (a - b).amin() + (a * w).sum(dim=0).sum()
         # library calls stay as they are, their neighbours fused around them
@@ -230,6 +234,14 @@ def test_gradients_equal_eager_ones(case, device, rng):
             if g is not None:
                 np.testing.assert_allclose(g, e, rtol=2e-5, atol=1e-6)
     assert _fused(compiled).backward is not None
+
+
+def test_library_calls_check_their_arguments_on_every_call():
+    f = gt.compile(lambda x, y: gt.nn.functional.cross_entropy(x * 2, y))
+    x = gt.ones(2, 3)
+    assert f(x, gt.tensor([0, 2])).item() == pytest.approx(np.log(3))
+    with pytest.raises(IndexError, match="out of bounds"):
+        f(x, gt.tensor([0, 7]))
 
 
 def test_gradients_refuse_inputs_changed_in_place():

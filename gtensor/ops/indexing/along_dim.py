@@ -18,6 +18,7 @@ through :func:`~gtensor.graph.inplace.differentiable_inplace`.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -29,6 +30,7 @@ from ...graph.inplace import differentiable_inplace
 from ...graph.node import Node, needs_grad, record
 from ...shape_rules import broadcast_shapes, wrap_dim
 from ...tensor_base import TensorBase
+from .. import tracing
 from ..creation import arange, full, zeros
 from ..layout.padding import pad_to
 from ..layout.views import expand_to
@@ -311,11 +313,22 @@ def gather_indices(self: Tensor, dim: int, index: Any, op: str, strict: bool = F
     """
     index = int_index(index, self.device, op)
     d = _check_dim_index(self, dim, index, op)
+    trace = tracing.state.trace
+    if trace is not None and (tracing.is_symbolic(self) or tracing.is_symbolic(index)):
+        out = trace.external(op, functools.partial(_gathered, dim=d, op=op, strict=strict),
+                             (self, index), index.shape, self.dtype)
+    else:
+        out = _gathered(self, index, d, op, strict)
+    record("gather", out, (self,), _gather_vjp, save=(index,), dim=d, in_shape=self.shape)
+    return out
+
+
+def _gathered(self: Tensor, index: Tensor, dim: int, op: str, strict: bool) -> Tensor:
+    """The gather itself, into a new contiguous tensor (no recording)."""
     out = TensorBase.empty(index.shape, self.dtype, self.device)
     if out.numel():
-        offsets = _coord_offsets(self, d, index, op, strict)
+        offsets = _coord_offsets(self, dim, index, op, strict)
         gather_rows(_scalar_0d(self), offsets, out.reshape(-1))
-    record("gather", out, (self,), _gather_vjp, save=(index,), dim=d, in_shape=self.shape)
     return out
 
 
@@ -361,13 +374,23 @@ def _scatter_out(self: Tensor, dim: int, index: Any, src: Any, mode: str, op: st
                  vjp: Any, **attrs: Any) -> Tensor:
     """Out-of-place scatter: clone, raw kernel path, one node ``op`` with ``vjp``."""
     index = int_index(index, self.device, op)
-    with no_grad():
-        out = scatter_raw(self.clone(), dim, index, src, mode, op)
+    trace = tracing.state.trace
+    if trace is not None and any(tracing.is_symbolic(x) for x in (self, index, src)):
+        out = trace.external(op, functools.partial(_scattered, dim=dim, mode=mode, op=op),
+                             (self, index, src), self.shape, self.dtype)
+    else:
+        out = _scattered(self, index, src, dim, mode, op)
     if needs_grad(self, src):
         record(op.rstrip("_"), out, (self, src), vjp, save=(index,),
                dim=wrap_dim(dim, self.ndim, op),
                src_shape=src.shape if isinstance(src, TensorBase) else (), **attrs)
     return out
+
+
+def _scattered(self: Tensor, index: Tensor, src: Any, dim: int, mode: str, op: str) -> Tensor:
+    """The scatter itself, into a copy of ``self`` (no recording)."""
+    with no_grad():
+        return scatter_raw(self.clone(), dim, index, src, mode, op)
 
 
 def _src_grad(ctx: Node, g: Tensor, index: Tensor) -> Tensor:
