@@ -9,7 +9,6 @@ while another one measures.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import subprocess
@@ -78,7 +77,6 @@ class LocalSession:
     def prepare(self, case: str, params: dict[str, Any], timing: TimingConfig) -> dict[str, Any]:
         """Build the workload and warm it up; failures come back as a status, not raised."""
         self._workload = self._timer = None
-        gc.collect()  # earlier cases' objects in cycles would still hold memory the case reads
         try:
             workload = get_case(case).build(self.lib, **params)
             timer = Timer(workload, self.lib.sync, timing)

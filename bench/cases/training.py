@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import numpy as np
@@ -44,6 +45,7 @@ class _Step:
         self.allocated: dict[str, int] = {}
 
     def _allocated(self) -> int | None:
+        gc.collect()  # objects in cycles (an earlier case's, in this worker) still hold memory
         if self.lib.name == "gtensor":
             return int(self.lib.ns.memory.memory_allocated(self.lib.device))
         if self.lib.on_gpu:
