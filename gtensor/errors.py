@@ -41,6 +41,13 @@ class Untraceable(GTensorError):
     """``gt.compile`` met something it cannot trace (the call then runs eagerly)."""
 
 
+class NotYetTraceable(Untraceable):
+    """``gt.compile`` cannot trace this call yet (it runs eagerly; a later call is traced).
+
+    Raised, for example, by an optimizer whose state its first step creates.
+    """
+
+
 class DivisionByZeroError(GTensorError, ZeroDivisionError):
     """An integer division or remainder by zero (checked where the divisor is on the host)."""
 

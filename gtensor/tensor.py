@@ -28,6 +28,7 @@ from .mixins import (
 from .printing import tensor_repr
 from .storage import host_view
 from .tensor_base import TensorBase, register_tensor_class
+from .trace_state import state as _tracing
 
 
 class Tensor(TensorBase, AutogradMethods, CopyMethods, ArithmeticMethods, UnaryMethods,
@@ -51,6 +52,8 @@ class Tensor(TensorBase, AutogradMethods, CopyMethods, ArithmeticMethods, UnaryM
         Args:
             force: copy a CUDA tensor to the host (and detach) instead of raising.
         """
+        if _tracing.trace is not None:
+            _tracing.trace.refuse(self)
         if self.is_cuda:
             check(force, "numpy", lambda: f"can't convert a {self.device} tensor to NumPy; "
                   "use .cpu() first (or numpy(force=True))", TypeError)

@@ -24,6 +24,7 @@ from .dtypes import as_dtype, dtype
 from .errors import DeviceMismatchError, DTypeError, GTensorError, ShapeError, check
 from .shape_rules import wrap_dim
 from .storage import Storage, cuda_array_interface, host_view
+from .trace_state import state as _tracing
 
 if TYPE_CHECKING:
     from .tensor import Tensor
@@ -145,6 +146,8 @@ class TensorBase:
         ``stream``: the stream it is used on, when the caller already looked it
         up (default: the device's current stream).
         """
+        if _tracing.trace is not None:  # gt.compile is tracing: a value to be written
+            return _tracing.trace.value_node("empty", shape, dt)
         layout = _layouts.get(shape)
         if layout is None:
             if len(_layouts) >= 4096:
@@ -272,6 +275,8 @@ class TensorBase:
         An assigned value must be None or a tensor of this tensor's shape,
         dtype and device, as in PyTorch.
         """
+        if _tracing.trace is not None:
+            return _tracing.trace.read_grad(self)
         return self._grad
 
     @grad.setter
@@ -286,6 +291,8 @@ class TensorBase:
             check(value._storage.device == self._storage.device, "grad", lambda: "assigned grad "
                   f"has data located on a different device: {value.device}, expected "
                   f"{self.device}", DeviceMismatchError)
+        if _tracing.trace is not None:
+            _tracing.trace.write_grad(self, value)
         self._grad = value
 
     @property
@@ -314,6 +321,8 @@ class TensorBase:
         The array holds this tensor's storage alive, so the native array of a
         temporary (``t.contiguous()._native()``) stays valid while a kernel uses it.
         """
+        if _tracing.trace is not None:
+            _tracing.trace.refuse(self)
         cached = self._native_cache
         if cached is not None:
             return cached

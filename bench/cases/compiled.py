@@ -81,7 +81,23 @@ def _requires_grad(lib: Library, n: int, seed: int) -> Any:
 @case("compile.chain_backward", sizes=_TINY)
 def chain_backward(lib: Library, n: int) -> Workload:
     """overhead.chain_backward, forward and backward of (a*b + c).relu().sum() on 100 leaves
-    needing grad, the forward compiled in gtensor (its backward traced and fused with it)."""
+    needing grad, the whole step compiled in gtensor (gradients accumulate into .grad)."""
+    if lib.name not in ("gtensor", "torch"):
+        raise Unsupported("no autograd")
+    a, b, c = (_requires_grad(lib, n, s) for s in (1, 2, 3))
+    chained = _chain(lib)
+
+    def step(a: Any, b: Any, c: Any) -> None:
+        chained(a, b, c).sum().backward()
+
+    fn = _compiled(lib, step)
+    return Workload(lambda: fn(a, b, c))
+
+
+@case("compile.chain_forward_backward", sizes=_TINY)
+def chain_forward_backward(lib: Library, n: int) -> Workload:
+    """compile.chain_backward with only the forward compiled in gtensor: the call returns the
+    loss, whose backward (traced and fused with the forward) runs as one autograd node."""
     if lib.name not in ("gtensor", "torch"):
         raise Unsupported("no autograd")
     a, b, c = (_requires_grad(lib, n, s) for s in (1, 2, 3))

@@ -24,7 +24,7 @@ class _Step:
     """
 
     def __init__(self, lib: Library, batch: int, features: int, hidden: int, classes: int,
-                 optimizer: str) -> None:
+                 optimizer: str, compiled: bool = False) -> None:
         if lib.name not in ("gtensor", "torch"):
             raise Unsupported("no autograd or nn modules")
         nn, dev = lib.ns.nn, lib.device
@@ -43,6 +43,8 @@ class _Step:
         self.y = lib.asarray(rng.integers(0, classes, batch, dtype=np.int64))
         self.steps = 0
         self.allocated: dict[str, int] = {}
+        self.step = lib.ns.compile(self._step) if compiled and lib.name == "gtensor" \
+            else self._step
 
     def _allocated(self) -> int | None:
         gc.collect()  # objects in cycles (an earlier case's, in this worker) still hold memory
@@ -52,10 +54,13 @@ class _Step:
             return int(self.lib.ns.cuda.memory_allocated())
         return None
 
-    def __call__(self) -> None:
+    def _step(self, x: Any, y: Any) -> None:
         self.opt.zero_grad()
-        self.loss_fn(self.model(self.x), self.y).backward()
+        self.loss_fn(self.model(x), y).backward()
         self.opt.step()
+
+    def __call__(self) -> None:
+        self.step(self.x, self.y)
         self.steps += 1
         if self.steps == 2:
             self.allocated["after_2_steps"] = self._allocated() or 0
@@ -90,6 +95,23 @@ def mlp_sgd(lib: Library, batch: int, features: int, hidden: int, classes: int) 
 def mlp_adam(lib: Library, batch: int, features: int, hidden: int, classes: int) -> Workload:
     """The same MLP training step with Adam (lr 1e-3) instead of SGD."""
     step = _Step(lib, batch, features, hidden, classes, "adam")
+    return Workload(step, flops=_flops(batch, features, hidden, classes), extra=step.extra)
+
+
+@case("train.mlp_sgd_compiled", threaded=True, sizes=_SIZES)
+def mlp_sgd_compiled(lib: Library, batch: int, features: int, hidden: int,
+                     classes: int) -> Workload:
+    """train.mlp_sgd with the whole step (forward, backward, update) under gt.compile in
+    gtensor; the references run eagerly (torch.compile needs a C++ toolchain on the cpu)."""
+    step = _Step(lib, batch, features, hidden, classes, "sgd", compiled=True)
+    return Workload(step, flops=_flops(batch, features, hidden, classes), extra=step.extra)
+
+
+@case("train.mlp_adam_compiled", threaded=True, sizes=_SIZES)
+def mlp_adam_compiled(lib: Library, batch: int, features: int, hidden: int,
+                      classes: int) -> Workload:
+    """train.mlp_adam with the whole step under gt.compile in gtensor."""
+    step = _Step(lib, batch, features, hidden, classes, "adam", compiled=True)
     return Workload(step, flops=_flops(batch, features, hidden, classes), extra=step.extra)
 
 

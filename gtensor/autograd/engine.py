@@ -16,6 +16,7 @@ from ..graph.node import AccumulateGrad, Edge, Node, edge_of
 from ..ops.creation import ones_like, zeros
 from ..ops.elementwise import SPECS, inplace_binary
 from ..tensor_base import TensorBase
+from ..trace_state import state as tracing
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -110,7 +111,7 @@ def _needed(order: list[Node], targets: set[Node]) -> set[Node]:
 
 
 def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
-    grad = leaf._grad
+    grad = leaf.grad  # the property: gt.compile traces what it reads
     if grad is None:
         leaf.grad = g if create_graph else g.detach().clone()
     elif create_graph or grad.requires_grad:
@@ -276,6 +277,8 @@ def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None,
     Example:
         >>> backward(loss)  # doctest: +SKIP
     """
+    if tracing.trace is not None:
+        tracing.trace.ran_backward = True
     outs = _as_list(tensors)
     grads = _as_list(grad_tensors) or [None] * len(outs)
     retain = create_graph if retain_graph is None else retain_graph

@@ -35,6 +35,7 @@ class Kernel:
     leaves: list[int]
     roots: list[int]
     source: str
+    dests: list[int | None] | None = None  # per root: the node whose memory it is written into
 
 
 def leaf_strides(node: TraceNode) -> tuple[int, ...]:
@@ -71,6 +72,9 @@ class Body:
                 self.leaves.append(i)
             k = self.leaves.index(i)
             name = self.names[i] = f"x{k}"
+            if node.kind == "scalar":  # a number passed as the leaf's buffer argument
+                self.views.append(f"{name} = {np_type(node.dtype)}(b{k})")
+                return name
             at = index(i)
             if min(leaf_strides(node), default=0) >= 0:  # indices from 0: no wraparound test
                 self.views.append(f"v{k} = b{k}[o{k}:]")
@@ -141,6 +145,13 @@ def broadcast(strides: tuple[int, ...], shape: tuple[int, ...],
     lead = len(to) - len(shape)
     return (0,) * lead + tuple(0 if n == 1 and m != 1 else s
                                for s, n, m in zip(strides, shape, to[lead:], strict=True))
+
+
+def root_strides(trace: Trace, roots: list[int], dests: list[int | None] | None
+                 ) -> list[tuple[int, ...]]:
+    """The element strides each root is written at: its destination's, else contiguous."""
+    return [contiguous_strides(trace.nodes[r].shape) if dests is None or dests[j] is None
+            else trace.nodes[dests[j]].strides for j, r in enumerate(roots)]
 
 
 def params(leaves: int, outputs: int) -> str:

@@ -24,11 +24,12 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Untraceable
+from ..errors import NotYetTraceable, Untraceable
 from ..graph.grad_mode import state as grad_state
 from ..ops import tracing
 from ..ops.dispatch import current_stream_of
 from ..tensor_base import TensorBase
+from .effects import Replay, collect
 from .gradients import Backward, attach, trace_backward
 
 if TYPE_CHECKING:
@@ -69,10 +70,13 @@ class CompiledFunction:
             except TypeError:
                 return self._eager("an argument is not hashable", args, kwargs)
         program = self._programs.get(key)
-        if program is None or (program is not _EAGER and not program.captures_hold()):
+        if program is None or (program is not _EAGER and not program.holds(tensors)):
             program = self._trace(key, args, kwargs, tensors)
-        if program is _EAGER:
+        if program is _EAGER or program is None:
             return self.fn(*args, **kwargs)
+        if program.replay.aliased(tensors):
+            return self._eager("an argument written in place shares memory with another one",
+                               args, kwargs)
         return program.run(tensors)
 
     def _trace(self, key: Any, args: Any, kwargs: Any, tensors: list[TensorBase]) -> Any:
@@ -81,6 +85,9 @@ class CompiledFunction:
         try:
             with _one_trace:  # the ops see one trace at a time (tracing.state is global)
                 program: Any = _trace(self.fn, args, kwargs, tensors)
+        except NotYetTraceable:  # this call runs eagerly; a later one is traced
+            self._programs.pop(key, None)
+            return None
         except Untraceable as exc:
             if self.fullgraph:
                 raise
@@ -132,38 +139,47 @@ class Program:
     """The fused kernels of one signature and how to assemble the function's result."""
 
     def __init__(self, trace: tracing.Trace, kernels: list[Kernel], outputs: list[int],
-                 rebuild: Callable[[list[Any]], Any], backward: Backward | None) -> None:
+                 rebuild: Callable[[list[Any], list[TensorBase]], Any],
+                 backward: Backward | None, replay: Replay) -> None:
         nodes = trace.nodes
         self.kernels = _bound(nodes, kernels)
-        self.inputs = [(i, n.index) for i, n in enumerate(nodes) if n.kind == "input"]
+        self.inputs = [(i, n.index, n.grad_of) for i, n in enumerate(nodes)
+                       if n.kind == "input"]
         self.captures = [(i, n.tensor, _layout(n.tensor))
                          for i, n in enumerate(nodes) if n.kind == "capture"]
         self.outputs = outputs
         self.rebuild = rebuild
         self.backward = backward
+        self.replay = replay
         self.size = len(nodes)
         self.device = trace.device
 
-    def captures_hold(self) -> bool:
-        """True while every captured tensor keeps the layout it was traced with."""
+    def holds(self, tensors: list[TensorBase]) -> bool:
+        """True while the call may replay: captured tensors keep the layout they were traced
+        with, and the trace's guards hold."""
         for _, t, layout in self.captures:
             if _layout(t) != layout:
                 return False
-        return True
+        return self.replay.holds(tensors)
 
     def run(self, tensors: list[TensorBase]) -> Any:
         """Run the kernels on this call's tensor arguments; return the function's result."""
         values: list[Any] = [None] * self.size
-        for i, k in self.inputs:
+        for i, k, grad in self.inputs:
             if k < len(tensors):  # the others are the backward's incoming gradients
-                values[i] = tensors[k]
+                values[i] = tensors[k]._grad if grad else tensors[k]
         for i, t, _ in self.captures:
             values[i] = t
+        replay = self.replay
+        replay.start(values)
         self.launch(self.kernels, values)
         results = [values[i] for i in self.outputs]
         if self.backward is not None:
             attach(self.backward, values, results, self.launch)
-        return self.rebuild(results)
+        if replay.kernels:
+            self.launch(replay.kernels, values)
+        replay.finish(values, tensors)
+        return self.rebuild(results, tensors)
 
     def launch(self, kernels: list[Any], values: list[Any]) -> None:
         """Run ``kernels``, reading and filling the node values ``values``."""
@@ -173,25 +189,31 @@ class Program:
                 values[roots] = fn(*[_operand(values, a) for a in leaves])
                 continue
             args: list[Any] = []
-            for i, offset in leaves:
+            for i, offset, number in leaves:
                 t = values[i]
-                args += (t._storage.flat(t._dtype.numpy), t._offset + offset)
-            for r, shape, dt in roots:
-                out = values[r] = TensorBase.empty(shape, dt, dev)
-                args += (out._storage.flat(dt.numpy), 0)
+                if number:
+                    args += (t, 0)
+                else:
+                    args += (t._storage.flat(t._dtype.numpy), t._offset + offset)
+            for r, shape, dt, dest in roots:
+                out = values[r] = TensorBase.empty(shape, dt, dev) if dest is None \
+                    else values[dest]
+                args += (out._storage.flat(dt.numpy), out._offset)
             fn(*args)
 
 
 def _bound(nodes: list[tracing.TraceNode], kernels: list[Kernel]) -> list[Any]:
-    """Each kernel as (callable, (value, offset) per leaf, (node, shape, dtype) per root);
-    a library call as (callable, its operands, its node)."""
+    """Each kernel as (callable, (value, offset, is a number) per leaf, (node, shape, dtype,
+    destination node or None) per root); a library call as (callable, its operands, its node)."""
     bound: list[Any] = []
     for k in kernels:
         if nodes[k.roots[0]].kind == "external":
             bound.append((k.fn, [_reference(nodes, a) for a in k.leaves], k.roots[0]))
         else:
+            dests = k.dests or [None] * len(k.roots)
             bound.append((k.fn, [_source(nodes, i) for i in k.leaves],
-                          [(r, nodes[r].shape, nodes[r].dtype) for r in k.roots]))
+                          [(r, nodes[r].shape, nodes[r].dtype, d)
+                           for r, d in zip(k.roots, dests, strict=True)]))
     return bound
 
 
@@ -218,10 +240,13 @@ def _layout(t: TensorBase) -> tuple[Any, ...]:
     return t._shape, t._strides, t._dtype, t.requires_grad
 
 
-def _source(nodes: list[tracing.TraceNode], i: int) -> tuple[int, int]:
-    """The node whose memory leaf ``i`` reads, and the element offset it adds (views)."""
+def _source(nodes: list[tracing.TraceNode], i: int) -> tuple[int, int, bool]:
+    """The node whose memory leaf ``i`` reads, the element offset it adds (views), and
+    whether the leaf is a number instead."""
     node = nodes[i]
-    return (node.args[0], node.offset) if node.kind == "view" else (i, 0)
+    if node.kind == "view":
+        return node.args[0], node.offset, False
+    return i, 0, node.kind == "scalar"
 
 
 def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,
@@ -240,34 +265,47 @@ def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,
         result = fn(*sym_args, **sym_kwargs)
     finally:
         tracing.state.trace = None
+        trace.restore_grads()
     outputs: list[int] = []
-    by_symbol = {id(s): i for i, s in enumerate(trace.symbols) if s is not None}
+    arguments = {id(s): k for k, s in enumerate(symbols)}
 
     def output(t: TensorBase) -> Any:
-        i = by_symbol.get(id(t))
-        if i is None or trace.nodes[i].kind == "capture":
-            raise Untraceable("[compile] the function returns a tensor the trace did not "
-                              "compute (a view, or a tensor made by another op)")
-        if trace.nodes[i].kind in ("view", "broadcast"):  # returned as a tensor of its own
+        if not tracing.is_symbolic(t):  # a real tensor the function read or wrote: itself
+            return t
+        k = arguments.get(id(t))
+        if k is not None:  # an argument (perhaps written in place): itself
+            return _Argument(k)
+        i = trace.node_of(t)
+        if trace.nodes[i].kind not in ("elementwise", "reduce", "external"):
             i = trace.node_of(trace.elementwise("cast", (t,), t._dtype, t._dtype))
         outputs.append(i)
         return _Slot(len(outputs) - 1)
 
     # Numba (and numba.cuda, an optional dependency) load on the first trace, not with gtensor
-    from .fusion import plan
+    from .fusion import plan, plan_stores
     from .fusion_cpu import use_numpy_loops
 
     template = _replace(result, output)
     rebuild = _first if type(template) is _Slot else functools.partial(_fill, template)
-    forward = len(trace.nodes)
-    backward = trace_backward(trace, outputs) if grad_state.enabled else None
     if dev.type == "cpu":
         use_numpy_loops(trace)
+    results = len(outputs)
+    replay = collect(trace, outputs)  # adds the values the effects need to outputs
+    if replay.aliased(tensors):
+        raise NotYetTraceable("[compile] an argument written in place shares memory with "
+                              "another one")
+    forward = len(trace.nodes)
+    backward = None
+    if grad_state.enabled and not trace.ran_backward:
+        backward = trace_backward(trace, outputs[:results])
+        if dev.type == "cpu":
+            use_numpy_loops(trace)
     kernels = plan(trace, outputs, 0, forward)
     if backward is not None:
         computed = [i for i in backward.grads if i is not None]
         backward.kernels = _bound(trace.nodes, plan(trace, computed, backward.start))
-    return Program(trace, kernels, outputs, rebuild, backward)
+    replay.kernels = _bound(trace.nodes, plan_stores(trace, replay.stores))
+    return Program(trace, kernels, outputs[:results], rebuild, backward, replay)
 
 
 def _tensor_signature(args: tuple[Any, ...], grad: bool) -> tuple[Any, ...] | None:
@@ -310,7 +348,7 @@ def _replace(value: Any, fn: Callable[[TensorBase], Any]) -> Any:
     return value
 
 
-def _first(values: list[Any]) -> Any:
+def _first(values: list[Any], tensors: list[TensorBase]) -> Any:
     return values[0]
 
 
@@ -318,12 +356,18 @@ class _Slot(int):
     """The position of a result tensor in a result template."""
 
 
-def _fill(template: Any, values: list[Any]) -> Any:
-    """``template`` with each slot replaced by its result tensor."""
+class _Argument(int):
+    """The position of a tensor argument returned as the result (or in it)."""
+
+
+def _fill(template: Any, values: list[Any], tensors: list[TensorBase]) -> Any:
+    """``template`` with each slot replaced by its result tensor, each argument by itself."""
     if isinstance(template, _Slot):
         return values[template]
+    if isinstance(template, _Argument):
+        return tensors[template]
     if isinstance(template, (tuple, list)):
-        return type(template)(_fill(v, values) for v in template)
+        return type(template)(_fill(v, values, tensors) for v in template)
     if isinstance(template, dict):
-        return {k: _fill(v, values) for k, v in template.items()}
+        return {k: _fill(v, values, tensors) for k, v in template.items()}
     return template

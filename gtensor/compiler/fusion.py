@@ -15,6 +15,8 @@ result to its own dtype; float32 sums accumulate in float64.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..dtypes import float16
 from ..errors import Untraceable
 from ..ops.tracing import Trace
@@ -33,13 +35,7 @@ def plan(trace: Trace, outputs: list[int], start: int = 0, stop: int | None = No
     for node in trace.nodes:
         if node.dtype is float16 or node.compute is float16:
             raise Untraceable("[compile] float16 is not fused yet")
-    if trace.device.type == "cpu":
-        reduction, fused_map = cpu_reduction, cpu_map
-    else:
-        # numba.cuda is an optional dependency: loaded for the first cuda trace only
-        from .fusion_cuda import cuda_map, cuda_reduction
-
-        reduction, fused_map = cuda_reduction, cuda_map
+    reduction, fused_map = _generators(trace)
     kernels = []
     for i in range(start, len(trace.nodes) if stop is None else stop):
         node = trace.nodes[i]  # in trace order: producers before readers
@@ -56,3 +52,23 @@ def plan(trace: Trace, outputs: list[int], start: int = 0, stop: int | None = No
             groups.setdefault(node.shape, []).append(i)
     kernels += [fused_map(trace, roots, shape) for shape, roots in groups.items()]
     return kernels
+
+
+def plan_stores(trace: Trace, stores: list[tuple[int, int]]) -> list[Kernel]:
+    """One loop per target shape, writing each ``(target, value)`` into the target's memory."""
+    fused_map = _generators(trace)[1]
+    groups: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+    for target, value in stores:
+        groups.setdefault(trace.nodes[target].shape, []).append((target, value))
+    return [fused_map(trace, [v for _, v in group], shape, [t for t, _ in group])
+            for shape, group in groups.items()]
+
+
+def _generators(trace: Trace) -> tuple[Callable[..., Kernel], Callable[..., Kernel]]:
+    """The reduction and map generators of the trace's device."""
+    if trace.device.type == "cpu":
+        return cpu_reduction, cpu_map
+    # numba.cuda is an optional dependency: loaded for the first cuda trace only
+    from .fusion_cuda import cuda_map, cuda_reduction
+
+    return cuda_reduction, cuda_map

@@ -28,6 +28,7 @@ from .codegen import (
     np_type,
     params,
     reduction_body,
+    root_strides,
     scalar_body,
     unsigned,
 )
@@ -37,23 +38,32 @@ _JIT = {"cache": True, "error_model": "numpy", "nogil": True}
 _scalar_fns: dict[Any, Callable] = {}
 
 
-def cpu_map(trace: Trace, roots: list[int], shape: tuple[int, ...]) -> Kernel:
-    """Return the loop nest writing the elementwise ``roots`` (all of ``shape``)."""
+def cpu_map(trace: Trace, roots: list[int], shape: tuple[int, ...],
+            dests: list[int | None] | None = None) -> Kernel:
+    """Return the loop nest writing the elementwise ``roots`` (all of ``shape``).
+
+    Each root goes into a new contiguous buffer, or into the memory of node
+    ``dests[j]`` (a tensor the trace writes in place), at its strides.
+    """
     body = Body(trace, scalar_fn, roots)
     dims = [d for d, n in enumerate(shape) if n != 1]
-    out_strides = contiguous_strides(shape)
     loop = [f"i{d}" for d in dims]
     index = indexer(trace, shape, dims)
     for r in roots:
         body.value(r, index)
-    at = unsigned(" + ".join(f"i{d} * {out_strides[d]}" for d in dims))
-    stores = [f"w{j}[{at}] = {body.names[r]}" for j, r in enumerate(roots)]
+    stores = []
+    for j, (r, strides) in enumerate(zip(roots, root_strides(trace, roots, dests),
+                                         strict=True)):
+        at = unsigned(" + ".join(f"i{d} * {strides[d]}" for d in dims if strides[d]))
+        stores.append(f"w{j}[{at}] = {body.names[r]}")
     body.views += [f"w{j} = out{j}[oo{j}:]" for j in range(len(roots))]
     count = int(np.prod(shape)) if shape else 1
     header = params(len(body.leaves), len(roots))
     lines = body.views + _nest([(v, shape[d]) for v, d in zip(loop, dims, strict=True)],
                                body.lines + stores, count >= PARALLEL_MIN)
-    return _compile("map", header, lines, body, roots, count >= PARALLEL_MIN)
+    kernel = _compile("map", header, lines, body, roots, count >= PARALLEL_MIN)
+    kernel.dests = dests
+    return kernel
 
 
 def cpu_reduction(trace: Trace, r: int) -> Kernel:

@@ -26,6 +26,7 @@ from ..kernels.cuda._launch import PlannedLaunch
 from ..kernels.simulator import SIMULATED
 from ..ops.dispatch import current_stream_of
 from ..ops.tracing import Trace
+from ..tensor_base import contiguous_strides
 from .codegen import (
     Body,
     Kernel,
@@ -35,6 +36,7 @@ from .codegen import (
     np_type,
     params,
     reduction_body,
+    root_strides,
     scalar_body,
 )
 
@@ -43,8 +45,13 @@ _MAX_BLOCKS = 65535
 _device_fns: dict[Any, Callable] = {}
 
 
-def cuda_map(trace: Trace, roots: list[int], shape: tuple[int, ...]) -> Kernel:
-    """Return the kernel writing the elementwise ``roots`` (all of ``shape``)."""
+def cuda_map(trace: Trace, roots: list[int], shape: tuple[int, ...],
+             dests: list[int | None] | None = None) -> Kernel:
+    """Return the kernel writing the elementwise ``roots`` (all of ``shape``).
+
+    Each root goes into a new contiguous buffer, or into the memory of node
+    ``dests[j]`` (a tensor the trace writes in place), at its strides.
+    """
     body = Body(trace, device_fn, roots)
     dims = [d for d, n in enumerate(shape) if n != 1]
     index = indexer(trace, shape, dims)
@@ -54,10 +61,18 @@ def cuda_map(trace: Trace, roots: list[int], shape: tuple[int, ...]) -> Kernel:
     lines = body.views + [f"w{j} = out{j}[oo{j}:]" for j in range(len(roots))]
     lines += [f"for j in range(cuda.grid(1), {count}, cuda.gridsize(1)):"]
     inner = _unravel("j", [(d, shape[d]) for d in dims])
-    inner += body.lines + [f"w{j}[j] = {body.names[r]}" for j, r in enumerate(roots)]
+    inner += body.lines
+    contiguous = contiguous_strides(shape)
+    for j, (r, strides) in enumerate(zip(roots, root_strides(trace, roots, dests),
+                                         strict=True)):
+        at = "j" if strides == contiguous else " + ".join(
+            [f"i{d} * {strides[d]}" for d in dims if strides[d]] or ["0"])
+        inner.append(f"w{j}[{at}] = {body.names[r]}")
     lines += ["    " + line for line in inner]
-    return _compile("cuda_map", params(len(body.leaves), len(roots)), lines, body, roots,
-                    count, None, trace)
+    kernel = _compile("cuda_map", params(len(body.leaves), len(roots)), lines, body, roots,
+                      count, None, trace)
+    kernel.dests = dests
+    return kernel
 
 
 def cuda_reduction(trace: Trace, r: int) -> Kernel:

@@ -53,7 +53,7 @@ def trace_backward(trace: tracing.Trace, results: list[int]) -> Backward | None:
     wrt = [i for i, n in enumerate(trace.nodes) if n.kind in ("input", "capture")
            and symbols[i].requires_grad]
     start = len(trace.nodes)
-    arguments = sum(1 for n in trace.nodes if n.kind == "input")
+    arguments = sum(1 for n in trace.nodes if n.kind == "input" and not n.grad_of)
     grad_inputs = [trace.input(symbols[results[p]], arguments + j) for j, p in enumerate(diff)]
     tracing.state.trace = trace
     try:

@@ -79,10 +79,8 @@ def zero_grads(params: Iterable[Tensor], set_to_none: bool = True) -> None:
         >>> zero_grads(model.parameters())  # doctest: +SKIP
     """
     for p in params:
-        if p.grad is None:
-            continue
         if set_to_none:
-            p.grad = None
-        else:
+            p.grad = None  # not read first: gt.compile would guard the value read
+        elif p.grad is not None:
             with no_grad():
                 p.grad.fill_(0)

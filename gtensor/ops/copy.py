@@ -49,6 +49,10 @@ def broadcast_view(t: Tensor, shape: tuple[int, ...], op: str) -> Tensor:
 
 
 def _copy_same_device(dst: Tensor, src: Tensor) -> None:
+    trace = tracing.state.trace
+    if trace is not None:
+        trace.elementwise("cast", (src,), dst._dtype, dst._dtype, out=dst)
+        return
     launch("copy", dst.device, (src.dtype, dst.dtype), src._native(), dst._native())
 
 
@@ -176,7 +180,7 @@ def to(self: Tensor, *args: Any, copy: bool = False, non_blocking: bool = False,
     out = self
     if dev != self.device:
         out = _to_device_contiguous(self, dev)
-    if dt is not out.dtype and tracing.state.trace is not None and tracing.is_symbolic(out):
+    if dt is not out.dtype and tracing.state.trace is not None:
         out = tracing.state.trace.elementwise("cast", (out,), dt, dt)
     elif dt is not out.dtype:
         converted = TensorBase.empty(out.shape, dt, dev)

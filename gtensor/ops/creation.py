@@ -19,6 +19,7 @@ from ..graph.grad_mode import is_grad_enabled
 from ..graph.inplace import check_inplace, record_write
 from ..shape_rules import checked_numel, normalize_shape
 from ..tensor_base import TensorBase, from_numpy
+from . import tracing
 from .dispatch import launch
 from .interop import from_cuda_array_interface, from_dlpack
 
@@ -47,6 +48,14 @@ def _infer_dtype(data: Any) -> dtype:
 
 def _from_host(array: np.ndarray, dt: dtype, dev: DeviceLike | None) -> Tensor:
     """Copy host data into a new tensor allocated by gtensor's allocator on ``dev``."""
+    trace = tracing.state.trace
+    if trace is not None:  # gt.compile is tracing: a constant, read by a traced copy
+        tracing.state.trace = None
+        try:
+            constant = _from_host(array, dt, dev)
+        finally:
+            tracing.state.trace = trace
+        return trace.elementwise("cast", (constant,), dt, dt)
     host = np.asarray(array, dtype=dt.numpy, order="C")
     out = TensorBase.empty(host.shape, dt, resolve(dev, "tensor"))
     src = from_numpy(host)
@@ -150,7 +159,9 @@ def fill_(t: Tensor, value: Any) -> Tensor:
     if grad:
         check_inplace(t, "fill_")
     n = t.numel()
-    if n:
+    if tracing.state.trace is not None:
+        tracing.state.trace.fill(t, _cast_scalar(value, t.dtype))
+    elif n:
         # a contiguous target is filled through its storage's flat buffer (no view to build)
         out = t._storage.flat(t._dtype.numpy)[t._offset:t._offset + n] if t.is_contiguous() \
             else t._native()
@@ -164,7 +175,9 @@ def fill_(t: Tensor, value: Any) -> Tensor:
 def _filled(shape: tuple[int, ...], dt: dtype, dev: Any, value: Any) -> Tensor:
     """A new contiguous tensor set to the number ``value`` (fresh: nothing to check)."""
     t = TensorBase.empty(shape, dt, dev)
-    if t._storage.nbytes:
+    if tracing.state.trace is not None:
+        tracing.state.trace.fill(t, _cast_scalar(value, dt))
+    elif t._storage.nbytes:
         launch("fill", dev, (dt,), t._storage.flat(dt.numpy), _cast_scalar(value, dt))
     return t
 

@@ -90,7 +90,7 @@ def run_kernel(op: str, values: Sequence[Operand], out_dtype: dtype, dev: Any,
         >>> run_kernel("add", [a, 1.0], a.dtype, a.device, (a.dtype, a.dtype))  # doctest: +SKIP
     """
     trace = tracing.state.trace
-    if trace is not None and any(tracing.is_symbolic(v) for v in values):
+    if trace is not None:
         return trace.elementwise(op, tuple(values), sig[-1], out_dtype, out)
     stream = current_stream_of(dev)
     key = (op, dev._type, dev._index, None if stream is None else stream.handle, out_dtype, sig,
@@ -280,7 +280,7 @@ def planned_binary(op: str, a: Tensor, b: Tensor, out_dt: dtype,
     """
     dt = a._dtype
     dev = a._storage.device
-    if tracing.state.trace is not None and (tracing.is_symbolic(a) or tracing.is_symbolic(b)):
+    if tracing.state.trace is not None:
         return tracing.state.trace.elementwise(op, (a, b), dt, out_dt, out)
     stream = current_stream_of(dev)
     run = _same_dtype_plan(op, dev, stream, dt, a._shape, (a._strides, b._strides),
@@ -301,7 +301,7 @@ def unary_same_dtype(op: str, x: Tensor) -> Tensor:
         [1.0, 1.0]
     """
     dt = x._dtype
-    if tracing.state.trace is not None and tracing.is_symbolic(x):
+    if tracing.state.trace is not None:
         return tracing.state.trace.elementwise(op, (x,), dt, dt)
     dev = x._storage.device
     stream = current_stream_of(dev)

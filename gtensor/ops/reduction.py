@@ -79,7 +79,7 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
     Example:
         >>> run_reduction("sum", x, (0,), False, x.dtype)  # doctest: +SKIP
     """
-    if tracing.state.trace is not None and tracing.is_symbolic(x):
+    if tracing.state.trace is not None:
         if param:
             raise Untraceable(f"[compile] {op} with a parameter is not fused yet")
         return tracing.state.trace.reduce(op, x, dims, keepdim, out_dt)

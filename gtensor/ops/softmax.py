@@ -47,7 +47,7 @@ def _run(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:
     want = x.dtype
     if want is float16:
         x = x.to(float32)
-    if tracing.state.trace is not None and tracing.is_symbolic(x):
+    if tracing.state.trace is not None:
         with no_grad():  # traced as the ops it is made of; differentiated as one op below
             out = _composed(op, x, d)
     else:

@@ -25,6 +25,8 @@ from ..dtypes import dtype
 from ..errors import Untraceable
 from ..shape_rules import broadcast_shapes
 from ..tensor_base import TensorBase, contiguous_strides, from_storage
+from ..trace_state import state as state
+from .trace_effects import Effects
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -42,6 +44,7 @@ class SymbolicStorage:
     """
 
     __slots__ = ("device", "version")
+    readonly = False  # writable: in-place ops on it are traced
 
     def __init__(self, dev: Any) -> None:
         self.device = dev
@@ -76,11 +79,13 @@ class TraceNode:
     """One value of a trace.
 
     ``kind`` is ``"input"`` (an argument, ``index`` its position among the
-    tensor arguments), ``"capture"`` (a real tensor the function read, kept in
+    tensor arguments), ``"capture"`` (a real tensor the function read or wrote, kept in
     ``tensor``), ``"elementwise"``, ``"reduce"``, ``"view"`` (a view of an
-    input or a reduction's result, read at ``strides`` and ``offset``) or
-    ``"broadcast"`` (a computed value read as a larger shape) or ``"external"``
-    (a library call such as matmul, run as it is). ``args`` holds node indices
+    input or a reduction's result, read at ``strides`` and ``offset``),
+    ``"broadcast"`` (a computed value read as a larger shape), ``"external"``
+    (a library call such as matmul, run as it is), ``"empty"`` (a tensor
+    allocated and not yet written) or ``"scalar"`` (a Python number computed
+    afresh on every call, see :meth:`Effects.dynamic`). ``args`` holds node indices
     (ints) and numbers (as ``("const", value)``); ``compute`` is the dtype the
     op computes in, ``dtype`` the one it returns.
     """
@@ -99,24 +104,39 @@ class TraceNode:
     offset: int = 0
     materialize: bool = False  # an elementwise value that a view reads from memory
     fn: Any = None  # an external node's library call
+    grad_of: bool = False  # an input node standing for argument ``index``'s ``.grad``
 
 
 @dataclass
-class Trace:
-    """The nodes recorded while one call of a compiled function ran on symbolic tensors."""
+class Trace(Effects):
+    """The nodes recorded while one call of a compiled function ran on symbolic tensors.
+
+    Node values are immutable: an in-place op records a new node and makes
+    the written tensor name it from then on (:class:`Effects` keeps the writes
+    that must reach memory).
+    """
 
     device: Any
     nodes: list[TraceNode] = field(default_factory=list)
     symbols: list[Tensor] = field(default_factory=list)  # node i's symbolic tensor (or None)
+    arguments: list[Tensor] = field(default_factory=list)  # the real tensor arguments
     _by_storage: dict[int, int] = field(default_factory=dict)
     _captured: dict[int, int] = field(default_factory=dict)
     _views: dict[Any, int] = field(default_factory=dict)
 
-    def input(self, t: Tensor, index: int) -> Tensor:
-        """Return the symbolic stand-in of tensor argument ``t`` (number ``index``)."""
+    def __post_init__(self) -> None:
+        self.init_effects()
+
+    def input(self, t: Tensor, index: int, grad_of: bool = False) -> Tensor:
+        """Return the symbolic stand-in of tensor argument ``t`` (number ``index``), or of
+        that argument's ``.grad`` ``t``."""
         check_device(self, t)
-        node = TraceNode("input", "input", t._shape, t._dtype, index=index, strides=t._strides)
-        return self._add(node, t._strides)
+        node = TraceNode("input", "input", t._shape, t._dtype, index=index, strides=t._strides,
+                         grad_of=grad_of)
+        symbol = self._add(node, t._strides)
+        if index == len(self.arguments) and not grad_of:
+            self.arguments.append(t)
+        return symbol
 
     def node_of(self, t: Any) -> Any:
         """Return the node index of tensor ``t`` in this trace, or ``("const", number)``."""
@@ -127,12 +147,21 @@ class Trace:
             i = self._by_storage.get(id(storage), -1)
             if i < 0:
                 raise Untraceable("[compile] a tensor of another trace reached a fused op")
-            if t._shape == self.nodes[i].shape and t._offset == 0 and (
+            node = self.nodes[i]
+            if node.kind == "empty":
+                raise Untraceable(f"[compile] {_calling_op()} reads a tensor made by empty() "
+                                  "before anything wrote it")
+            layout = self.written_layout(storage)
+            if layout is not None and layout == (t._shape, t._strides, t._offset):
+                return i
+            if t._shape == node.shape and t._offset == 0 and (
                     t._strides == self.symbols[i]._strides):
                 return i
             return self._view(i, t)
         check_device(self, t)
         i = self._captured.get(id(t), -1)
+        if i < 0:
+            self.check_unwritten(t)
         if i < 0 and t._base is not None:  # a view: its base is captured, the view read
             base = self.node_of(t._base)
             key = (base, t._shape, t._strides, t._offset)
@@ -145,11 +174,22 @@ class Trace:
                 self.symbols.append(t)
             return i
         if i < 0:
-            node = TraceNode("capture", "capture", t._shape, t._dtype, tensor=t,
-                             strides=t._strides)
-            i = self._captured[id(t)] = len(self.nodes)
-            self.nodes.append(node)
-            self.symbols.append(t)
+            i = self.capture(t)
+        return i
+
+    def refuse(self, t: Tensor) -> None:
+        """Raise :class:`~gtensor.errors.Untraceable`: an untraced op reads real ``t``'s data.
+
+        Its result would be computed once, while tracing, and replayed stale.
+        """
+        raise Untraceable(f"[compile] {_calling_op()} is not traced: it reads a tensor's data")
+
+    def capture(self, t: Tensor) -> int:
+        """Add a node reading real tensor ``t`` (as the call finds it) and return its index."""
+        node = TraceNode("capture", "capture", t._shape, t._dtype, tensor=t, strides=t._strides)
+        i = self._captured[id(t)] = len(self.nodes)
+        self.nodes.append(node)
+        self.symbols.append(t)
         return i
 
     def _view(self, i: int, t: Tensor) -> int:
@@ -181,13 +221,26 @@ class Trace:
 
     def elementwise(self, op: str, operands: tuple[Any, ...], compute: dtype, want: dtype,
                     out: Any = None) -> Tensor:
-        """Record elementwise ``op`` of ``operands`` (computing in ``compute``, giving ``want``)."""
-        if out is not None:
-            raise Untraceable(f"[compile] {op}: out= is not traced")
+        """Record elementwise ``op`` of ``operands`` (computing in ``compute``, giving ``want``).
+
+        With ``out``, the value is written into ``out`` (see :meth:`Effects.write`),
+        which is returned.
+        """
         args = tuple(self.node_of(x) for x in operands)
         shape = broadcast_shapes(*(x._shape for x in operands if isinstance(x, TensorBase)),
                                  op=op)
-        return self._add(TraceNode("elementwise", op, shape, want, compute, args))
+        result = self._add(TraceNode("elementwise", op, shape, want, compute, args))
+        if out is None:
+            return result
+        self.write(out, result)
+        return out
+
+    def value_node(self, kind: str, shape: tuple[int, ...], dt: dtype,
+                   args: tuple[Any, ...] = ()) -> Tensor:
+        """Record a node of ``kind`` (``"empty"``, ``"scalar"``, or a ``"cast"`` of ``args``)."""
+        if kind == "cast":
+            return self._add(TraceNode("elementwise", "cast", shape, dt, dt, args))
+        return self._add(TraceNode(kind, kind, shape, dt))
 
     def reduce(self, op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool,
                out_dt: dtype) -> Tensor:
@@ -213,8 +266,9 @@ class Trace:
             i = self.node_of(x)
             if not isinstance(i, tuple):
                 node = self.nodes[i]
-                if node.kind == "broadcast":
-                    raise Untraceable(f"[compile] {op} of a broadcast computed value")
+                if node.kind == "broadcast":  # a copy of its own, at the broadcast shape
+                    i = self.node_of(self.elementwise("cast", (x,), x._dtype, x._dtype))
+                    node = self.nodes[i]
                 if node.kind == "elementwise":
                     node.materialize = True
             args.append(i)
@@ -246,17 +300,6 @@ def check_device(trace: Trace, t: Tensor) -> None:
     """Refuse a tensor on another device than the trace's (the eager op would, too)."""
     if t._storage.device != trace.device:
         raise Untraceable(f"[compile] tensors on {trace.device} and {t._storage.device}")
-
-
-class _State:
-    __slots__ = ("trace",)
-
-    def __init__(self) -> None:
-        self.trace: Trace | None = None
-
-
-state = _State()
-"""``state.trace``: the trace being recorded, or None (the ops' one test)."""
 
 
 def is_symbolic(x: Any) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -84,6 +85,32 @@ class Adam(Optimizer):
                 v = st["max_exp_avg_sq"].copy_(maximum(st["max_exp_avg_sq"], v))
             denom = v.sqrt().div_(math.sqrt(1 - beta2**t)).add_(eps)
             p.addcdiv_(m, denom, value=-lr / (1 - beta1**t))
+
+
+    def _traced_update(self, group: dict[str, Any], trace: Any) -> None:
+        (beta1, beta2), eps, wd = group["betas"], group["eps"], group["weight_decay"]
+        for p, g, st in self._with_grads(group):
+            step_size, bias2_sqrt, decay = trace.dynamic(functools.partial(_advance, st, group),
+                                                         3)
+            if wd and self._decoupled:
+                p.mul_(decay)
+            elif wd:
+                g = g.add(p, alpha=wd)
+            m, v = st["exp_avg"], st["exp_avg_sq"]
+            m.mul_(beta1).add_(g, alpha=1 - beta1)
+            v.mul_(beta2).add_(g * g, alpha=1 - beta2)
+            if group["amsgrad"]:
+                v = st["max_exp_avg_sq"].copy_(maximum(st["max_exp_avg_sq"], v))
+            p.sub_(m / (v.sqrt() / bias2_sqrt + eps) * step_size)
+
+
+def _advance(st: dict[str, Any], group: dict[str, Any]) -> tuple[float, float, float]:
+    """Count one more step; return its step size, ``sqrt(1 - beta2**t)`` and weight decay
+    factor (a compiled step calls this at every call)."""
+    st["step"] += 1
+    t, lr = st["step"], float(group["lr"])
+    beta1, beta2 = group["betas"]
+    return lr / (1 - beta1**t), math.sqrt(1 - beta2**t), 1 - lr * group["weight_decay"]
 
 
 class AdamW(Adam):

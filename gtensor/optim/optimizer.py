@@ -2,7 +2,10 @@
 
 Updates run as gtensor ops under :func:`gtensor.no_grad` on each parameter's
 own device: no value crosses to the host during ``step()``. Per-parameter
-step counters are Python ints (they never live on the device).
+step counters are Python ints (they never live on the device). Under
+``gt.compile`` a step is traced with the rest of the function once the first
+step (run eagerly) has made the optimizer's state; the learning rate and the
+step counts are read afresh at every call, other options are guarded.
 """
 
 from __future__ import annotations
@@ -10,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from ..errors import NotYetTraceable, Untraceable
 from ..graph.grad_mode import enable_grad, no_grad
 from ..nn.parameter import zero_grads
 from ..tensor import Tensor
+from ..trace_state import state as tracing
 
 ParamsT = Iterable[Tensor] | Iterable[dict[str, Any]]
 
@@ -100,14 +105,41 @@ class Optimizer:
         if closure is not None:
             with enable_grad():
                 loss = closure()
+        trace = tracing.trace
+        if trace is not None:
+            self._prepare_trace(trace)
         with no_grad():
             for group in self.param_groups:
-                self._update_group(group)
+                if trace is None:
+                    self._update_group(group)
+                else:
+                    self._traced_update(group, trace)
         return loss
 
     def _update_group(self, group: dict[str, Any]) -> None:
         raise TypeError(f"[{type(self).__name__}] an Optimizer subclass must define "
                         "_update_group")
+
+    def _traced_update(self, group: dict[str, Any], trace: Any) -> None:
+        """Update the group under ``gt.compile``: as ops on tensors, with the learning rate and
+        step counts read at each call through ``trace.dynamic``."""
+        raise Untraceable(f"[compile] {type(self).__name__}.step is not traced yet")
+
+    def _prepare_trace(self, trace: Any) -> None:
+        """Check that a traced step can run; guard the options it freezes (all but ``lr``)."""
+        name = type(self).__name__
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None and p not in self.state:
+                    raise NotYetTraceable(f"[compile] {name} makes its state in its first "
+                                          "step, which runs eagerly")
+        frozen = self._frozen_options()
+        trace.guard(lambda: self._frozen_options() == frozen)
+
+    def _frozen_options(self) -> list[Any]:
+        return [([id(p) for p in g["params"]], {k: v for k, v in g.items()
+                                                if k not in ("params", "lr")})
+                for g in self.param_groups]
 
     def _with_grads(self, group: dict[str, Any]) -> Iterator[tuple[Tensor, Tensor,
                                                                    dict[str, Any]]]:

@@ -59,3 +59,15 @@ class SGD(Optimizer):
                     buf.mul_(momentum).add_(g, alpha=1 - group["dampening"])
                 g = g.add(buf, alpha=momentum) if group["nesterov"] else buf
             p.add_(g, alpha=-lr)
+
+    def _traced_update(self, group: dict[str, Any], trace: Any) -> None:
+        momentum, wd = group["momentum"], group["weight_decay"]
+        (lr,) = trace.dynamic(lambda: (float(group["lr"]),), 1)
+        for p, g, st in self._with_grads(group):
+            if wd:
+                g = g.add(p, alpha=wd)
+            if momentum:
+                buf = st["momentum_buffer"]  # made by the first step, run eagerly
+                buf.mul_(momentum).add_(g, alpha=1 - group["dampening"])
+                g = g.add(buf, alpha=momentum) if group["nesterov"] else buf
+            p.sub_(g * lr)

@@ -314,7 +314,7 @@ def gather_indices(self: Tensor, dim: int, index: Any, op: str, strict: bool = F
     index = int_index(index, self.device, op)
     d = _check_dim_index(self, dim, index, op)
     trace = tracing.state.trace
-    if trace is not None and (tracing.is_symbolic(self) or tracing.is_symbolic(index)):
+    if trace is not None:
         out = trace.external(op, functools.partial(_gathered, dim=d, op=op, strict=strict),
                              (self, index), index.shape, self.dtype)
     else:
@@ -375,7 +375,7 @@ def _scatter_out(self: Tensor, dim: int, index: Any, src: Any, mode: str, op: st
     """Out-of-place scatter: clone, raw kernel path, one node ``op`` with ``vjp``."""
     index = int_index(index, self.device, op)
     trace = tracing.state.trace
-    if trace is not None and any(tracing.is_symbolic(x) for x in (self, index, src)):
+    if trace is not None:
         out = trace.external(op, functools.partial(_scattered, dim=dim, mode=mode, op=op),
                              (self, index, src), self.shape, self.dtype)
     else:
