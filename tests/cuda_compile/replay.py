@@ -24,6 +24,7 @@ import json
 import os
 import sys
 import traceback
+import zlib
 from collections import Counter
 from typing import Any
 
@@ -169,6 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-per-kernel", type=int, default=0,
                         help="compile at most N signatures of each kernel (0: all)")
     parser.add_argument("--verbose", action="store_true", help="print whole compiler messages")
+    parser.add_argument("--shard", default="0/1",
+                        help="I/N: replay only the ops of shard I of N (run N processes at once)")
     args = parser.parse_args(argv)
     if config.ENABLE_CUDASIM:
         print("the CUDA simulator is on; unset NUMBA_ENABLE_CUDASIM", file=sys.stderr)
@@ -177,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     MAX_PER_KERNEL[0] = args.max_per_kernel
     _install_fakes()
     lines = sorted({ln for f in args.files for ln in _read(f) if ln.strip()})
+    shard, shards = (int(p) for p in args.shard.split("/"))
+    lines = [ln for ln in lines if zlib.crc32(json.loads(ln)["op"].encode()) % shards == shard]
     failures, unchecked, done = replay(lines)
     for head, full in failures.items():
         print("FAIL", full if args.verbose else head)
