@@ -153,6 +153,13 @@ class Program:
         self.replay = replay
         self.size = len(nodes)
         self.device = trace.device
+        keep = {i for i, n in enumerate(nodes) if n.kind in ("input", "capture")}
+        keep.update(outputs)
+        keep.update(v for _, v in replay.grads if v.__class__ is int)
+        if backward is not None:  # its kernels run later, on the values of this call
+            for kernel in backward.kernels:
+                keep.update(_reads(kernel))
+        self.drops = _drops(self.kernels + replay.kernels, keep)
 
     def holds(self, tensors: list[TensorBase]) -> bool:
         """True while the call may replay: captured tensors keep the layout they were traced
@@ -172,19 +179,24 @@ class Program:
             values[i] = t
         replay = self.replay
         replay.start(values)
-        self.launch(self.kernels, values)
+        self.launch(self.kernels, values, self.drops)
         results = [values[i] for i in self.outputs]
         if self.backward is not None:
             attach(self.backward, values, results, self.launch)
         if replay.kernels:
-            self.launch(replay.kernels, values)
+            self.launch(replay.kernels, values, self.drops[len(self.kernels):])
         replay.finish(values, tensors)
         return self.rebuild(results, tensors)
 
-    def launch(self, kernels: list[Any], values: list[Any]) -> None:
-        """Run ``kernels``, reading and filling the node values ``values``."""
+    def launch(self, kernels: list[Any], values: list[Any],
+               drops: list[tuple[int, ...]] | None = None) -> None:
+        """Run ``kernels``, reading and filling the node values ``values``; after kernel
+        ``k``, let go of the buffers ``drops[k]`` names (read for the last time)."""
         dev = self.device
-        for fn, leaves, roots in kernels:
+        for k, (fn, leaves, roots) in enumerate(kernels):
+            if drops is not None and k and drops[k - 1]:
+                for i in drops[k - 1]:
+                    values[i] = None  # back to the caching allocator, for the next kernels
             if roots.__class__ is int:  # a library call on tensors
                 values[roots] = fn(*[_operand(values, a) for a in leaves])
                 continue
@@ -215,6 +227,31 @@ def _bound(nodes: list[tracing.TraceNode], kernels: list[Kernel]) -> list[Any]:
                           [(r, nodes[r].shape, nodes[r].dtype, d)
                            for r, d in zip(k.roots, dests, strict=True)]))
     return bound
+
+
+def _reads(kernel: Any) -> list[int]:
+    """The nodes whose values a bound kernel reads."""
+    _, leaves, roots = kernel
+    if roots.__class__ is int:
+        return [a[1] for a in leaves if a[0] in ("value", "view")]
+    return [i for i, _, _ in leaves]
+
+
+def _drops(kernels: list[Any], keep: set[int]) -> list[tuple[int, ...]]:
+    """The memory plan: for each kernel, the values it is the last to read (or that it made
+    and no kernel reads), other than those in ``keep``."""
+    last: dict[int, int] = {}
+    for k, kernel in enumerate(kernels):
+        roots = kernel[2]
+        for i in [roots] if roots.__class__ is int else [r[0] for r in roots]:
+            last.setdefault(i, k)
+        for i in _reads(kernel):
+            last[i] = k
+    drops: list[list[int]] = [[] for _ in kernels]
+    for i, k in last.items():
+        if i not in keep:
+            drops[k].append(i)
+    return [tuple(d) for d in drops]
 
 
 def _reference(nodes: list[tracing.TraceNode], a: Any) -> Any:

@@ -18,6 +18,7 @@ convolutions.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -27,6 +28,7 @@ from ..graph.grad_mode import no_grad
 from ..graph.node import Node, record
 from ..tensor_base import TensorBase
 from .dispatch import launch
+from .tracing import library_call
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -95,11 +97,20 @@ def conv2d_primitive(x: Tensor, w: Tensor, b: Tensor | None, geom: ConvGeometry,
         >>> geom = ConvGeometry((1, 1), (1, 1), (1, 1), 1)
         >>> conv2d_primitive(x, w, None, geom, (5, 5))  # doctest: +SKIP
     """
-    out = _empty((x.shape[0], w.shape[0], *out_hw), x)
-    launch("conv2d", x.device, (x.dtype, w.dtype), _contiguous(x), _contiguous(w),
+    shape = (x.shape[0], w.shape[0], *out_hw)
+    out = library_call("conv2d", functools.partial(_convolve, "conv2d", shape, geom=geom),
+                       (x, w, b), shape, x.dtype)
+    record("conv2d", out, (x, w, b), _conv2d_vjp, save=(x, w), geom=geom)
+    return out
+
+
+def _convolve(op: str, shape: tuple[int, ...], x: Tensor, w: Tensor, b: Tensor | None,
+              geom: ConvGeometry) -> Tensor:
+    """Run kernel ``op`` (``conv2d`` or ``conv_transpose2d``) into a new tensor of ``shape``."""
+    out = _empty(shape, x)
+    launch(op, x.device, (x.dtype, w.dtype), _contiguous(x), _contiguous(w),
            None if b is None else _contiguous(b), out._native(), geom.stride, geom.padding,
            geom.dilation, geom.groups)
-    record("conv2d", out, (x, w, b), _conv2d_vjp, save=(x, w), geom=geom)
     return out
 
 
@@ -118,10 +129,10 @@ def conv_transpose_primitive(x: Tensor, w: Tensor, b: Tensor | None, geom: ConvG
     Example:
         >>> conv_transpose_primitive(g, w, None, geom, (5, 5))  # doctest: +SKIP
     """
-    out = _empty((x.shape[0], w.shape[1] * geom.groups, *out_hw), x)
-    launch("conv_transpose2d", x.device, (x.dtype, w.dtype), _contiguous(x), _contiguous(w),
-           None if b is None else _contiguous(b), out._native(), geom.stride, geom.padding,
-           geom.dilation, geom.groups)
+    shape = (x.shape[0], w.shape[1] * geom.groups, *out_hw)
+    out = library_call("conv_transpose2d",
+                       functools.partial(_convolve, "conv_transpose2d", shape, geom=geom),
+                       (x, w, b), shape, x.dtype)
     record("conv_transpose2d", out, (x, w, b), _conv_transpose_vjp, save=(x, w), geom=geom)
     return out
 
@@ -141,10 +152,18 @@ def conv2d_weight_primitive(x: Tensor, g: Tensor, geom: ConvGeometry,
     Example:
         >>> conv2d_weight_primitive(x, g, geom, (4, 3, 3, 3))  # doctest: +SKIP
     """
-    out = _empty(tuple(weight_shape), x)
+    shape = tuple(weight_shape)
+    out = library_call("conv2d_weight", functools.partial(_weight_gradient, shape, geom=geom),
+                       (x, g), shape, x.dtype)
+    record("conv2d_weight", out, (x, g), _conv2d_weight_vjp, save=(x, g), geom=geom)
+    return out
+
+
+def _weight_gradient(shape: tuple[int, ...], x: Tensor, g: Tensor, geom: ConvGeometry
+                     ) -> Tensor:
+    out = _empty(shape, x)
     launch("conv2d_weight", x.device, (x.dtype, g.dtype), _contiguous(x), _contiguous(g),
            out._native(), geom.stride, geom.padding, geom.dilation, geom.groups)
-    record("conv2d_weight", out, (x, g), _conv2d_weight_vjp, save=(x, g), geom=geom)
     return out
 
 

@@ -48,11 +48,7 @@ def _matmul_nd(a: Tensor, b: Tensor) -> Tensor:
     m, n = a.shape[-2], b.shape[-1]
     want = a.dtype
     ka, kb = (a.to(float32), b.to(float32)) if want is float16 else (a, b)
-    if tracing.state.trace is not None:
-        out = tracing.state.trace.external("matmul", _product, (ka, kb), (*batch, m, n),
-                                           ka.dtype)
-    else:
-        out = _product(ka, kb)
+    out = tracing.library_call("matmul", _product, (ka, kb), (*batch, m, n), ka.dtype)
     if want is float16:
         out = out.to(float16)
     if want.is_floating_point:

@@ -18,6 +18,7 @@ from ..graph.node import Node, record
 from ..tensor_base import TensorBase
 from .conv import pair
 from .dispatch import launch
+from .tracing import library_call, library_calls
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -40,10 +41,25 @@ def linear_map(x: Tensor, out_shape: tuple[int, ...], op: str, transpose: str,
         >>> linear_map(x, (1, 1, 2, 2), "adaptive_avg_pool2d", "adaptive_avg_pool2d_backward", ())
         ... # doctest: +SKIP
     """
-    out = TensorBase.empty(out_shape, x.dtype, x.device)
-    launch(op, x.device, (x.dtype,), _native(x), out._native(), *args)
+    (out,) = _launched(op, (x,), [(out_shape, x.dtype)], *args)
     record(op, out, (x,), _linear_vjp, in_shape=x.shape, fwd=op, bwd=transpose, args=args)
     return out
+
+
+def _launched(op: str, inputs: tuple[Tensor, ...], outputs: list[tuple[tuple[int, ...], Any]],
+              *args: Any) -> tuple[Tensor, ...]:
+    """Run kernel ``op(*inputs, *outputs, *args)`` (inputs in C order) into new tensors of
+    ``outputs``' shapes and dtypes; under ``gt.compile`` a library call run at every call."""
+    def run(*xs: Tensor) -> tuple[Tensor, ...]:
+        dev = xs[0].device
+        outs = tuple(TensorBase.empty(shape, dt, dev) for shape, dt in outputs)
+        launch(op, dev, (xs[0].dtype,), *[_native(x) for x in xs],
+               *[o._native() for o in outs], *args)
+        return outs
+
+    if len(outputs) == 1:
+        return (library_call(op, lambda *xs: run(*xs)[0], inputs, *outputs[0]),)
+    return library_calls(op, run, inputs, outputs)
 
 
 def _linear_vjp(ctx: Node, g: Tensor) -> Tensor:
@@ -126,9 +142,8 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     op = "max_pool2d"
     x, squeeze = batched(input, op)
     k, s, p, d, out_hw = _window(op, x, kernel_size, stride, padding, dilation, ceil_mode)
-    out = TensorBase.empty(x.shape[:2] + out_hw, x.dtype, x.device)
-    idx = TensorBase.empty(out.shape, int64, x.device)
-    launch(op, x.device, (x.dtype,), _native(x), out._native(), idx._native(), k, s, p, d)
+    shape = x.shape[:2] + out_hw
+    out, idx = _launched(op, (x,), [(shape, x.dtype), (shape, int64)], k, s, p, d)
     geom = (k, s, p, d)
     record(op, out, (x,), _max_pool_vjp, save=(idx,), in_shape=x.shape, geom=geom)
     if return_indices:
@@ -148,9 +163,7 @@ def max_pool_scatter(g: Tensor, idx: Tensor, geom: tuple[Any, ...],
     Example:
         >>> max_pool_scatter(g, idx, ((2, 2), (2, 2), (0, 0), (1, 1)), x.shape)  # doctest: +SKIP
     """
-    out = TensorBase.empty(in_shape, g.dtype, g.device)
-    launch("max_pool2d_backward", g.device, (g.dtype,), _native(g), _native(idx), out._native(),
-           *geom)
+    (out,) = _launched("max_pool2d_backward", (g, idx), [(in_shape, g.dtype)], *geom)
     record("max_pool2d_backward", out, (g,), _scatter_vjp, save=(idx,), geom=geom)
     return out
 
@@ -166,8 +179,7 @@ def plane_gather(x: Tensor, idx: Tensor, geom: tuple[Any, ...]) -> Tensor:
     Example:
         >>> plane_gather(gg, idx, geom)  # doctest: +SKIP
     """
-    out = TensorBase.empty(idx.shape, x.dtype, x.device)
-    launch("plane_gather", x.device, (x.dtype,), _native(x), _native(idx), out._native())
+    (out,) = _launched("plane_gather", (x, idx), [(idx.shape, x.dtype)])
     record("max_pool2d_gather", out, (x,), _gather_vjp, save=(idx,), geom=geom,
            in_shape=x.shape)
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from ..device import DeviceLike, resolve
@@ -9,16 +10,28 @@ from ..dtypes import as_dtype, get_default_dtype, int64
 from ..errors import check
 from ..generator import Generator, default_generator_for
 from ..tensor_base import TensorBase
+from . import tracing
 from .creation import creation_args, finish_creation
 from .dispatch import launch
+from .tracing import library_call
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
 
 def _draw(out: Tensor, op: str, generator: Generator | None, *params: Any) -> Tensor:
-    """Fill ``out`` in place with ``op``'s distribution; strided outputs are written back."""
+    """Fill ``out`` in place with ``op``'s distribution; strided outputs are written back.
+
+    Under ``gt.compile`` the draw is a library call, made afresh (from the
+    generator's state then) at every call.
+    """
     out._check_writable(op)
+    trace = tracing.state.trace
+    if trace is not None:
+        fresh = functools.partial(_drawn, out.shape, out.dtype, out.device, op, generator,
+                                  params)
+        trace.write(out, library_call(op, fresh, (), out.shape, out.dtype))
+        return out
     gen = default_generator_for(out.device) if generator is None else generator
     check(gen.device.type == out.device.type, op, lambda: f"generator on {gen.device} can't "
           f"draw for a tensor on {out.device}", RuntimeError)
@@ -32,6 +45,11 @@ def _draw(out: Tensor, op: str, generator: Generator | None, *params: Any) -> Te
         out.copy_(target)
     out._bump_version()
     return out
+
+
+def _drawn(shape: tuple[int, ...], dt: Any, dev: Any, op: str, generator: Generator | None,
+           params: tuple[Any, ...]) -> Tensor:
+    return _draw(TensorBase.empty(shape, dt, dev), op, generator, *params)
 
 
 def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *,

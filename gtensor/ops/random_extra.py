@@ -6,6 +6,7 @@ generator, so one seed gives the same values on cpu and cuda.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from ..cuda import runtime
@@ -18,6 +19,7 @@ from ..tensor_base import TensorBase
 from .creation import full
 from .dispatch import launch
 from .layout.views import expand_to
+from .tracing import library_call
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -171,11 +173,17 @@ def dropout_mask(*size: Any, p: float = 0.5, scale: bool = True, dtype: Any = No
     check(all(d >= 0 for d in dims), "dropout_mask", lambda: f"negative dimension in shape "
           f"{dims}", ValueError)
     dev = _target(device, "dropout_mask")
+    keep = 1.0 - p
+    value = (1.0 / keep if keep > 0 else 0.0) if scale else 1.0
+    draw = functools.partial(_dropout_mask, dims, dt, dev, keep, value, generator)
+    return library_call("dropout_mask", draw, (), dims, dt)  # under gt.compile: every call
+
+
+def _dropout_mask(dims: tuple[int, ...], dt: Any, dev: Any, keep: float, value: float,
+                  generator: Generator | None) -> Tensor:
     out = TensorBase.empty(dims, dt, dev)
     n = out.numel()
     if n:
-        keep = 1.0 - p
-        value = (1.0 / keep if keep > 0 else 0.0) if scale else 1.0
         seed, offset = _counters(dev, n, generator, "dropout_mask")
         launch("random_dropout_mask", dev, (dt,), out.reshape(-1)._native(), seed, offset,
                keep, value)

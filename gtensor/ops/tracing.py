@@ -15,6 +15,7 @@ slip into a trace unnoticed.
 
 from __future__ import annotations
 
+import operator
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -274,6 +275,14 @@ class Trace(Effects):
             args.append(i)
         return self._add(TraceNode("external", op, shape, out_dt, out_dt, tuple(args), fn=fn))
 
+    def externals(self, op: str, fn: Any, operands: tuple[Any, ...],
+                  outputs: list[tuple[tuple[int, ...], dtype]]) -> tuple[Tensor, ...]:
+        """Record a library call returning a tuple of tensors of ``outputs``' shapes and dtypes."""
+        call = self.node_of(self.external(op, fn, operands, (), outputs[0][1]))
+        return tuple(self._add(TraceNode("external", f"{op}[{k}]", shape, dt, dt, (call,),
+                                         fn=operator.itemgetter(k)))
+                     for k, (shape, dt) in enumerate(outputs))
+
     def _add(self, node: TraceNode, strides: tuple[int, ...] | None = None) -> Tensor:
         storage = SymbolicStorage(self.device)
         t = from_storage(storage, node.shape, strides or contiguous_strides(node.shape), 0,
@@ -282,6 +291,31 @@ class Trace(Effects):
         self.nodes.append(node)
         self.symbols.append(t)
         return t
+
+
+def library_call(op: str, fn: Any, operands: tuple[Any, ...], shape: tuple[int, ...],
+                 out_dt: dtype) -> Tensor:
+    """Return ``fn(*operands)``, a library call (matmul, a convolution) making a new tensor of
+    ``shape`` and ``out_dt``; while tracing, record it to run at every call instead.
+
+    Example:
+        >>> library_call("neg", lambda t: -t, (gt.ones(2),), (2,), gt.float32).tolist()
+        [-1.0, -1.0]
+    """
+    trace = state.trace
+    if trace is None:
+        return fn(*operands)
+    return trace.external(op, fn, operands, shape, out_dt)
+
+
+def library_calls(op: str, fn: Any, operands: tuple[Any, ...],
+                  outputs: list[tuple[tuple[int, ...], dtype]]) -> tuple[Tensor, ...]:
+    """:func:`library_call` for a call returning a tuple of tensors of ``outputs``' shapes and
+    dtypes (a max pool's values and indices)."""
+    trace = state.trace
+    if trace is None:
+        return fn(*operands)
+    return trace.externals(op, fn, operands, outputs)
 
 
 def _broadcasts(t: Tensor, symbol: Tensor) -> bool:

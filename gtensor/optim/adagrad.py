@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..ops.creation import full_like
-from .optimizer import Optimizer, ParamsT
+from .optimizer import Optimizer, ParamsT, count_step
 
 
 class Adagrad(Optimizer):
@@ -55,3 +56,18 @@ class Adagrad(Optimizer):
             clr = group["lr"] / (1 + (st["step"] - 1) * group["lr_decay"])
             s = st["sum"].addcmul_(g, g, value=1.0)
             p.addcdiv_(g, s.sqrt().add_(group["eps"]), value=-clr)
+
+    def _traced_update(self, group: dict[str, Any], trace: Any) -> None:
+        wd, eps = group["weight_decay"], group["eps"]
+        for p, g, st in self._with_grads(group):
+            (clr,) = trace.dynamic(functools.partial(_advance, st, group), 1)
+            if wd:
+                g = g.add(p, alpha=wd)
+            s = st["sum"].add_(g * g)
+            p.sub_(g / (s.sqrt() + eps) * clr)
+
+
+def _advance(st: dict[str, Any], group: dict[str, Any]) -> tuple[float]:
+    """Count one more step; return its learning rate (a compiled step calls this every call)."""
+    count_step(st)
+    return (group["lr"] / (1 + (st["step"] - 1) * group["lr_decay"]),)

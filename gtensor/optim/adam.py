@@ -10,7 +10,7 @@ from ..ops.creation import empty, zeros_like
 from ..ops.dispatch import launch
 from ..ops.elementwise import maximum
 from ..tensor import Tensor
-from .optimizer import Optimizer, ParamsT
+from .optimizer import Optimizer, ParamsT, count_step
 
 
 def _check(name: str, lr: float, betas: tuple[float, float], eps: float,
@@ -107,7 +107,7 @@ class Adam(Optimizer):
 def _advance(st: dict[str, Any], group: dict[str, Any]) -> tuple[float, float, float]:
     """Count one more step; return its step size, ``sqrt(1 - beta2**t)`` and weight decay
     factor (a compiled step calls this at every call)."""
-    st["step"] += 1
+    count_step(st)
     t, lr = st["step"], float(group["lr"])
     beta1, beta2 = group["betas"]
     return lr / (1 - beta1**t), math.sqrt(1 - beta2**t), 1 - lr * group["weight_decay"]

@@ -219,6 +219,12 @@ class Optimizer:
         return "\n".join(lines) + "\n)"
 
 
+def count_step(st: dict[str, Any]) -> tuple[()]:
+    """Add one to a parameter's step count (a compiled step calls this at every call)."""
+    st["step"] += 1
+    return ()
+
+
 def _cast_like(value: Any, p: Tensor) -> Any:
     if not isinstance(value, Tensor):
         return value

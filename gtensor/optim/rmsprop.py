@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..ops.creation import zeros_like
-from .optimizer import Optimizer, ParamsT
+from .optimizer import Optimizer, ParamsT, count_step
 
 
 class RMSprop(Optimizer):
@@ -70,3 +71,22 @@ class RMSprop(Optimizer):
                 p.add_(buf, alpha=-lr)
             else:
                 p.addcdiv_(g, avg, value=-lr)
+
+    def _traced_update(self, group: dict[str, Any], trace: Any) -> None:
+        alpha, eps, wd = group["alpha"], group["eps"], group["weight_decay"]
+        momentum = group["momentum"]
+        (lr,) = trace.dynamic(lambda: (float(group["lr"]),), 1)
+        for p, g, st in self._with_grads(group):
+            trace.dynamic(functools.partial(count_step, st), 0)
+            if wd:
+                g = g.add(p, alpha=wd)
+            sq = st["square_avg"].mul_(alpha).add_(g * g, alpha=1 - alpha)
+            if group["centered"]:
+                ga = st["grad_avg"].mul_(alpha).add_(g, alpha=1 - alpha)
+                avg = (sq - ga * ga).sqrt() + eps
+            else:
+                avg = sq.sqrt() + eps
+            if momentum > 0:
+                p.sub_(st["momentum_buffer"].mul_(momentum).add_(g / avg) * lr)
+            else:
+                p.sub_(g / avg * lr)

@@ -313,12 +313,8 @@ def gather_indices(self: Tensor, dim: int, index: Any, op: str, strict: bool = F
     """
     index = int_index(index, self.device, op)
     d = _check_dim_index(self, dim, index, op)
-    trace = tracing.state.trace
-    if trace is not None:
-        out = trace.external(op, functools.partial(_gathered, dim=d, op=op, strict=strict),
-                             (self, index), index.shape, self.dtype)
-    else:
-        out = _gathered(self, index, d, op, strict)
+    out = tracing.library_call(op, functools.partial(_gathered, dim=d, op=op, strict=strict),
+                               (self, index), index.shape, self.dtype)
     record("gather", out, (self,), _gather_vjp, save=(index,), dim=d, in_shape=self.shape)
     return out
 
@@ -374,12 +370,8 @@ def _scatter_out(self: Tensor, dim: int, index: Any, src: Any, mode: str, op: st
                  vjp: Any, **attrs: Any) -> Tensor:
     """Out-of-place scatter: clone, raw kernel path, one node ``op`` with ``vjp``."""
     index = int_index(index, self.device, op)
-    trace = tracing.state.trace
-    if trace is not None:
-        out = trace.external(op, functools.partial(_scattered, dim=dim, mode=mode, op=op),
-                             (self, index, src), self.shape, self.dtype)
-    else:
-        out = _scattered(self, index, src, dim, mode, op)
+    out = tracing.library_call(op, functools.partial(_scattered, dim=dim, mode=mode, op=op),
+                               (self, index, src), self.shape, self.dtype)
     if needs_grad(self, src):
         record(op.rstrip("_"), out, (self, src), vjp, save=(index,),
                dim=wrap_dim(dim, self.ndim, op),
