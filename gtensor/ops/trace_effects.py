@@ -22,11 +22,13 @@ on every call:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..dtypes import float64
 from ..errors import Untraceable
+from ..tensor_base import contiguous_strides
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -53,6 +55,7 @@ class Effects:
     capture: Callable[[Any], int]
     input: Callable[..., Any]
     value_node: Callable[..., Any]
+    external: Callable[..., Any]
 
     def init_effects(self) -> None:
         """Start with no effects."""
@@ -82,9 +85,9 @@ class Effects:
             node = self.nodes[i]
             layout = (out._shape, out._strides, out._offset)
             own = self._layouts.get(key) or (node.shape, self.symbols[i]._strides, 0)
-            if layout != own:
-                raise Untraceable("[compile] an in-place write into part of a traced tensor "
-                                  "is not traced yet")
+            if layout != own:  # a part: the whole new value is a copy with that part written
+                j = self._write_part(i, own, layout, value)
+                layout = own
             if node.kind == "input":
                 self._targets[key] = i
             target = self._targets.get(key)
@@ -109,9 +112,22 @@ class Effects:
         self.stores[target] = j
         self._captured[id(out)] = j
 
+    def _write_part(self, i: int, own: Layout, part: Layout, value: Tensor) -> int:
+        """The node of traced value ``i`` (laid out as ``own``) with view ``part`` set to
+        ``value``: a copy in memory, then the part written into it, in trace order."""
+        node = self.nodes[i]
+        if own[1] != contiguous_strides(own[0]) or own[2] != 0:
+            raise Untraceable("[compile] a part of a tensor that is not contiguous is written "
+                              "in place")
+        copy = self.value_node("cast", node.shape, node.dtype, (i,))
+        written = self.external("write_part", functools.partial(write_part, part=part),
+                                (copy, value), node.shape, node.dtype)
+        return self.node_of(written)
+
     def written_layout(self, storage: Any) -> Layout | None:
         """The layout of the tensor last written into traced ``storage`` (None: unwritten)."""
         return self._layouts.get(id(storage))
+
 
     def check_unwritten(self, t: Tensor) -> None:
         """Refuse to read real ``t`` through another view of a tensor written in the trace."""
@@ -184,3 +200,16 @@ class Effects:
     def guard(self, check: Callable[[], bool]) -> None:
         """Trace again any call for which ``check()`` is false."""
         self.guards.append(check)
+
+
+def write_part(base: Tensor, value: Tensor, part: Layout) -> Tensor:
+    """Copy ``value`` into view ``part`` (shape, strides, offset) of ``base``; return ``base``.
+
+    Example:
+        >>> import gtensor as gt
+        >>> write_part(gt.zeros(4), gt.ones(2), ((2,), (2,), 1)).tolist()
+        [0.0, 1.0, 0.0, 1.0]
+    """
+    shape, strides, offset = part
+    base._make_view(shape, strides, base._offset + offset).copy_(value)
+    return base

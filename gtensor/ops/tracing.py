@@ -155,6 +155,9 @@ class Trace(Effects):
             layout = self.written_layout(storage)
             if layout is not None and layout == (t._shape, t._strides, t._offset):
                 return i
+            if layout is not None and (layout[1] != contiguous_strides(layout[0]) or layout[2]):
+                raise Untraceable("[compile] a tensor written in place through a view is read "
+                                  "through another view")
             if t._shape == node.shape and t._offset == 0 and (
                     t._strides == self.symbols[i]._strides):
                 return i
