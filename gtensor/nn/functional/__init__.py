@@ -7,7 +7,35 @@ Example:
     >>> loss = F.cross_entropy(logits, labels)  # doctest: +SKIP
 """
 
-from .activation import gelu, log_softmax, relu, sigmoid, silu, softmax, tanh
+from ...ops.layout.copies import one_hot
+from .activation import (
+    celu,
+    celu_,
+    elu,
+    elu_,
+    gelu,
+    glu,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    hardtanh_,
+    leaky_relu,
+    leaky_relu_,
+    log_softmax,
+    logsigmoid,
+    mish,
+    prelu,
+    relu,
+    relu6,
+    selu,
+    selu_,
+    sigmoid,
+    silu,
+    softmax,
+    softmin,
+    softplus,
+    tanh,
+)
 from .attention import multi_head_attention_forward, scaled_dot_product_attention
 from .conv import (
     adaptive_avg_pool2d,
@@ -18,17 +46,21 @@ from .conv import (
     interpolate,
     max_pool2d,
 )
+from .distance import cosine_similarity, normalize, pairwise_distance
 from .dropout import dropout
 from .linear import bilinear, linear
 from .loss import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     cross_entropy,
+    huber_loss,
     kl_div,
     l1_loss,
+    margin_ranking_loss,
     mse_loss,
     nll_loss,
     smooth_l1_loss,
+    triplet_margin_loss,
 )
 from .normalization import batch_norm, group_norm, layer_norm
 from .sparse import embedding
@@ -37,8 +69,11 @@ __all__ = [
     "adaptive_avg_pool2d", "avg_pool2d", "conv1d", "conv2d", "conv_transpose2d",
     "interpolate", "max_pool2d",
     "batch_norm", "bilinear", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-    "cross_entropy", "dropout", "embedding", "gelu", "group_norm", "kl_div", "l1_loss",
-    "layer_norm", "linear", "log_softmax", "mse_loss", "multi_head_attention_forward",
-    "nll_loss", "relu", "scaled_dot_product_attention", "sigmoid", "silu", "smooth_l1_loss",
-    "softmax", "tanh",
+    "celu", "celu_", "cosine_similarity", "cross_entropy", "dropout", "elu", "elu_",
+    "embedding", "gelu", "glu", "group_norm", "hardsigmoid", "hardswish", "hardtanh",
+    "hardtanh_", "huber_loss", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "leaky_relu_",
+    "linear", "log_softmax", "logsigmoid", "margin_ranking_loss", "mish", "mse_loss",
+    "multi_head_attention_forward", "nll_loss", "normalize", "one_hot", "pairwise_distance",
+    "prelu", "relu", "relu6", "scaled_dot_product_attention", "selu", "selu_", "sigmoid",
+    "silu", "smooth_l1_loss", "softmax", "softmin", "softplus", "tanh", "triplet_margin_loss",
 ]

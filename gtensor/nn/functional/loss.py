@@ -10,11 +10,13 @@ import math
 import warnings
 
 from ...errors import DTypeError, ShapeError, check
+from ...ops.elementwise import minimum
 from ...ops.indexing.along_dim import gather_indices
 from ...ops.ternary import where
 from ...shape_rules import broadcast_shapes
 from ...tensor import Tensor
 from .activation import log_softmax
+from .distance import pairwise_distance
 
 _REDUCTIONS = ("none", "mean", "sum")
 
@@ -210,6 +212,82 @@ def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",
         return _reduce(a, reduction, "smooth_l1_loss")
     loss = where(a < beta, a * a * (0.5 / beta), a - 0.5 * beta)
     return _reduce(loss, reduction, "smooth_l1_loss")
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
+               weight: Tensor | None = None) -> Tensor:
+    """``0.5 * d**2`` where ``|d| < delta``, else ``delta * (|d| - 0.5 * delta)``.
+
+    Here ``d = input - target`` (broadcast, with a warning when the shapes differ);
+    ``huber_loss`` is ``delta`` times :func:`smooth_l1_loss` with ``beta = delta``.
+
+    Args:
+        input: predictions.
+        target: targets.
+        reduction: "none", "mean" or "sum".
+        delta: where the loss turns from quadratic to linear (> 0).
+        weight: multiplies each element's loss; the input's shape.
+
+    Example:
+        >>> F.huber_loss(pred, y, delta=2.0)  # doctest: +SKIP
+    """
+    _check_broadcast(input, target, "huber_loss")
+    check(delta > 0, "huber_loss", "does not support non-positive values for delta",
+          ValueError)
+    check(weight is None or tuple(weight.shape) == tuple(input.shape), "huber_loss",
+          "weights and input must have the same size", ShapeError)
+    a = (input - target).abs()
+    loss = where(a < delta, a * a * 0.5, (a - 0.5 * delta) * delta)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction, "huber_loss")
+
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                        reduction: str = "mean") -> Tensor:
+    """``max(0, -target * (input1 - input2) + margin)`` with ``target`` in {1, -1}.
+
+    Raises:
+        ShapeError: the three tensors differ in their number of dimensions.
+
+    Example:
+        >>> F.margin_ranking_loss(score_a, score_b, prefer_a)  # doctest: +SKIP
+    """
+    check(input1.ndim == input2.ndim == target.ndim, "margin_ranking_loss", lambda: "all input "
+          "tensors should have the same number of dimensions, got input1: "
+          f"{tuple(input1.shape)}, input2: {tuple(input2.shape)}, target: "
+          f"{tuple(target.shape)}", ShapeError)
+    loss = (-target * (input1 - input2) + margin).clamp(min=0.0)
+    return _reduce(loss, reduction, "margin_ranking_loss")
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
+                        margin: float = 1.0, p: float = 2.0, eps: float = 1e-6,
+                        swap: bool = False, reduction: str = "mean") -> Tensor:
+    """``max(d(a, p) - d(a, n) + margin, 0)`` with ``d`` :func:`pairwise_distance`.
+
+    With ``swap``, ``d(a, n)`` becomes ``min(d(a, n), d(p, n))`` (the distance swap
+    of Balntas et al.).
+
+    Raises:
+        ValueError: ``margin <= 0``.
+        ShapeError: the three tensors differ in their number of dimensions.
+
+    Example:
+        >>> F.triplet_margin_loss(a, p, n, margin=0.5)  # doctest: +SKIP
+    """
+    check(margin > 0, "triplet_margin_loss", lambda: f"margin must be greater than 0, got "
+          f"{margin}", ValueError)
+    check(anchor.ndim == positive.ndim == negative.ndim, "triplet_margin_loss", lambda: "the "
+          "anchor, positive, and negative tensors are expected to have the same number of "
+          f"dimensions, but got: anchor {anchor.ndim}D, positive {positive.ndim}D, and "
+          f"negative {negative.ndim}D inputs", ShapeError)
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    loss = (d_pos + margin - d_neg).clamp(min=0.0)
+    return _reduce(loss, reduction, "triplet_margin_loss")
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,

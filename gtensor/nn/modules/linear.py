@@ -1,8 +1,9 @@
-"""Identity, Flatten, Linear and Bilinear layers."""
+"""Identity, Flatten, Unflatten, Linear and Bilinear layers."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from ...ops.creation import empty
@@ -48,6 +49,34 @@ class Flatten(Module):
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    """Split dimension ``dim`` into ``unflattened_size`` (one entry may be -1).
+
+    Example:
+        >>> gt.nn.Unflatten(1, (2, 3))(gt.zeros(4, 6)).shape  # doctest: +SKIP
+        (4, 2, 3)
+    """
+
+    def __init__(self, dim: int, unflattened_size: Sequence[int]) -> None:
+        super().__init__()
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError("[Unflatten] unflattened_size must be a tuple or list of ints, got "
+                            f"{type(unflattened_size).__name__}")
+        for i, size in enumerate(unflattened_size):
+            if isinstance(size, bool) or not isinstance(size, int):
+                raise TypeError("[Unflatten] unflattened_size must be a tuple of ints, but "
+                                f"found element of type {type(size).__name__} at pos {i}")
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Unflatten ``input``."""
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
 def _uniform_fan_in(t: Tensor, fan_in: int) -> None:

@@ -114,3 +114,48 @@ class KLDivLoss(_Loss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         """The divergence of log-probabilities ``input`` from ``target``."""
         return F.kl_div(input, target, self.reduction, self.log_target)
+
+
+class HuberLoss(_Loss):
+    """:func:`~gtensor.nn.functional.huber_loss` as a module."""
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
+        super().__init__(reduction)
+        self.delta = delta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        """The Huber loss."""
+        return F.huber_loss(input, target, self.reduction, self.delta)
+
+
+class MarginRankingLoss(_Loss):
+    """:func:`~gtensor.nn.functional.margin_ranking_loss` as a module."""
+
+    def __init__(self, margin: float = 0.0, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.margin = margin
+
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+        """The loss of ranking ``input1`` against ``input2`` as ``target`` says."""
+        return F.margin_ranking_loss(input1, input2, target, self.margin, self.reduction)
+
+
+class TripletMarginLoss(_Loss):
+    """:func:`~gtensor.nn.functional.triplet_margin_loss` as a module.
+
+    Example:
+        >>> gt.nn.TripletMarginLoss(margin=0.5, swap=True)(a, p, n)  # doctest: +SKIP
+    """
+
+    def __init__(self, margin: float = 1.0, p: float = 2.0, eps: float = 1e-6,
+                 swap: bool = False, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.margin = margin
+        self.p = p
+        self.eps = eps
+        self.swap = swap
+
+    def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        """The triplet loss of ``anchor`` with ``positive`` and ``negative``."""
+        return F.triplet_margin_loss(anchor, positive, negative, self.margin, self.p, self.eps,
+                                     self.swap, self.reduction)

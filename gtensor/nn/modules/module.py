@@ -481,9 +481,9 @@ class Module:
 
     def __repr__(self) -> str:
         extra = self.extra_repr()
-        if not self._modules:
+        lines = extra.split("\n") if extra else []
+        if not self._modules and len(lines) <= 1:
             return f"{type(self).__name__}({extra})"
-        lines = [line for line in extra.split("\n") if line]
         for name, child in self._modules.items():
             body = repr(child).replace("\n", "\n  ")
             lines.append(f"({name}): {body}")

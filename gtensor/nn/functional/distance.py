@@ -1,0 +1,77 @@
+"""Norm-based functions: ``normalize``, ``cosine_similarity`` and ``pairwise_distance``.
+
+Each is a composition of gtensor ops (``norm``, ``clamp``, elementwise
+arithmetic), so autograd and ``gt.compile`` go through them.
+"""
+
+from __future__ import annotations
+
+from ...dtypes import result_type
+from ...errors import DTypeError, check
+from ...ops.elementwise import div
+from ...shape_rules import broadcast_shapes, wrap_dim
+from ...tensor import Tensor
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int | tuple[int, ...] = 1,
+              eps: float = 1e-12, out: Tensor | None = None) -> Tensor:
+    """``x / max(||x||_p, eps)`` with the norm taken over ``dim``.
+
+    Args:
+        input: any shape.
+        p: the norm's exponent.
+        dim: the dim (or dims) each vector lies along.
+        eps: the smallest divisor.
+        out: written with the result when given (then, as in PyTorch, not differentiable).
+
+    Example:
+        >>> F.normalize(gt.tensor([[3.0, 4.0]])).tolist()  # doctest: +SKIP
+        [[0.6, 0.8]]
+    """
+    denom = input.norm(p, dim, keepdim=True).clamp(min=eps)
+    if out is None:
+        return input / denom
+    return div(input, denom, out=out)
+
+
+def _clamp_min_keep_grad(n: Tensor, eps: float) -> Tensor:
+    """``max(n, eps)`` whose gradient is ``n``'s own: PyTorch clamps its norms under no_grad."""
+    value = n.detach()
+    return n + (value.clamp(min=eps) - value)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """``<x1, x2> / (max(||x1||, eps) * max(||x2||, eps))`` along ``dim`` (inputs broadcast).
+
+    Each input is divided by its own norm before the dot product, as in PyTorch,
+    so the result stays in ``[-1, 1]`` and large norms do not overflow.
+
+    Raises:
+        DTypeError: the inputs' common dtype is not floating point.
+
+    Example:
+        >>> F.cosine_similarity(x, 2 * x, dim=-1)  # doctest: +SKIP
+    """
+    dt = result_type(x1, x2)
+    check(dt.is_floating_point, "cosine_similarity", lambda: "expected common dtype to be "
+          f"floating point, yet common dtype is {dt.name}", DTypeError)
+    shape = broadcast_shapes(x1.shape, x2.shape, op="cosine_similarity")
+    d = wrap_dim(dim, len(shape), "cosine_similarity")
+    unit = []
+    for x in (x1, x2):
+        x = x if x.dtype is dt else x.to(dt)
+        x = x if tuple(x.shape) == shape else x.expand(*shape)
+        unit.append(x / _clamp_min_keep_grad(x.norm(2, d, keepdim=True), eps))
+    return (unit[0] * unit[1]).sum(d)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
+                      keepdim: bool = False) -> Tensor:
+    """``||x1 - x2 + eps||_p`` over the last dim of the broadcast inputs.
+
+    Example:
+        >>> F.pairwise_distance(gt.zeros(2, 3), gt.ones(2, 3)).shape  # doctest: +SKIP
+        (2,)
+    """
+    last = max(x1.ndim, x2.ndim) - 1
+    return (x1 - x2 + eps).norm(p, last, keepdim)
