@@ -7,7 +7,7 @@ Example:
     (2, 3)
 """
 
-from . import autograd, cuda, func, memory, nn, optim, utils
+from . import accelerator, autograd, cuda, func, memory, nn, optim, utils
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .compiler import compile
 from .device import device
@@ -196,8 +196,8 @@ int = int32  # noqa: A001
 __all__ = [
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
-    "SizeOverflowError", "Tensor", "Untraceable", "abs", "acos", "adaptive_avg_pool2d", "add",
-    "addcdiv",
+    "SizeOverflowError", "Tensor", "Untraceable", "abs", "accelerator", "acos",
+    "adaptive_avg_pool2d", "add", "addcdiv",
     "addcmul", "all", "amax", "amin", "any", "arange", "argmax", "argmin", "argsort",
     "argwhere", "as_tensor", "asin", "atan", "atan2", "autograd", "avg_pool2d", "bincount",
     "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "bmm", "bool_",
