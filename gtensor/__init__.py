@@ -7,7 +7,7 @@ Example:
     (2, 3)
 """
 
-from . import autograd, cuda, func, memory, nn, optim, utils
+from . import accelerator, autograd, cuda, func, memory, nn, optim, utils
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .compiler import compile
 from .device import device
@@ -41,12 +41,14 @@ from .errors import (
 )
 from .generator import Generator, default_generator, initial_seed, manual_seed
 from .ops.conv import conv1d, conv2d, conv_transpose2d
+from .ops.copy import clone
 from .ops.creation import (
     arange,
     as_tensor,
     empty,
     empty_like,
     eye,
+    fill_,
     full,
     full_like,
     linspace,
@@ -96,7 +98,7 @@ from .ops.indexing.along_dim import (
 )
 from .ops.indexing.masked import argwhere, masked_fill, masked_select, nonzero
 from .ops.indexing.scatter_reduce import scatter_reduce
-from .ops.indexing.subscript import index_put
+from .ops.indexing.subscript import index_put, index_put_
 from .ops.interop import from_dlpack
 from .ops.layout.copies import (
     cat,
@@ -112,11 +114,28 @@ from .ops.layout.copies import (
     tril,
     triu,
 )
-from .ops.layout.views import chunk, diagonal, meshgrid, split
+from .ops.layout.views import (
+    broadcast_to,
+    chunk,
+    diagonal,
+    flatten,
+    meshgrid,
+    narrow,
+    permute,
+    reshape,
+    select,
+    split,
+    squeeze,
+    t,
+    transpose,
+    unbind,
+    unflatten,
+    unsqueeze,
+)
 from .ops.matmul import bmm, einsum, matmul, mm
 from .ops.pooling import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from .ops.random import rand, rand_like, randint, randn, randn_like
-from .ops.random_extra import dropout_mask, randperm
+from .ops.random_extra import bernoulli, dropout_mask, multinomial, randperm
 from .ops.reduction import (
     all,
     amax,
@@ -138,53 +157,82 @@ from .ops.resample import interpolate
 from .ops.scan import cumprod, cumsum
 from .ops.softmax import log_softmax, softmax
 from .ops.sorting import argsort, bincount, histc, kthvalue, searchsorted, sort, topk, unique
-from .ops.ternary import addcdiv, addcmul, clamp, lerp
+from .ops.ternary import addcdiv, addcmul, clamp, clamp_, lerp
 from .ops.unary import (
     abs,
+    abs_,
     acos,
+    acos_,
     asin,
+    asin_,
     atan,
+    atan_,
     bitwise_not,
     ceil,
+    ceil_,
     cos,
+    cos_,
     cosh,
+    cosh_,
     erf,
+    erf_,
     exp,
     exp2,
+    exp2_,
+    exp_,
     expm1,
+    expm1_,
     floor,
+    floor_,
     gelu,
     isfinite,
     isinf,
     isnan,
     log,
     log1p,
+    log1p_,
     log2,
+    log2_,
     log10,
+    log10_,
+    log_,
     logical_not,
     neg,
+    neg_,
     reciprocal,
+    reciprocal_,
     relu,
+    relu_,
     round,
+    round_,
     rsqrt,
+    rsqrt_,
     sigmoid,
+    sigmoid_,
     sign,
     silu,
     sin,
+    sin_,
     sinh,
+    sinh_,
     softplus,
     sqrt,
+    sqrt_,
     square,
+    square_,
     tan,
+    tan_,
     tanh,
+    tanh_,
     trunc,
+    trunc_,
 )
 from .printing import set_printoptions
 from .serialization import load, save
 from .shape_rules import broadcast_shapes
 from .storage import transfer_count
 from .tensor import Tensor
-from .tensor_base import from_numpy
+from .tensor_base import TensorBase, from_numpy
 
 bool = bool_  # noqa: A001 - gt.bool as in PyTorch
 float = float32  # noqa: A001
@@ -193,34 +241,51 @@ half = float16
 long = int64
 int = int32  # noqa: A001
 
+# PyTorch's other names for the same functions
+absolute = abs
+clip = clamp
+clip_ = clamp_
+divide = div
+true_divide = div
+multiply = mul
+negative = neg
+subtract = sub
+swapaxes = transpose
+detach = TensorBase.detach
+numel = TensorBase.numel
+
 __all__ = [
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
-    "SizeOverflowError", "Tensor", "Untraceable", "abs", "acos", "adaptive_avg_pool2d", "add",
-    "addcdiv",
-    "addcmul", "all", "amax", "amin", "any", "arange", "argmax", "argmin", "argsort",
-    "argwhere", "as_tensor", "asin", "atan", "atan2", "autograd", "avg_pool2d", "bincount",
-    "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "bmm", "bool_",
-    "broadcast_shapes", "cat", "ceil", "chunk", "clamp", "compile", "conv1d", "conv2d",
-    "conv_transpose2d", "cos", "cosh", "cuda", "cumprod", "cumsum", "default_generator",
-    "device", "diag", "diagonal", "div", "dropout_mask", "dtype", "einsum", "empty",
-    "empty_like", "enable_grad", "eq", "erf", "exp", "exp2", "expm1", "eye", "flip",
-    "float16", "float32", "float64", "floor", "floor_divide", "from_dlpack", "from_numpy",
-    "full", "full_like", "func", "gather", "ge", "gelu", "get_default_dtype", "gt", "histc",
-    "index_add", "index_copy", "index_fill", "index_put", "index_select", "inference_mode",
-    "initial_seed", "int16", "int32", "int64", "int8", "interpolate", "is_grad_enabled",
-    "isfinite", "isinf", "isnan", "kthvalue", "le", "left_shift", "lerp", "linspace", "load",
-    "log", "log10", "log1p", "log2", "log_softmax", "logical_and", "logical_not",
-    "logical_or", "logical_xor", "logsumexp", "lt", "manual_seed", "masked_fill",
-    "masked_select", "matmul", "max", "max_pool2d", "maximum", "mean", "memory", "meshgrid",
-    "min", "minimum", "mm", "mul", "ne", "neg", "nn", "no_grad", "nonzero", "norm", "one_hot",
-    "ones", "ones_like", "optim", "pad", "pow", "prod", "promote_types", "rand", "rand_like",
-    "randint", "randn", "randn_like", "randperm", "reciprocal", "relu", "remainder",
-    "repeat_interleave", "result_type", "right_shift", "roll", "round", "rsqrt", "save",
-    "scatter", "scatter_add", "scatter_reduce", "searchsorted", "set_default_dtype",
-    "set_grad_enabled", "set_printoptions", "sigmoid", "sign", "silu", "sin", "sinh",
-    "softmax", "softplus", "sort", "split", "sqrt", "square", "stack", "std", "sub", "sum",
-    "take", "take_along_dim", "tan", "tanh", "tensor", "tile", "topk", "trace",
-    "transfer_count", "tril", "triu", "trunc", "uint8", "unique", "utils", "var", "where",
-    "zeros", "zeros_like",
+    "SizeOverflowError", "Tensor", "Untraceable", "abs", "abs_", "absolute", "accelerator", "acos",
+    "acos_", "adaptive_avg_pool2d", "add", "addcdiv", "addcmul", "all", "amax", "amin", "any",
+    "arange", "argmax", "argmin", "argsort", "argwhere", "as_tensor", "asin", "asin_", "atan",
+    "atan2", "atan_", "autograd", "avg_pool2d", "bernoulli", "bincount", "bitwise_and",
+    "bitwise_not", "bitwise_or", "bitwise_xor", "bmm", "bool_", "broadcast_shapes", "broadcast_to",
+    "cat", "ceil", "ceil_", "chunk", "clamp", "clamp_", "clip", "clip_", "clone", "compile",
+    "conv1d", "conv2d", "conv_transpose2d", "cos", "cos_", "cosh", "cosh_", "cuda", "cumprod",
+    "cumsum", "default_generator", "detach", "device", "diag", "diagonal", "div", "divide",
+    "dropout_mask", "dtype", "einsum", "empty", "empty_like", "enable_grad", "eq", "erf", "erf_",
+    "exp", "exp2", "exp2_", "exp_", "expm1", "expm1_", "eye", "fill_", "flatten", "flip",
+    "float16", "float32", "float64", "floor", "floor_", "floor_divide", "from_dlpack",
+    "from_numpy", "full", "full_like", "func", "gather", "ge", "gelu", "get_default_dtype", "gt",
+    "histc", "index_add", "index_copy", "index_fill", "index_put", "index_put_", "index_select",
+    "inference_mode", "initial_seed", "int16", "int32", "int64", "int8", "interpolate",
+    "is_grad_enabled", "isfinite", "isinf", "isnan", "kthvalue", "le", "left_shift", "lerp",
+    "linspace", "load", "log", "log10", "log10_", "log1p", "log1p_", "log2", "log2_", "log_",
+    "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "logsumexp", "lt",
+    "manual_seed", "masked_fill", "masked_select", "matmul", "max", "max_pool2d", "maximum",
+    "mean", "memory", "meshgrid", "min", "minimum", "mm", "mul", "multinomial", "multiply",
+    "narrow", "ne", "neg", "neg_", "negative", "nn", "no_grad", "nonzero", "norm", "numel",
+    "one_hot", "ones", "ones_like", "optim", "pad", "permute", "pow", "prod", "promote_types",
+    "rand", "rand_like", "randint", "randn", "randn_like", "randperm", "reciprocal", "reciprocal_",
+    "relu", "relu_", "remainder", "repeat_interleave", "reshape", "result_type", "right_shift",
+    "roll", "round", "round_", "rsqrt", "rsqrt_", "save", "scatter", "scatter_add",
+    "scatter_reduce", "searchsorted", "select", "set_default_dtype", "set_grad_enabled",
+    "set_printoptions", "sigmoid", "sigmoid_", "sign", "silu", "sin", "sin_", "sinh", "sinh_",
+    "softmax", "softplus", "sort", "split", "sqrt", "sqrt_", "square", "square_", "squeeze",
+    "stack", "std", "sub", "subtract", "sum", "swapaxes", "t", "take", "take_along_dim", "tan",
+    "tan_", "tanh", "tanh_", "tensor", "tile", "topk", "trace", "transfer_count", "transpose",
+    "tril", "triu", "true_divide", "trunc", "trunc_", "uint8", "unbind", "unflatten", "unique",
+    "unsqueeze", "utils", "var", "where", "zeros", "zeros_like"
 ]

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..ops.layout import copies, views
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 class MovementMethods:
@@ -12,6 +17,15 @@ class MovementMethods:
 
     view = views.view
     reshape = views.reshape
+
+    def view_as(self, other: Tensor) -> Tensor:
+        """A view of ``self`` with ``other``'s shape (``self.view(other.shape)``)."""
+        return views.view(self, other.shape)
+
+    def reshape_as(self, other: Tensor) -> Tensor:
+        """``self`` reshaped to ``other``'s shape (a view when the strides allow)."""
+        return views.reshape(self, other.shape)
+
     transpose = views.transpose
     swapaxes = views.transpose
     permute = views.permute

@@ -6,9 +6,14 @@ kernel checks the rows on the device and turns them into one element offset
 per row; ``gather`` reads (or ``scatter`` writes) the remaining dims of ``V``
 at each offset.
 
-NumPy's rules: integer tensors, lists and boolean masks are advanced indices
-(a ``k``-d mask stands for the ``k`` index rows of its ``nonzero``), and in
-their presence plain ints count as advanced too. The advanced dims are
+NumPy's rules: integer tensors, lists, Python ranges and boolean masks are
+advanced indices (a ``k``-d mask stands for the ``k`` index rows of its
+``nonzero``; a range is the int64 index tensor of its values, as in PyTorch),
+and in their presence plain ints count as advanced too. A list is one index
+tensor, ranges inside it included (``x[[range(2), range(2)]]`` reads a
+``(2, 2)`` index), as in NumPy and as PyTorch announces for its next rule;
+PyTorch 2.x still reads such a list as a tuple of indices, with a deprecation
+warning: write ``x[tuple(seq)]`` for that. The advanced dims are
 broadcast together; they replace the indexed dims in place when all advanced
 indices are adjacent, else they come first. A 0-d integer tensor is an
 advanced index of shape ``()``, as a 0-d NumPy array is: the result shapes are

@@ -108,14 +108,18 @@ def scatter_rows(dst: Tensor, offsets: Tensor, values_lead: Tensor, mode: str) -
 
 
 def as_index_tensor(item: Any, dev: Any, op: str) -> Tensor:
-    """Convert a list, NumPy array or tensor used as an index to an int or bool tensor on ``dev``.
+    """Convert a list, range, NumPy array or tensor used as an index to an int or bool tensor.
+
+    The result is on ``dev``. A ``range`` (also nested in a list) is an int64
+    index tensor of its values, as in PyTorch.
 
     Example:
         >>> as_index_tensor([0, 2], gt.device("cpu"), "getitem").dtype  # doctest: +SKIP
         gtensor.int64
     """
     if not isinstance(item, TensorBase):
-        arr = np.asarray(item)
+        arr = np.arange(item.start, item.stop, item.step) if isinstance(item, range) else \
+            np.asarray(item)
         if arr.size == 0 and arr.dtype.kind == "f":
             arr = arr.astype(np.int64)
         check(arr.dtype.kind in "biu", op, lambda: "tensors used as indices must be long, int, "
@@ -151,8 +155,8 @@ def mask_rows(mask: Tensor, op: str) -> list[Tensor]:
 
 
 def _is_advanced(item: Any) -> bool:
-    """Tensors (0-d ones too: reading one on the host would block), lists, arrays, bools."""
-    return isinstance(item, (TensorBase, list, tuple, np.ndarray, bool, np.bool_))
+    """Tensors (0-d ones too: reading one on the host would block), lists, ranges, arrays, bools."""
+    return isinstance(item, (TensorBase, list, tuple, range, np.ndarray, bool, np.bool_))
 
 
 @dataclass

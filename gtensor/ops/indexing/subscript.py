@@ -184,4 +184,4 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
 
 
 # Functional forms, exported as gt.<name> (PyTorch's torch.<name>).
-EXPORTS = ("index_put",)
+EXPORTS = ("index_put", "index_put_")

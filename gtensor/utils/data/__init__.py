@@ -1,0 +1,27 @@
+"""Datasets, samplers, ``default_collate`` and the DataLoader: ``torch.utils.data``'s map-style API.
+
+The modules, each importing only those listed before it:
+
+- ``dataset``: the ``Dataset`` protocol, ``TensorDataset``, ``Subset``,
+  ``ConcatDataset``, ``random_split``.
+- ``sampler``: ``SequentialSampler``, ``RandomSampler``, ``SubsetRandomSampler``,
+  ``WeightedRandomSampler``, ``BatchSampler``.
+- ``collate``: ``default_collate``.
+- ``dataloader``: ``DataLoader``.
+"""
+
+from .collate import default_collate
+from .dataloader import DataLoader
+from .dataset import ConcatDataset, Dataset, Subset, TensorDataset, random_split
+from .sampler import (
+    BatchSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+    WeightedRandomSampler,
+)
+
+__all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "RandomSampler", "Sampler",
+           "SequentialSampler", "Subset", "SubsetRandomSampler", "TensorDataset",
+           "WeightedRandomSampler", "default_collate", "random_split"]
