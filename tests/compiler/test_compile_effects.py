@@ -125,6 +125,11 @@ def _step(model, opt):
     return step
 
 
+def _linear(device):
+    gt.manual_seed(0)
+    return nn.Linear(6, 3).to(device)
+
+
 def _mlp(device):
     gt.manual_seed(0)
     return nn.Sequential(nn.Linear(6, 8), nn.ReLU(), nn.Linear(8, 3)).to(device)
@@ -199,7 +204,7 @@ _TRAINING = [(name, "cpu") for name in _OPTIMIZERS] + [("momentum", "cuda"), ("a
 @pytest.mark.parametrize(("name", "device"), _TRAINING)
 def test_compiled_training_step_equals_eager(name, device):
     cls, options = _OPTIMIZERS[name]
-    models = [_mlp("cpu"), _mlp(device)]  # eager on the cpu: the reference
+    models = [_linear("cpu"), _linear(device)]  # eager on the cpu: the reference
     opts = [getattr(gt.optim, cls)(m.parameters(), **options) for m in models]
     scheds = [gt.optim.lr_scheduler.StepLR(o, 2, 0.5) for o in opts]
     x, y = gt.randn(5, 6), gt.tensor([0, 1, 2, 1, 0])
@@ -220,8 +225,8 @@ def test_compiled_training_step_equals_eager(name, device):
     assert hasattr(program, "kernels"), "ran eagerly"
 
 
-def test_changed_optimizer_options_retrace_and_untraced_optimizers_run_eagerly(device):
-    model = _mlp(device)
+def test_changed_optimizer_options_retrace_and_untraced_optimizers_run_eagerly():
+    model, device = _linear("cpu"), "cpu"
     opt = gt.optim.SGD(model.parameters(), lr=0.1, momentum=0.5)
     traced = []
 
