@@ -1,4 +1,4 @@
-"""Adam and AdamW."""
+"""Adam and AdamW, and the moment update the Adam variants share."""
 
 from __future__ import annotations
 
@@ -88,20 +88,38 @@ class Adam(Optimizer):
 
 
     def _traced_update(self, group: dict[str, Any], trace: Any) -> None:
-        (beta1, beta2), eps, wd = group["betas"], group["eps"], group["weight_decay"]
+        eps = group["eps"]
         for p, g, st in self._with_grads(group):
             step_size, bias2_sqrt, decay = trace.dynamic(functools.partial(_advance, st, group),
                                                          3)
-            if wd and self._decoupled:
-                p.mul_(decay)
-            elif wd:
-                g = g.add(p, alpha=wd)
-            m, v = st["exp_avg"], st["exp_avg_sq"]
-            m.mul_(beta1).add_(g, alpha=1 - beta1)
-            v.mul_(beta2).add_(g * g, alpha=1 - beta2)
+            _, m, v = update_moments(p, g, st, group, decay, self._decoupled, traced=True)
             if group["amsgrad"]:
                 v = st["max_exp_avg_sq"].copy_(maximum(st["max_exp_avg_sq"], v))
             p.sub_(m / (v.sqrt() / bias2_sqrt + eps) * step_size)
+
+
+def update_moments(p: Tensor, g: Tensor, st: dict[str, Any], group: dict[str, Any],
+                   decay: Any, decoupled: bool, traced: bool) -> tuple[Tensor, Tensor, Tensor]:
+    """Apply the weight decay (``p * decay`` when decoupled, else L2 into ``g``) and move the
+    moments ``exp_avg`` and ``exp_avg_sq`` towards ``g``; return ``(g, exp_avg, exp_avg_sq)``.
+
+    Traced, the updates use no ternary op (those are not fused); eagerly ``exp_avg`` moves by
+    ``lerp_``, as in PyTorch's Adamax, NAdam and RAdam.
+    """
+    wd = group["weight_decay"]
+    if wd and decoupled:
+        p.mul_(decay)
+    elif wd:
+        g = g.add(p, alpha=wd)
+    beta1, beta2 = group["betas"]
+    m, v = st["exp_avg"], st["exp_avg_sq"]
+    if traced:
+        m.mul_(beta1).add_(g, alpha=1 - beta1)
+        v.mul_(beta2).add_(g * g, alpha=1 - beta2)
+    else:
+        m.lerp_(g, 1 - beta1)
+        v.mul_(beta2).addcmul_(g, g, value=1 - beta2)
+    return g, m, v
 
 
 def _advance(st: dict[str, Any], group: dict[str, Any]) -> tuple[float, float, float]:

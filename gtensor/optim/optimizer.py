@@ -226,6 +226,8 @@ def count_step(st: dict[str, Any]) -> tuple[()]:
 
 
 def _cast_like(value: Any, p: Tensor) -> Any:
+    if isinstance(value, list):  # LBFGS keeps its history as lists of tensors
+        return [_cast_like(v, p) for v in value]
     if not isinstance(value, Tensor):
         return value
     dt = p.dtype if value.dtype.is_floating_point else value.dtype
