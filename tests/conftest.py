@@ -27,6 +27,7 @@ REAL_GPU = _real_gpu()
 if not REAL_GPU:
     os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
 
+import background  # noqa: E402
 import numba.core.config  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
@@ -48,6 +49,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "gpu" in item.keywords and not REAL_GPU:
             item.add_marker(skip)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the background jobs of the selected subprocess-bound tests (tests/background.py).
+
+    Not in pytest-xdist workers: each collects every test, and those tests start their own
+    jobs when they run.
+    """
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    started = set()
+    for item in session.items:
+        module = getattr(item, "module", None)
+        starter = getattr(module, "start_background", None)
+        if starter is not None and module not in started:
+            started.add(module)
+            starter()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    background.stop_all()
 
 
 @pytest.fixture(params=DEVICES)
