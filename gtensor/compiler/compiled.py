@@ -312,10 +312,7 @@ def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,
         k = arguments.get(id(t))
         if k is not None:  # an argument (perhaps written in place): itself
             return _Argument(k)
-        i = trace.node_of(t)
-        if trace.nodes[i].kind not in ("elementwise", "reduce", "external"):
-            i = trace.node_of(trace.elementwise("cast", (t,), t._dtype, t._dtype))
-        outputs.append(i)
+        outputs.append(trace.computed(trace.node_of(t)))
         return _Slot(len(outputs) - 1)
 
     # Numba (and numba.cuda, an optional dependency) load on the first trace, not with gtensor

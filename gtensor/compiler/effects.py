@@ -88,43 +88,28 @@ def collect(trace: Trace, outputs: list[int]) -> Replay:
     an elementwise node, or when the loops would read a written tensor out of
     place); ``.grad`` values must be in memory.
     """
-    replay = Replay(dynamics=list(trace.dynamics), guards=list(trace.guards))
-    seen: set[int] = set()
-    for holder, expected in trace.grad_guards:
-        key = id(holder) if holder.__class__ is not tuple else hash(holder)
-        if key not in seen:
-            seen.add(key)
-            replay.grad_guards.append((holder, expected))
+    replay = Replay(dynamics=list(trace.dynamics), guards=list(trace.guards),
+                    grad_guards=list(trace.grad_guards.values()))
     for holder, value in trace.grad_effects.values():
         if isinstance(value, TensorBase) and id(value._storage) in trace._by_storage:
-            i = trace.node_of(value)
-            if trace.nodes[i].kind not in ("elementwise", "reduce", "external"):
-                i = _cast(trace, i)
-            outputs.append(i)
-            value = i
+            value = trace.computed(trace.node_of(value))
+            outputs.append(value)
         replay.grads.append((holder, value))
     stores = list(trace.stores.items())
     if _out_of_place(trace, stores):
-        stores = [(t, _cast(trace, _materialized(trace, v))) for t, v in stores]
+        stores = [(t, trace.copy_of(_materialized(trace, v))) for t, v in stores]
     else:
-        stores = [(t, v if trace.nodes[v].kind == "elementwise" else _cast(trace, v))
-                  for t, v in stores]
+        stores = [(t, trace.computed(v, ("elementwise",))) for t, v in stores]
     replay.stores = stores
     replay.writes_arguments = any(trace.nodes[t].kind == "input" for t, _ in stores)
     return replay
-
-
-def _cast(trace: Trace, i: int) -> int:
-    node = trace.nodes[i]
-    trace.value_node("cast", node.shape, node.dtype, (i,))
-    return len(trace.nodes) - 1
 
 
 def _materialized(trace: Trace, i: int) -> int:
     """``i``, computed into a buffer of its own by a loop in trace order."""
     node = trace.nodes[i]
     if node.kind != "elementwise":
-        i = _cast(trace, i)
+        i = trace.copy_of(i)
         node = trace.nodes[i]
     node.materialize = True
     return i

@@ -19,7 +19,7 @@ from typing import Any
 from ..autograd.engine import run_backward
 from ..graph.node import edge_of, make_node
 from ..ops import tracing
-from ..tensor_base import TensorBase, contiguous_strides
+from ..tensor_base import contiguous_strides
 
 
 @dataclass
@@ -60,20 +60,14 @@ def trace_backward(trace: tracing.Trace, results: list[int]) -> Backward | None:
         got = run_backward([symbols[results[p]] for p in diff], grad_inputs, retain_graph=True,
                            create_graph=False, capture=[edge_of(symbols[i]) for i in wrt],
                            accumulate=False)
-        grads = [None if g is None else _computed(trace, g) for g in got]
+        # a forward library call's result is copied: this call's buffers are not kept for it
+        grads = [None if g is None else trace.computed(trace.node_of(g), ("elementwise", "reduce"))
+                 for g in got]
     finally:
         tracing.state.trace = None
     slots = [trace.node_of(g) for g in grad_inputs]
     reads = [i for i, n in enumerate(trace.nodes[:start]) if n.kind in ("input", "capture")]
     return Backward(diff, slots, wrt, grads, reads, start, [])
-
-
-def _computed(trace: tracing.Trace, g: TensorBase) -> int:
-    """The node of gradient ``g``, copied by a loop of its own when it is not computed."""
-    i = trace.node_of(g)
-    if trace.nodes[i].kind not in ("elementwise", "reduce"):
-        i = trace.node_of(trace.elementwise("cast", (g,), g._dtype, g._dtype))
-    return i
 
 
 def attach(backward: Backward, values: list[Any], results: list[Any],

@@ -61,7 +61,8 @@ class Effects:
         """Start with no effects."""
         self.stores: dict[int, int] = {}  # target node (argument or captured tensor) -> value
         self.grad_effects: dict[int, tuple[Any, Any]] = {}  # id(tensor) -> (holder, value)
-        self.grad_guards: list[tuple[Any, Any]] = []  # (holder, its .grad when traced)
+        # holder -> its .grad when first read (a real tensor by identity, or ("input", k))
+        self.grad_guards: dict[Any, tuple[Any, Any]] = {}
         self.dynamics: list[tuple[Callable[[], tuple[Any, ...]], list[int]]] = []
         self.guards: list[Callable[[], bool]] = []
         self.ran_backward = False
@@ -119,7 +120,7 @@ class Effects:
         if own[1] != contiguous_strides(own[0]) or own[2] != 0:
             raise Untraceable("[compile] a part of a tensor that is not contiguous is written "
                               "in place")
-        copy = self.value_node("cast", node.shape, node.dtype, (i,))
+        copy = self.symbols[self.copy_of(i)]
         written = self.external("write_part", functools.partial(write_part, part=part),
                                 (copy, value), node.shape, node.dtype)
         return self.node_of(written)
@@ -134,6 +135,16 @@ class Effects:
         other = self._written.get(id(t._storage))
         if other is not None and other is not t:
             raise Untraceable("[compile] a tensor written in place is read through another view")
+
+    def copy_of(self, i: int) -> int:
+        """Record a copy of node ``i`` (a loop of its own reads it); return the copy's node."""
+        node = self.nodes[i]
+        return self.node_of(self.value_node("cast", node.shape, node.dtype, (i,)))
+
+    def computed(self, i: int, kinds: tuple[str, ...] = ("elementwise", "reduce", "external")
+                 ) -> int:
+        """Node ``i`` when a kernel of the call computes it (``kinds``), else a copy of it."""
+        return i if self.nodes[i].kind in kinds else self.copy_of(i)
 
     def fill(self, out: Tensor, value: Any) -> None:
         """Record ``out.fill_(value)`` (``value`` already converted to ``out``'s dtype)."""
@@ -150,15 +161,15 @@ class Effects:
             k = holder[1]
             grad = self.arguments[k]._grad
             if grad is None:
-                self.grad_guards.append((holder, None))
+                self.grad_guards.setdefault(holder, (holder, None))
                 return None
             symbol = self._grad_inputs.get(k)
             if symbol is None:  # read afresh at every call, like an argument
                 symbol = self._grad_inputs[k] = self.input(grad, k, grad_of=True)
-                self.grad_guards.append((holder, GradLayout(grad._strides)))
+                self.grad_guards[holder] = (holder, GradLayout(grad._strides))
             return symbol
         grad = t._grad
-        self.grad_guards.append((t, grad))
+        self.grad_guards.setdefault(id(t), (t, grad))
         return grad
 
     def write_grad(self, t: Tensor, value: Any) -> None:
