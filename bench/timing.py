@@ -2,7 +2,8 @@
 
 A sample runs the call ``number`` times between two synchronized reads of
 ``time.perf_counter`` and records the mean per call; ``number`` is chosen
-during warm-up so that one sample lasts about ``sample_s``. The harness takes
+after the warm-up, from batches timed until one lasts a tenth of a sample,
+so that one sample lasts about ``sample_s``. The harness takes
 a few samples per turn and alternates libraries between turns; the reported
 time is the median of all samples.
 """
@@ -98,14 +99,27 @@ class Timer:
             return 1
         cfg = self.config
         self.first_call_s = self._run(1)
-        calls, spent, last = 1, self.first_call_s, self.first_call_s
+        calls, spent = 1, self.first_call_s
         while calls < cfg.warmup_calls or spent < cfg.warmup_s:
-            last = self._run(1)
-            spent += last
+            spent += self._run(1)
             calls += 1
-        per_call = max(last, 1e-9)
-        self.number = max(1, min(cfg.max_number, math.ceil(cfg.sample_s / per_call)))
+        self.number = self._calibrate()
         return self.number
+
+    def _calibrate(self) -> int:
+        """Choose the inner-loop count from a timed batch, not from one call.
+
+        The last warm-up call alone can be an outlier (a compile on the third
+        call, a garbage collection), which once left a 20 µs case sampled two
+        calls at a time. Batches double until one lasts a tenth of a sample.
+        """
+        cfg = self.config
+        number, spent = 1, self._run(1)
+        while spent < cfg.sample_s / 10 and number < cfg.max_number:
+            number = min(cfg.max_number, number * 2)
+            spent = self._run(number)
+        per_call = max(spent / number, 1e-9)
+        return max(1, min(cfg.max_number, math.ceil(cfg.sample_s / per_call)))
 
     def samples(self, count: int) -> list[float]:
         """Take ``count`` samples; each is the mean time of one call, in seconds."""
