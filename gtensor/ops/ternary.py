@@ -42,11 +42,10 @@ def _bound(value: Any, dt: Any, high: bool) -> Any:
 
 def _clamp_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any, Any]:
     x, lo, hi = saved_operands(ctx, ("x", "lo", "hi"))
-    inside = (x >= lo) & (x <= hi)
-    zero = g * 0.0
-    g_lo = where(x < lo, g, zero) if isinstance(lo, TensorBase) else None
-    g_hi = where(x > hi, g, zero) if isinstance(hi, TensorBase) else None
-    return where(inside, g, zero), g_lo, g_hi
+    inside = (x >= lo) & (x <= hi)  # zeros, not g * 0: a nan or inf in g stays out (PyTorch)
+    g_lo = where(x < lo, g, 0.0) if isinstance(lo, TensorBase) else None
+    g_hi = where(x > hi, g, 0.0) if isinstance(hi, TensorBase) else None
+    return where(inside, g, 0.0), g_lo, g_hi
 
 
 def clamp(input: Tensor, min: Any = None, max: Any = None, *,  # noqa: A002

@@ -68,6 +68,9 @@ def test_pow_and_clamp_at_their_edges():
     c = gt.tensor([-1.0, 0.0, 1.0, 2.0], dtype=gt.float64, requires_grad=True)
     c.clamp(0.0, 1.0).sum().backward()
     assert c.grad.tolist() == [0.0, 1.0, 1.0, 0.0]  # bounds are inclusive, as in PyTorch
+    c.grad = None
+    c.clamp(0.0, 1.0).backward(gt.tensor([float("nan"), 1.0, 1.0, float("inf")], dtype=gt.float64))
+    assert c.grad.tolist() == [0.0, 1.0, 1.0, 0.0]  # a nan or inf outside the range stays out
     m = gt.tensor([1.0, 2.0], dtype=gt.float64, requires_grad=True)
     n = gt.tensor([1.0, 1.0], dtype=gt.float64, requires_grad=True)
     gt.maximum(m, n).sum().backward()
