@@ -44,6 +44,7 @@ def register_tensor_class(cls: type[Tensor]) -> None:
 
 
 _layouts: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}  # shape -> (numel, strides)
+_new = object.__new__
 
 
 def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -112,7 +113,7 @@ class TensorBase:
         ((1, 2), gtensor.float32, device(type='cpu'))
     """
 
-    __slots__ = ("_storage", "_shape", "_strides", "_offset", "_dtype", "_requires_grad",
+    __slots__ = ("_storage", "_shape", "_strides", "_offset", "_ptr", "_dtype", "_requires_grad",
                  "_grad", "grad_fn", "_base", "_retains_grad", "_post_acc_hooks",
                  "_backward_hooks", "_output_nr", "_grad_accumulator", "_view_version",
                  "_native_cache",
@@ -125,6 +126,8 @@ class TensorBase:
         self._shape = shape
         self._strides = strides
         self._offset = offset
+        ptr = storage.ptr  # None for a symbolic tensor (gt.compile)
+        self._ptr = None if ptr is None else ptr + offset * dt.itemsize  # first element's address
         self._dtype = dt
         self._requires_grad = requires_grad
         self._grad: Tensor | None = None
@@ -154,7 +157,26 @@ class TensorBase:
                 _layouts.clear()
             layout = _layouts[shape] = (math.prod(shape), contiguous_strides(shape))
         storage = Storage.allocate(layout[0] * dt.itemsize, dev, stream)
-        return _tensor_class(storage, shape, layout[1], 0, dt)
+        # __init__ written out: nearly every op's result is made here
+        t = _new(_tensor_class)
+        t._storage = storage
+        t._shape = shape
+        t._strides = layout[1]
+        t._offset = 0
+        t._ptr = storage.ptr
+        t._dtype = dt
+        t._requires_grad = False
+        t._grad = None
+        t.grad_fn = None
+        t._base = None
+        t._retains_grad = False
+        t._post_acc_hooks = None
+        t._backward_hooks = None
+        t._output_nr = 0
+        t._grad_accumulator = None
+        t._view_version = 0
+        t._native_cache = None
+        return t
 
     def _make_view(self, shape: tuple[int, ...], strides: tuple[int, ...], offset: int) -> Tensor:
         base = self if self._base is None else self._base
@@ -348,6 +370,7 @@ class TensorBase:
         self._shape = new._shape
         self._strides = new._strides
         self._offset = new._offset
+        self._ptr = new._ptr
         self._dtype = new._dtype
         self._base = None
         self._view_version = new._storage.version

@@ -66,3 +66,14 @@ def test_numpy_keeps_storage_alive():
     other = gt.full((5,), 9.0, dtype=gt.float64)  # would reuse the block if it were freed
     assert arr.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
     assert other.tolist() == [9.0] * 5
+
+
+def test_empty_sets_every_field_as_the_constructor_does():
+    from gtensor.tensor_base import TensorBase
+
+    made = TensorBase.empty((2, 3), gt.float32, gt.device("cpu"))
+    built = gt.Tensor(made._storage, (2, 3), (3, 1), 0, gt.float32)
+    slots = [s for s in TensorBase.__slots__ if s != "__weakref__"]
+    assert {s: getattr(made, s) for s in slots} == {s: getattr(built, s) for s in slots}
+    view = built[1]
+    assert view._ptr == built._ptr + 3 * 4

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..dtypes import bool_, dtype, float16, float32, get_default_dtype, result_type
+from ..dtypes import ALL_DTYPES, bool_, dtype, float16, float32, get_default_dtype, result_type
 from ..errors import DivisionByZeroError, DTypeError, ShapeError, check, check_same_device
 from ..graph.grad_mode import state
 from ..graph.inplace import differentiable_inplace
@@ -146,6 +146,15 @@ class BinarySpec:
     name: str
     kind: str  # "arith", "true_div", "compare", "logical", "bitwise", "float"
     vjp: Callable[[Node, Tensor], tuple[Tensor | None, Tensor | None]] | None = None
+    same: dict[dtype, dtype] = field(init=False, repr=False, compare=False)
+    """Input dtype -> result dtype where two tensors of that dtype need no promotion."""
+
+    def __post_init__(self) -> None:
+        kind = self.kind
+        same = {} if kind not in ("arith", "compare", "true_div", "float") else {
+            d: bool_ if kind == "compare" else d for d in ALL_DTYPES
+            if d is not float16 and (kind in ("arith", "compare") or d.category == 2)}
+        object.__setattr__(self, "same", same)
 
 
 def _is_bool(x: Operand) -> bool:
@@ -224,12 +233,10 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
 def same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
     """The common case without promotion or broadcasting: same dtype, shape and device."""
     dt = a._dtype
-    shape = a._shape
-    if dt is not b._dtype or dt is float16 or shape != b._shape:
+    if dt is not b._dtype or a._shape != b._shape:
         return None
-    kind = spec.kind
-    if not (kind == "arith" or kind == "compare" or (kind in ("true_div", "float") and
-                                                     dt.category == 2)):
+    out_dt = spec.same.get(dt)
+    if out_dt is None:
         return None
     dev = a._storage.device
     if dev is not b._storage.device and dev != b._storage.device:
@@ -237,7 +244,7 @@ def same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
     name = spec.name
     if name in _REFUSING:
         _refuse(name, a, b, dt)
-    result = planned_binary(name, a, b, bool_ if kind == "compare" else dt)
+    result = planned_binary(name, a, b, out_dt)
     if spec.vjp is not None and dt.category == 2 and state.enabled:
         if a._requires_grad or b._requires_grad:
             make_node(name, result, (a, b), spec.vjp, (a, b), None)
@@ -250,20 +257,21 @@ _same_layout = PlanCache()
 
 
 def _same_dtype_plan(op: str, dev: Any, stream: Any, dt: dtype, shape: tuple[int, ...],
-                     strides: tuple[tuple[int, ...], ...],
-                     out_strides: tuple[int, ...] | None) -> Any:
-    """The cached plan of kernel ``op`` over inputs of dtype ``dt`` and one ``shape``.
+                     strides: tuple[tuple[int, ...], ...], out_dt: dtype,
+                     out_strides: tuple[int, ...] | None) -> tuple[Any, Any]:
+    """Work out the plans of kernel ``op`` over inputs of dtype ``dt`` and one ``shape``.
 
     ``out_strides``: the output's strides, or None for a new contiguous output.
+    Returns ``(by_address, run)``: the plan taking each operand's address
+    (``None`` when the kernel or layout has none) and the one taking flat
+    buffers and offsets. The callers look plans up in ``_same_layout`` first.
     """
-    key = (op, dev._type, dev._index, None if stream is None else stream.handle, dt, shape,
-           strides, out_strides)
-    run = _same_layout.get(key)
-    if run is None:
-        run = _same_layout.add(key, kernel(op, dev, *(dt,) * len(strides)).plan(
-            shape, strides, contiguous_strides(shape) if out_strides is None else out_strides,
-            None, None if stream is None else stream.numba))
-    return run
+    fn = kernel(op, dev, *(dt,) * len(strides))
+    out_strides = contiguous_strides(shape) if out_strides is None else out_strides
+    by_address = getattr(fn, "plan_pointers", None)
+    return (None if by_address is None else by_address(
+                shape, strides, out_strides, (dt.numpy,) * len(strides), out_dt.numpy),
+            fn.plan(shape, strides, out_strides, None, None if stream is None else stream.numba))
 
 
 def planned_binary(op: str, a: Tensor, b: Tensor, out_dt: dtype,
@@ -282,14 +290,23 @@ def planned_binary(op: str, a: Tensor, b: Tensor, out_dt: dtype,
     dev = a._storage.device
     if tracing.state.trace is not None:
         return tracing.state.trace.elementwise(op, (a, b), dt, out_dt, out)
-    stream = current_stream_of(dev)
-    run = _same_dtype_plan(op, dev, stream, dt, a._shape, (a._strides, b._strides),
-                           None if out is None else out._strides)
+    stream = None if dev._type == "cpu" else current_stream_of(dev)
+    out_strides = None if out is None else out._strides
+    key = (op, dev._type, dev._index, None if stream is None else stream.handle, dt, out_dt,
+           a._shape, a._strides, b._strides, out_strides)
+    plans = _same_layout.get(key)
+    if plans is None:
+        plans = _same_layout.add(key, _same_dtype_plan(
+            op, dev, stream, dt, a._shape, (a._strides, b._strides), out_dt, out_strides))
     if out is None:
         out = Tensor.empty(a._shape, out_dt, dev, stream)
+    by_address = plans[0]
+    if by_address is not None:  # the tensors are held here while the kernel runs
+        by_address(a._ptr, b._ptr, out._ptr)
+        return out
     np_dt = dt.numpy
-    run(a._storage.flat(np_dt), a._offset, b._storage.flat(np_dt), b._offset,
-        out._storage.flat(out_dt.numpy), out._offset)
+    plans[1](a._storage.flat(np_dt), a._offset, b._storage.flat(np_dt), b._offset,
+             out._storage.flat(out_dt.numpy), out._offset)
     return out
 
 
@@ -304,11 +321,20 @@ def unary_same_dtype(op: str, x: Tensor) -> Tensor:
     if tracing.state.trace is not None:
         return tracing.state.trace.elementwise(op, (x,), dt, dt)
     dev = x._storage.device
-    stream = current_stream_of(dev)
-    run = _same_dtype_plan(op, dev, stream, dt, x._shape, (x._strides,), None)
+    stream = None if dev._type == "cpu" else current_stream_of(dev)
+    key = (op, dev._type, dev._index, None if stream is None else stream.handle, dt, dt,
+           x._shape, x._strides)
+    plans = _same_layout.get(key)
+    if plans is None:
+        plans = _same_layout.add(key, _same_dtype_plan(op, dev, stream, dt, x._shape,
+                                                       (x._strides,), dt, None))
     result = Tensor.empty(x._shape, dt, dev, stream)
+    by_address = plans[0]
+    if by_address is not None:
+        by_address(x._ptr, result._ptr)
+        return result
     np_dt = dt.numpy
-    run(x._storage.flat(np_dt), x._offset, result._storage.flat(np_dt), 0)
+    plans[1](x._storage.flat(np_dt), x._offset, result._storage.flat(np_dt), 0)
     return result
 
 

@@ -89,26 +89,32 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
         x = x.to(kdt)  # type: ignore[attr-defined]
     res_dt = float32 if out_dt is float16 else out_dt
     dev = x._storage.device
-    stream = current_stream_of(dev)
+    stream = None if dev._type == "cpu" else current_stream_of(dev)
     key = (op, dev._type, dev._index, None if stream is None else stream.handle, kdt, res_dt,
            x._shape, x._strides, dims, keepdim)
     plan = _plans.get(key)
     if plan is None:
         plan = _plans.add(key, _plan_reduction(op, x, dims, keepdim, res_dt,
                                                None if stream is None else stream.numba))
-    shape, run = plan
+    shape, run, by_address = plan
     result = Tensor.empty(shape, res_dt, dev, stream)
-    run(x._storage.flat(kdt.numpy), x._offset, result._storage.flat(res_dt.numpy), 0, param)
+    if by_address is not None:  # x and result are held here while the kernel runs
+        by_address(x._ptr, result._ptr, float(param))
+    else:
+        run(x._storage.flat(kdt.numpy), x._offset, result._storage.flat(res_dt.numpy), 0, param)
     return result if res_dt is out_dt else result.to(out_dt)  # type: ignore[attr-defined]
 
 
 def _plan_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool,
-                    res_dt: dtype, stream: Any) -> tuple[tuple[int, ...], Any]:
+                    res_dt: dtype, stream: Any) -> tuple[tuple[int, ...], Any, Any]:
+    """The result shape, the plan over flat buffers and the one by address (or None)."""
     shape = kept_shape(x._shape, dims, keepdim)
     out_strides = contiguous_strides(kept_shape(x._shape, dims, False))
     fn = kernel(op, x._storage.device, x._dtype)
-    return shape, fn.plan(x._shape, x._strides, out_strides, dims, x._dtype.numpy,
-                          res_dt.numpy, stream)
+    args = (x._shape, x._strides, out_strides, dims, x._dtype.numpy, res_dt.numpy)
+    by_address = getattr(fn, "plan_pointers", None)
+    return (shape, fn.plan(*args, stream),
+            None if by_address is None else by_address(*args))
 
 
 def _restore(t: Tensor, ctx: Node) -> Tensor:
@@ -242,8 +248,11 @@ def _reduce(op: str, x: Tensor, dim: Dims, keepdim: bool, out_dt: dtype, vjp: An
             save_input: bool, save_output: bool, param: float = 0.0, *,
             kernel: str | None = None, src: Tensor | None = None, **attrs: Any) -> Tensor:
     """Run reduction ``kernel`` (default ``op``) on ``src`` (default ``x``); record ``op``."""
-    dim = _all_if_empty(dim)
-    dims = reduce_dims(x, dim, op)
+    if dim is None and len(x._shape) < 8:  # the common full reduction, without two calls
+        dims = _EVERY_DIM[len(x._shape)]
+    else:
+        dim = _all_if_empty(dim)
+        dims = reduce_dims(x, dim, op)
     result = run_reduction(kernel or op, x if src is None else src, dims, keepdim, out_dt, param)
     if vjp is not None and out_dt.category == 2 and needs_grad(x):
         count = 1

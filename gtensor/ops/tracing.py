@@ -46,6 +46,7 @@ class SymbolicStorage:
 
     __slots__ = ("device", "version")
     readonly = False  # writable: in-place ops on it are traced
+    ptr = None  # no address: a kernel handed a symbolic tensor's _ptr refuses None
 
     def __init__(self, dev: Any) -> None:
         self.device = dev

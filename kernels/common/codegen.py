@@ -32,7 +32,10 @@ def _pieces(arity: int) -> tuple[str, str, str]:
 
 
 def cpu_source(name: str, arity: int, parallel: bool) -> str:
-    """Return CPU source defining ``{name}_flat`` and ``{name}_strided``.
+    """Return CPU source defining ``{name}_flat``, ``{name}_pointers`` and ``{name}_strided``.
+
+    ``pointers`` (serial source only) is ``flat`` over contiguous operands given
+    by address (see ``kernels.cpu._call.pointer_entry``), without offsets or numbers.
 
     Example:
         >>> "def gtensor_add_flat(n, a0, o0, a1, o1, out, oo)" in cpu_source("gtensor_add", 2,
@@ -46,12 +49,27 @@ def cpu_source(name: str, arity: int, parallel: bool) -> str:
     strided_args, init, step = _pieces(arity)
     inner = "; ".join(f"t{k} = s{k}[nd - 1]" for k in range(arity))
     scall = ", ".join(f"item(a{k}, p{k} + j * t{k})" for k in range(arity))
+    types = ", ".join(f"t{k}" for k in range(arity))
+    addresses = ", ".join(f"p{k}" for k in range(arity))
+    arrays = "\n    ".join(f"v{k} = carray(address(p{k}), n, t{k})" for k in range(arity))
+    pcall = ", ".join(f"v{k}[i]" for k in range(arity))
+    # serial only: Numba's parallel pass takes stores into a carray of an address for
+    # stores into a local array and drops them
+    pointers = "" if parallel else f'''
+
+def {name}_pointers(n, {types}, tout, {addresses}, pout):
+    {arrays}
+    w = carray(address(pout), n, tout)
+    for i in range(n):
+        w[i] = f({pcall})
+'''
     return f'''
 def {name}_flat(n, {flat_args}, out, oo):
     {views}
     w = out[oo:oo + n]
     for i in {loop}(n):
         w[i] = f({call})
+{pointers}
 
 
 def {name}_strided(shape, {strided_args}, out, oo, so):

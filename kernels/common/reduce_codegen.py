@@ -39,7 +39,11 @@ def {fname}(x, base, rshape, rxs, lo, hi, acc, c, p):
 
 
 def cpu_reduce_source(name: str, two_pass: bool, parallel: bool) -> str:
-    """Return CPU source defining ``{name}_by_output`` and ``{name}_split``.
+    """Return CPU source defining ``{name}_by_output``, ``{name}_rows`` and ``{name}_split``.
+
+    ``rows`` reduces each of ``rows`` contiguous runs of ``n`` elements of a
+    buffer given by address into a contiguous output (see
+    ``kernels.cpu._call.pointer_entry``).
 
     ``by_output`` gives each output element to one iteration (``prange`` when
     ``parallel``); ``split`` cuts each output's reduced range into chunks reduced
@@ -63,7 +67,25 @@ def cpu_reduce_source(name: str, two_pass: bool, parallel: bool) -> str:
         for t in range(1, chunks):
             a = m1(a, part1[t], p)
         c = f1(a, n, 0.0, p)"""
+    rows_center = "c = 0.0"
+    if two_pass:
+        rows_center = """b = a01
+        for q in range(n):
+            b = c1(b, x[base + q], 0.0, p)
+        c = f1(b, n, 0.0, p)"""
     return src + f'''
+
+def {name}_rows(rows, n, a01, a02, tx, tout, xp, op, p):
+    x = carray(address(xp), rows * n, tx)
+    out = carray(address(op), rows, tout)
+    for k in range(rows):  # serial: see cpu_source on carrays in parallel loops
+        base = k * n
+        {rows_center}
+        a = a02
+        for q in range(n):
+            a = c2(a, x[base + q], c, p)
+        out[k] = f2(a, n, c, p)
+
 
 def {name}_by_output(kshape, x, xo, kxs, out, oo, kos, rshape, rxs, n, a01, a02, p):
     total = 1

@@ -7,7 +7,7 @@ from functools import partial
 from typing import Any
 
 import numpy as np
-from numba import njit, prange, types
+from numba import carray, njit, prange, types
 from numba.extending import overload
 
 from ..common.codegen import build, cpu_source, has_source_file, kernel_name
@@ -19,7 +19,7 @@ from ..common.operands import (
     with_numbers,
 )
 from ..common.strided import element_strides, host_flat
-from ._call import PlannedCall
+from ._call import PlannedCall, address, pointer_entry
 
 PARALLEL_MIN = 1 << 15  # below this many elements a parallel launch costs more than it saves
 _JIT = {"cache": True, "error_model": "numpy", "nogil": True}
@@ -61,13 +61,15 @@ class CpuElementwise:
         name = kernel_name(op, scalar_fn)
         jit = {**_JIT, "cache": has_source_file(scalar_fn)}
         body = njit(**jit)(scalar_fn)
-        ns = {"f": body, "item": item, "window": window, "prange": prange}
+        ns = {"f": body, "item": item, "window": window, "prange": prange, "carray": carray,
+              "address": address}
         serial = build(cpu_source(name, arity, False), scalar_fn, ns)
         par = build(cpu_source(name + "_par", arity, True), scalar_fn, ns)
         self._flat = njit(**jit)(serial[f"{name}_flat"])
         self._strided = njit(**jit)(serial[f"{name}_strided"])
         self._flat_par = njit(parallel=True, **jit)(par[f"{name}_par_flat"])
         self._strided_par = njit(parallel=True, **jit)(par[f"{name}_par_strided"])
+        self._pointers = njit(**jit)(serial[f"{name}_pointers"])
         self.arity = arity
         self.value_start = value_start
         self.__name__ = name
@@ -114,6 +116,23 @@ class CpuElementwise:
             run = partial(_strided, PlannedCall(self._strided_par if par else self._strided),
                           cshape, per_input, so)
         return with_numbers(run, strides, scalar_dtype)
+
+    def plan_pointers(self, shape: tuple[int, ...], strides: Sequence[tuple[int, ...]],
+                      out_strides: tuple[int, ...], dtypes: Sequence[np.dtype],
+                      out_dtype: np.dtype) -> Callable[..., None] | None:
+        """:meth:`plan` for tensors given by address: ``run(p0, p1, ..., pout)``, or None.
+
+        Only a small layout (serial) where every operand and the output are
+        contiguous and of one shape (the flat loop) has a plan by address; for
+        any other, None (use :meth:`plan`): per-call costs matter only for small
+        operands. An address is that of the operand's first element.
+        """
+        n, _, _, _, flat = elementwise_layout(shape, strides, out_strides)
+        if not flat or n == 0 or n >= PARALLEL_MIN:
+            return None
+        kinds = [np.dtype(d).type for d in (*dtypes, out_dtype)]
+        entry = pointer_entry(self._pointers, n, *kinds, *[0] * len(kinds))
+        return partial(entry, n, *kinds)
 
 
 def _strided(fn: Callable, shape: tuple[int, ...], strides: tuple[tuple[int, ...], ...],

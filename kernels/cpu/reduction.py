@@ -28,7 +28,7 @@ from typing import Any
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import carray, njit, prange
 
 from ..common.codegen import build
 from ..common.dtype_groups import ALL
@@ -44,7 +44,7 @@ from ..common.strided import (
     reduction_plan,
 )
 from ..registry import register
-from ._call import PlannedCall
+from ._call import PlannedCall, address, pointer_entry
 from ._elementwise_build import _JIT, PARALLEL_MIN
 from .axis_ops import element_offset_cpu, line_offsets_cpu
 
@@ -57,7 +57,7 @@ class CpuReduction:
         self.red = red
         self.__name__ = name = f"gtensor_{op}"
         ns: dict[str, Any] = {"prange": prange, "line": line_offsets_cpu,
-                              "eoff": element_offset_cpu}
+                              "eoff": element_offset_cpu, "carray": carray, "address": address}
         for tag, fold in (("1", red.center), ("2", red.main)):
             if fold is not None:
                 ns.update({"c" + tag: njit(**_JIT)(fold.combine),
@@ -70,6 +70,7 @@ class CpuReduction:
             for key in [k for k in space if k.endswith(("_range1", "_range2"))]:
                 space[key] = njit(**_JIT)(space[key])
         self._serial = njit(**_JIT)(serial[f"{name}_by_output"])
+        self._rows = njit(**_JIT)(serial[f"{name}_rows"])
         self._by_output = njit(parallel=True, **_JIT)(par[f"{name}_par_by_output"])
         self._split = njit(parallel=True, **_JIT)(par[f"{name}_par_split"])
 
@@ -125,6 +126,31 @@ class CpuReduction:
         acc1, acc2 = acc_dtype(center, name), acc_dtype(self.red.main, name)
         return partial(_split, PlannedCall(self._split), kshape, kxs, kos, rshape, rxs, n, a01, a02,
                        chunks, acc1, acc2)
+
+
+    def plan_pointers(self, shape: tuple[int, ...], x_strides: tuple[int, ...],
+                      out_strides: tuple[int, ...], axes: tuple[int, ...], dtype: np.dtype,
+                      out_dtype: np.dtype) -> Callable[..., None] | None:
+        """:meth:`plan` for buffers given by address: ``run(x_address, out_address, param)``.
+
+        Only a small reduction (serial) of the trailing dims of a contiguous
+        input into a contiguous output has one; for any other layout, None
+        (use :meth:`plan`). An address is that of the first element.
+        """
+        nd = len(shape)
+        if axes != tuple(range(nd - len(axes), nd)) or not is_c_contiguous(shape, x_strides):
+            return None
+        kept = shape[:nd - len(axes)]
+        rows, n = math.prod(kept), math.prod(shape[nd - len(axes):])
+        if rows == 0 or n == 0 or rows * n >= PARALLEL_MIN or \
+                not is_c_contiguous(kept, out_strides):
+            return None
+        name = np.dtype(dtype).name
+        a02 = start_value(self.red.main, name)
+        a01 = start_value(self.red.center, name) if self.red.center else a02
+        kinds = (np.dtype(dtype).type, np.dtype(out_dtype).type)
+        entry = pointer_entry(self._rows, rows, n, a01, a02, *kinds, 0, 0, 0.0)
+        return partial(entry, rows, n, a01, a02, *kinds)
 
 
 def _by_output(fn: Any, kshape: Dims, kxs: Dims, kos: Dims, rshape: Dims, rxs: Dims, n: int,
