@@ -18,7 +18,7 @@ import numpy as np
 
 from ..dtypes import bool_, dtype
 from ..errors import Untraceable
-from ..kernels.common.scalar_binary import BINARY
+from ..kernels.common.scalar_binary import BINARY, TERNARY, TERNARY_SCALAR
 from ..kernels.common.scalar_unary import UNARY
 from ..ops.tracing import Trace, TraceNode
 from ..tensor_base import contiguous_strides
@@ -173,7 +173,7 @@ def scalar_body(op: str, compute: dtype, arity: int) -> Callable:
         >>> scalar_body("add", float32, 2)(1.0, 2.0)
         3.0
     """
-    table = UNARY if arity == 1 else BINARY if arity == 2 else {}
+    table = {1: UNARY, 2: BINARY, 3: TERNARY, 4: TERNARY_SCALAR}.get(arity, {})
     for fn, dtypes, _ in table.get(op, ()):
         if compute.name in dtypes:
             return fn  # type: ignore[return-value]

@@ -200,7 +200,7 @@ def _grads(f, tensors):
 
 
 @pytest.mark.parametrize("case", ["chain", "softmax", "reductions", "matmul", "library",
-                                  "loss"])
+                                  "loss", "ternary"])
 def test_gradients_equal_eager_ones(case, device, rng):
     def tensor(*shape, grad=True):
         data = rng.standard_normal(shape).astype(np.float32)
@@ -219,6 +219,10 @@ def test_gradients_equal_eager_ones(case, device, rng):
         if case == "loss":  # log_softmax fused, the target's gather a library call
             target = gt.tensor([3, 0, 2], device=device)
             return gt.nn.functional.cross_entropy(a * w + c, target) * b.sum()
+        if case == "ternary":  # three-operand ops fuse like the others
+            return ((a.clamp(-0.5, 0.5) * b).sum() + gt.addcmul(a, b, c, value=0.5).mean()
+                    + gt.lerp(a, c, 0.3).sum() + gt.addcdiv(c, a, b.exp() + 1, value=2.0).sum()
+                    + gt.clamp(a, min=c * w).sum())
         if case == "reductions":
             return a.amax(dim=1) * 2 + (a - b).amin() + (a * w).sum(dim=0).sum()
         # library calls stay as they are, their neighbours fused around them
