@@ -288,10 +288,7 @@ def _source(nodes: list[tracing.TraceNode], i: int) -> tuple[int, int, bool]:
 
 def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,
            tensors: list[TensorBase]) -> Program:
-    if not tensors:
-        raise Untraceable("[compile] no tensor arguments")
-    dev = tensors[0]._storage.device
-    trace = tracing.Trace(dev)
+    trace = tracing.Trace(tensors[0]._storage.device if tensors else None)
     symbols = [trace.input(t, k) for k, t in enumerate(tensors)]
     for symbol, t in zip(symbols, tensors, strict=True):
         symbol._requires_grad = grad_state.enabled and t.requires_grad  # a leaf of the trace
@@ -303,6 +300,9 @@ def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,
     finally:
         tracing.state.trace = None
         trace.restore_grads()
+    dev = trace.device
+    if dev is None:
+        raise Untraceable("[compile] the function reads and makes no tensor")
     outputs: list[int] = []
     arguments = {id(s): k for k, s in enumerate(symbols)}
 
@@ -338,6 +338,8 @@ def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,
     if backward is not None:
         computed = [i for i in backward.grads if i is not None]
         backward.kernels = _bound(trace.nodes, plan(trace, computed, backward.start))
+        read = {i for kernel in backward.kernels for i in _reads(kernel)}
+        backward.reads = [i for i in backward.reads if i in read]  # others may change freely
     replay.kernels = _bound(trace.nodes, plan_stores(trace, replay.stores))
     return Program(trace, kernels, outputs[:results], rebuild, backward, replay)
 

@@ -31,8 +31,9 @@ class Backward:
     ``wrt``: the trace nodes of the tensors differentiated against (arguments
     and captured tensors that require grad); ``grads``: the node holding each
     one's gradient, or None where none reaches it; ``reads``: the arguments and
-    captured tensors, checked for in-place changes before the backward reads
-    them; ``kernels`` is filled by the caller once the trace is planned.
+    captured tensors the backward kernels read (narrowed once they are planned),
+    checked for in-place changes before the backward reads them; ``kernels`` is
+    filled by the caller once the trace is planned.
     """
 
     outputs: list[int]

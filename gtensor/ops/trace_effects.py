@@ -97,7 +97,9 @@ class Effects:
             self._by_storage[key] = j
             self._layouts[key] = layout
             return
-        if out._storage.device != self.device:  # type: ignore[attr-defined]
+        if self.device is None:  # type: ignore[has-type]
+            self.device = out._storage.device
+        elif out._storage.device != self.device:  # type: ignore[has-type]
             raise Untraceable(f"[compile] tensors on {self.device} and "  # type: ignore[attr-defined]
                               f"{out._storage.device}")
         other = self._written.get(key)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..device import CPU
 from ..dtypes import dtype
 from ..errors import Untraceable
 from ..shape_rules import broadcast_shapes
@@ -118,7 +119,7 @@ class Trace(Effects):
     that must reach memory).
     """
 
-    device: Any
+    device: Any  # None until the first tensor is read, for a function without tensor arguments
     nodes: list[TraceNode] = field(default_factory=list)
     symbols: list[Tensor] = field(default_factory=list)  # node i's symbolic tensor (or None)
     arguments: list[Tensor] = field(default_factory=list)  # the real tensor arguments
@@ -288,6 +289,8 @@ class Trace(Effects):
                      for k, (shape, dt) in enumerate(outputs))
 
     def _add(self, node: TraceNode, strides: tuple[int, ...] | None = None) -> Tensor:
+        if self.device is None:  # a tensor made before any was read: the cpu's
+            self.device = CPU
         storage = SymbolicStorage(self.device)
         t = from_storage(storage, node.shape, strides or contiguous_strides(node.shape), 0,
                          node.dtype)
@@ -335,8 +338,14 @@ def _broadcasts(t: Tensor, symbol: Tensor) -> bool:
 
 
 def check_device(trace: Trace, t: Tensor) -> None:
-    """Refuse a tensor on another device than the trace's (the eager op would, too)."""
-    if t._storage.device != trace.device:
+    """Refuse a tensor on another device than the trace's (the eager op would, too).
+
+    A trace of a function without tensor arguments takes the device of the
+    first tensor it reads.
+    """
+    if trace.device is None:
+        trace.device = t._storage.device
+    elif t._storage.device != trace.device:
         raise Untraceable(f"[compile] tensors on {trace.device} and {t._storage.device}")
 
 

@@ -288,6 +288,44 @@ def test_cnn_training_step_with_conv_pool_and_batch_norm_equals_eager(device):
         np.testing.assert_allclose(_host(b), _host(a), rtol=1e-4, atol=1e-6)
 
 
+def test_a_step_without_arguments_is_traced_from_the_tensors_it_reads(device):
+    models = [_mlp("cpu"), _mlp(device)]
+    opts = [gt.optim.SGD(m.parameters(), lr=0.1, momentum=0.9) for m in models]
+    x, y = gt.randn(5, 6), gt.tensor([0, 1, 2, 1, 0])
+    data = [(x, y), (x.to(device), y.to(device))]
+    steps = [lambda k=k: _step(models[k], opts[k])(*data[k]) for k in range(2)]
+    compiled = gt.compile(steps[1], fullgraph=True)  # the step of gt.compile's docs
+    for _ in range(3):
+        np.testing.assert_allclose(_host(compiled()), _host(steps[0]()), rtol=1e-5)
+    for a, b in zip(models[0].parameters(), models[1].parameters(), strict=True):
+        np.testing.assert_allclose(_host(b), _host(a), rtol=1e-4, atol=1e-6)
+    assert hasattr(next(iter(compiled._programs.values())), "kernels"), "ran eagerly"
+    with pytest.raises(Untraceable, match="no tensor"):
+        gt.compile(lambda: 3, fullgraph=True)()
+
+
+def test_a_compiled_forward_updating_buffers_differentiates_outside():
+    # the call bumps num_batches_tracked and the running statistics, which its backward
+    # does not read: a backward run after the call is not refused
+    gt.manual_seed(0)
+    norms = [nn.BatchNorm1d(3), nn.BatchNorm1d(3)]
+    xs = [gt.randn(4, 3, 5).requires_grad_() for _ in range(2)]
+    xs[1] = xs[0].detach().clone().requires_grad_()
+    weights = gt.randn(4, 3, 5)
+    forward = gt.compile(lambda x: (norms[1](x) * weights).sum(), fullgraph=True)
+    for _ in range(3):
+        for x in xs:
+            x.grad = None
+        got, want = forward(xs[1]), (norms[0](xs[0]) * weights).sum()
+        got.backward()
+        want.backward()
+        np.testing.assert_allclose(got.item(), want.item(), rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(_host(xs[1].grad), _host(xs[0].grad), rtol=1e-4, atol=1e-5)
+    for a, b in zip(norms[0].state_dict().values(), norms[1].state_dict().values(),
+                    strict=True):
+        np.testing.assert_allclose(_host(b), _host(a), rtol=1e-5, atol=1e-6)
+
+
 def test_buffers_go_back_to_the_allocator_after_their_last_read():
     ws = [gt.randn(128, 128) * 0.05 for _ in range(4)]
 
