@@ -200,7 +200,7 @@ def _grads(f, tensors):
 
 
 @pytest.mark.parametrize("case", ["chain", "softmax", "reductions", "matmul", "library",
-                                  "loss", "ternary"])
+                                  "loss", "ternary", "concat"])
 def test_gradients_equal_eager_ones(case, device, rng):
     def tensor(*shape, grad=True):
         data = rng.standard_normal(shape).astype(np.float32)
@@ -219,6 +219,9 @@ def test_gradients_equal_eager_ones(case, device, rng):
         if case == "loss":  # log_softmax fused, the target's gather a library call
             target = gt.tensor([3, 0, 2], device=device)
             return gt.nn.functional.cross_entropy(a * w + c, target) * b.sum()
+        if case == "concat":  # a library call with any number of operands
+            joined = gt.cat([a * 2, c, (a + b).relu()], 0) * gt.stack([w, b], 0).sum(0)
+            return (joined * joined).sum()
         if case == "ternary":  # three-operand ops fuse like the others
             return ((a.clamp(-0.5, 0.5) * b).sum() + gt.addcmul(a, b, c, value=0.5).mean()
                     + gt.lerp(a, c, 0.3).sum() + gt.addcdiv(c, a, b.exp() + 1, value=2.0).sum()

@@ -1,8 +1,8 @@
 """nn modules' forward and backward under gt.compile: the eager values and gradients.
 
 One module per kind of machinery (library calls, reductions, views written in
-place in a backward, a module that still runs eagerly); the
-elementwise activations are covered by ``test_compile.py``.
+place in a backward); the elementwise activations are covered by
+``test_compile.py``.
 """
 
 import warnings
@@ -29,7 +29,8 @@ _MODULES = {
     "flatten": (lambda: nn.Sequential(nn.Flatten(), nn.Identity()), _image, True),
     "attention": (lambda: nn.MultiheadAttention(4, 2, batch_first=True),
                   lambda: (gt.randn(2, 3, 4),) * 3, True),
-    "embedding": (lambda: nn.Embedding(5, 3), lambda: gt.tensor([[0, 4], [2, 2]]), False),
+    "embedding": (lambda: nn.Embedding(5, 3, padding_idx=2), lambda: gt.tensor([[0, 4], [2, 2]]),
+                  True),
     "upsample": (lambda: nn.Upsample(scale_factor=2), _image, True),
 }
 

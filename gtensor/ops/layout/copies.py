@@ -14,6 +14,7 @@ recording and records one node whose VJP sits right after it;
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,7 @@ from ...tensor_base import TensorBase, contiguous_strides, from_storage
 from ..creation import arange, tensor, zeros
 from ..dispatch import launch
 from ..indexing.along_dim import index_select, scatter_, scatter_add_
+from ..tracing import library_call
 from .padding import constant_pad, pad_pairs
 from .views import diagonal, expand_to, tensor_list
 
@@ -67,10 +69,17 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
             f"and {t.shape}", ShapeError)
     shape = list(ref.shape)
     shape[d] = sum(t.shape[d] for t in parts)
-    out = TensorBase.empty(tuple(shape), dt, ref.device)
-    if out.numel():
-        launch("cat", out.device, (dt,), [t._native() for t in parts], out._native(), d)
+    out = library_call("cat", functools.partial(_concatenated, tuple(shape), dt, d),
+                       tuple(parts), tuple(shape), dt)
     record("cat", out, parts, _cat_vjp, dim=d, sizes=[t.shape[d] for t in parts])
+    return out
+
+
+def _concatenated(shape: tuple[int, ...], dt: Any, dim: int, *parts: Tensor) -> Tensor:
+    """The concatenation itself, into a new contiguous tensor (no recording)."""
+    out = TensorBase.empty(shape, dt, parts[0].device)
+    if out.numel():
+        launch("cat", out.device, (dt,), [t._native() for t in parts], out._native(), dim)
     return out
 
 
