@@ -10,12 +10,13 @@ float32 in float64 and integers in int64 (see ``gtensor.kernels.cpu.reduction``)
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..dtypes import as_dtype, bool_, dtype, float16, float32, int64, uint8
-from ..errors import DTypeError, Untraceable, check
+from ..errors import DTypeError, check
 from ..graph.grad_mode import no_grad
 from ..graph.node import Node, needs_grad, record
 from ..shape_rules import wrap_dim
@@ -80,8 +81,10 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
         >>> run_reduction("sum", x, (0,), False, x.dtype)  # doctest: +SKIP
     """
     if tracing.state.trace is not None:
-        if param:
-            raise Untraceable(f"[compile] {op} with a parameter is not fused yet")
+        if param or op not in tracing.FUSABLE_REDUCTIONS:  # the kernel, run at every call
+            return tracing.library_call(op, functools.partial(
+                _reduced, op=op, dims=dims, keepdim=keepdim, out_dt=out_dt, param=param), (x,),
+                kept_shape(x._shape, dims, keepdim), out_dt)
         return tracing.state.trace.reduce(op, x, dims, keepdim, out_dt)
     kdt = x._dtype
     if kdt is float16:
@@ -103,6 +106,11 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
     else:
         run(x._storage.flat(kdt.numpy), x._offset, result._storage.flat(res_dt.numpy), 0, param)
     return result if res_dt is out_dt else result.to(out_dt)  # type: ignore[attr-defined]
+
+
+def _reduced(x: Tensor, op: str, dims: tuple[int, ...], keepdim: bool, out_dt: dtype,
+             param: float) -> Tensor:
+    return run_reduction(op, x, dims, keepdim, out_dt, param)
 
 
 def _plan_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool,

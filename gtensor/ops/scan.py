@@ -6,6 +6,7 @@ integer inputs give int64 results as in PyTorch.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from ..dtypes import as_dtype, float16, float32, int64
@@ -16,6 +17,7 @@ from ..tensor_base import TensorBase
 from .creation import arange
 from .dispatch import launch
 from .ternary import where
+from .tracing import library_call
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -76,13 +78,21 @@ def _scan(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:
     want = x.dtype if x.dtype.is_floating_point else int64
     if x.dtype is float16:
         x = x.to(float32)
-    out = TensorBase.empty(x.shape, x.dtype if x.dtype.is_floating_point else int64, x.device)
-    if out.numel():
-        launch(op, x.device, (x.dtype,), x._native(), out._native(), d)
+    out_dt = x.dtype if x.dtype.is_floating_point else int64
+    out = library_call(op, functools.partial(_scanned, op=op, dim=d, out_dt=out_dt), (x,),
+                       x.shape, out_dt)
     if out.dtype is not want:
         out = out.to(want)
     if want.is_floating_point:
         record(op, out, (x,), vjp, save=[x, out], dim=d)
+    return out
+
+
+def _scanned(x: Tensor, op: str, dim: int, out_dt: Any) -> Tensor:
+    """The scan itself, into a new contiguous tensor (no recording)."""
+    out = TensorBase.empty(x.shape, out_dt, x.device)
+    if out.numel():
+        launch(op, x.device, (x.dtype,), x._native(), out._native(), dim)
     return out
 
 
