@@ -30,7 +30,9 @@ def _pair(name: str, *args, **kwargs):
 
 
 def _flat(out) -> list:
-    """Every tensor of a nested (output, state) result."""
+    """Every tensor of a nested (output, state) result; a packed output counts as its data."""
+    if hasattr(out, "batch_sizes"):
+        return [out.data]
     if isinstance(out, (tuple, list)):
         return [t for o in out for t in _flat(o)]
     return [out]
@@ -40,11 +42,12 @@ def _np(t) -> np.ndarray:
     return t.detach().cpu().numpy()
 
 
-def _check(tm, gm, arrays: list[np.ndarray], pack=lambda xs: xs) -> None:
-    """Run both modules on ``pack(inputs)``; compare results and all gradients after a sum."""
+def _check(tm, gm, arrays: list[np.ndarray], pack=lambda xs, utils: xs) -> None:
+    """Run both modules on ``pack(inputs, nn.utils.rnn)``; compare results and all gradients."""
     tx = [torch.tensor(a, requires_grad=True) for a in arrays]
     gx = [gt.tensor(a, requires_grad=True) for a in arrays]
-    t_out, g_out = _flat(tm(*pack(tx))), _flat(gm(*pack(gx)))
+    t_out = _flat(tm(*pack(tx, torch.nn.utils.rnn)))
+    g_out = _flat(gm(*pack(gx, nn.utils.rnn)))
     assert len(t_out) == len(g_out)
     for t, g in zip(t_out, g_out, strict=True):
         assert tuple(t.shape) == tuple(g.shape)
@@ -66,7 +69,7 @@ def test_cell_matches_torch(name, kwargs, rng) -> None:
     states = [rng.standard_normal((BATCH, HID), dtype=np.float32)
               for _ in range(2 if name == "LSTMCell" else 1)]
     if name == "LSTMCell":
-        _check(tm, gm, [x, *states], lambda xs: (xs[0], tuple(xs[1:])))
+        _check(tm, gm, [x, *states], lambda xs, _: (xs[0], tuple(xs[1:])))
     else:
         _check(tm, gm, [x, *states])
     _check(tm, gm, [x[0]])
@@ -93,10 +96,31 @@ def test_layer_given_state_and_unbatched(name, kwargs, rng) -> None:
     sizes = [out, HID] if name == "LSTM" else [out]
     x = rng.standard_normal((SEQ, BATCH, IN), dtype=np.float32)
     hx = [rng.standard_normal((4, BATCH, n), dtype=np.float32) for n in sizes]
-    as_state = (lambda xs: (xs[0], tuple(xs[1:]))) if name == "LSTM" else (lambda xs: xs)
+    as_state = (lambda xs, _: (xs[0], tuple(xs[1:]))) if name == "LSTM" else (lambda xs, _: xs)
     _check(tm, gm, [x, *hx], as_state)
     _check(tm, gm, [x[:, 0], *(h[:, 0] for h in hx)], as_state)
     _check(tm, gm, [x[:, 0]])
+
+
+@pytest.mark.parametrize("name,kwargs", [("LSTM", {"proj_size": 2}), ("GRU", {})])
+def test_layer_packed_unsorted_matches_torch(name, kwargs, rng) -> None:
+    torch.manual_seed(0)
+    tm, gm = _pair(name, IN, HID, num_layers=2, bidirectional=True, **kwargs)
+    out = kwargs.get("proj_size") or HID
+    sizes = [out, HID] if name == "LSTM" else [out]
+    x = rng.standard_normal((SEQ, 3, IN), dtype=np.float32)
+    hx = [rng.standard_normal((4, 3, n), dtype=np.float32) for n in sizes]
+
+    def packed(xs, utils):
+        seq = utils.pack_padded_sequence(xs[0], [2, SEQ, 3], enforce_sorted=False)
+        return (seq, tuple(xs[1:])) if name == "LSTM" else (seq, xs[1])
+
+    _check(tm, gm, [x, *hx], packed)
+    result = gm(nn.utils.rnn.pack_padded_sequence(gt.tensor(x), [2, SEQ, 3],
+                                                  enforce_sorted=False))[0]
+    assert isinstance(result, nn.utils.rnn.PackedSequence)
+    assert result.batch_sizes.tolist() == [3, 3, 2, 1, 1]
+    assert result.unsorted_indices.tolist() == [2, 0, 1]
 
 
 def test_dropout_only_in_training(rng) -> None:

@@ -19,6 +19,7 @@ from ...ops.layout.copies import cat, stack
 from ...tensor import Tensor
 from .. import functional as F
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
 from .module import Module
 from .rnn_cells import GATES, STEPS, State, Step, reset_uniform, rnn_mode
 
@@ -173,8 +174,11 @@ class RNNBase(Module):
                   lambda h=h, shape=shape, label=label:
                   f"Expected {label} size {shape}, got {list(h.shape)}", RuntimeError)
 
-    def _run(self, input: Tensor, hx: State | None) -> tuple[Tensor, State]:
+    def _run(self, input: Tensor | PackedSequence,
+             hx: State | None) -> tuple[Tensor | PackedSequence, State]:
         """Run every layer; return the output and the final states, PyTorch's shapes."""
+        if isinstance(input, PackedSequence):
+            return self._run_packed(input, hx)
         name = type(self).__name__
         check(input.ndim in (2, 3), name,
               lambda: f"Expected input to be 2D or 3D, got {input.ndim}D instead", ValueError)
@@ -199,6 +203,20 @@ class RNNBase(Module):
         if not batched:
             return out.squeeze(1), tuple(h.squeeze(1) for h in hn)
         return (out.transpose(0, 1) if self.batch_first else out), hn
+
+    def _run_packed(self, input: PackedSequence,
+                    hx: State | None) -> tuple[PackedSequence, State]:
+        """Run on a packed batch; ``hx`` and the final states are in the caller's batch order."""
+        data, batch_sizes, sorted_indices, unsorted_indices = input
+        check(data.ndim == 2 and data.shape[-1] == self.input_size, type(self).__name__,
+              lambda: f"input.size(-1) must be equal to input_size. Expected "
+                      f"{self.input_size}, got {data.shape[-1]}", RuntimeError)
+        if hx is not None and sorted_indices is not None:
+            hx = tuple(h.index_select(1, sorted_indices) for h in hx)
+        out, hn = self._layers(data, batch_sizes.tolist(), hx)
+        if unsorted_indices is not None:
+            hn = tuple(h.index_select(1, unsorted_indices) for h in hn)
+        return PackedSequence(out, batch_sizes, sorted_indices, unsorted_indices), hn
 
     def _layers(self, rows: Tensor, batch_sizes: list[int],
                 hx: State | None) -> tuple[Tensor, State]:
@@ -244,6 +262,7 @@ class RNN(RNNBase):
         dtype: their floating dtype.
 
     Example:
+        >>> import gtensor as gt
         >>> out, h_n = gt.nn.RNN(4, 3, num_layers=2)(gt.randn(5, 2, 4))
         >>> out.shape, h_n.shape
         ((5, 2, 3), (2, 2, 3))
@@ -257,7 +276,8 @@ class RNN(RNNBase):
                          batch_first, dropout, bidirectional, 0, device, dtype)
         self.nonlinearity = nonlinearity
 
-    def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
+    def forward(self, input: Tensor | PackedSequence,
+                hx: Tensor | None = None) -> tuple[Tensor | PackedSequence, Tensor]:
         """Return ``(output, h_n)``; ``hx`` is ``(layers * directions, N, hidden)`` or None."""
         out, (h,) = self._run(input, None if hx is None else (hx,))
         return out, h
@@ -279,6 +299,7 @@ class LSTM(RNNBase):
         dtype: their floating dtype.
 
     Example:
+        >>> import gtensor as gt
         >>> out, (h_n, c_n) = gt.nn.LSTM(4, 3)(gt.randn(5, 2, 4))
         >>> out.shape, c_n.shape
         ((5, 2, 3), (1, 2, 3))
@@ -291,8 +312,8 @@ class LSTM(RNNBase):
         super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first,
                          dropout, bidirectional, proj_size, device, dtype)
 
-    def forward(self, input: Tensor, hx: tuple[Tensor, Tensor] | None = None
-                ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+    def forward(self, input: Tensor | PackedSequence, hx: tuple[Tensor, Tensor] | None = None
+                ) -> tuple[Tensor | PackedSequence, tuple[Tensor, Tensor]]:
         """Return ``(output, (h_n, c_n))``; ``hx`` is ``(h_0, c_0)`` or None (zeros)."""
         out, (h, c) = self._run(input, hx)
         return out, (h, c)
@@ -313,6 +334,7 @@ class GRU(RNNBase):
         dtype: their floating dtype.
 
     Example:
+        >>> import gtensor as gt
         >>> out, h_n = gt.nn.GRU(4, 3, bidirectional=True)(gt.randn(5, 2, 4))
         >>> out.shape, h_n.shape
         ((5, 2, 6), (2, 2, 3))
@@ -324,7 +346,8 @@ class GRU(RNNBase):
         super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first,
                          dropout, bidirectional, 0, device, dtype)
 
-    def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
+    def forward(self, input: Tensor | PackedSequence,
+                hx: Tensor | None = None) -> tuple[Tensor | PackedSequence, Tensor]:
         """Return ``(output, h_n)``; ``hx`` is ``(layers * directions, N, hidden)`` or None."""
         out, (h,) = self._run(input, None if hx is None else (hx,))
         return out, h

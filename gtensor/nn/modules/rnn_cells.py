@@ -151,6 +151,7 @@ class RNNCell(RNNCellBase):
         dtype: their floating dtype.
 
     Example:
+        >>> import gtensor as gt
         >>> cell = gt.nn.RNNCell(4, 3)
         >>> cell(gt.randn(2, 4)).shape
         (2, 3)
@@ -177,6 +178,7 @@ class LSTMCell(RNNCellBase):
         dtype: their floating dtype.
 
     Example:
+        >>> import gtensor as gt
         >>> h, c = gt.nn.LSTMCell(4, 3)(gt.randn(2, 4))
         >>> h.shape, c.shape
         ((2, 3), (2, 3))
@@ -204,6 +206,7 @@ class GRUCell(RNNCellBase):
         dtype: their floating dtype.
 
     Example:
+        >>> import gtensor as gt
         >>> gt.nn.GRUCell(4, 3)(gt.randn(4)).shape
         (3,)
     """
