@@ -151,6 +151,10 @@ def test_lstm_on_simulated_cuda_matches_cpu(rng) -> None:
     assert all(g.device.type == "cuda" for g in got)
     for w, g in zip(want, got, strict=True):
         np.testing.assert_allclose(_np(g), _np(w), rtol=1e-5, atol=1e-6)
+    sum(t.sum() for t in want).backward()
+    sum(t.sum() for t in got).backward()
+    np.testing.assert_allclose(_np(dev.weight_hh_l0.grad), _np(cpu.weight_hh_l0.grad),
+                               rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("make,exc,match", [

@@ -174,6 +174,11 @@ class RNNBase(Module):
                   lambda h=h, shape=shape, label=label:
                   f"Expected {label} size {shape}, got {list(h.shape)}", RuntimeError)
 
+    def _check_features(self, input: Tensor) -> None:
+        check(input.shape[-1] == self.input_size, type(self).__name__,
+              lambda: f"input.size(-1) must be equal to input_size. Expected "
+                      f"{self.input_size}, got {input.shape[-1]}", RuntimeError)
+
     def _run(self, input: Tensor | PackedSequence,
              hx: State | None) -> tuple[Tensor | PackedSequence, State]:
         """Run every layer; return the output and the final states, PyTorch's shapes."""
@@ -182,9 +187,7 @@ class RNNBase(Module):
         name = type(self).__name__
         check(input.ndim in (2, 3), name,
               lambda: f"Expected input to be 2D or 3D, got {input.ndim}D instead", ValueError)
-        check(input.shape[-1] == self.input_size, name,
-              lambda: f"input.size(-1) must be equal to input_size. Expected "
-                      f"{self.input_size}, got {input.shape[-1]}", RuntimeError)
+        self._check_features(input)
         batched = input.ndim == 3
         if hx is not None:
             for h in hx:
@@ -208,9 +211,7 @@ class RNNBase(Module):
                     hx: State | None) -> tuple[PackedSequence, State]:
         """Run on a packed batch; ``hx`` and the final states are in the caller's batch order."""
         data, batch_sizes, sorted_indices, unsorted_indices = input
-        check(data.ndim == 2 and data.shape[-1] == self.input_size, type(self).__name__,
-              lambda: f"input.size(-1) must be equal to input_size. Expected "
-                      f"{self.input_size}, got {data.shape[-1]}", RuntimeError)
+        self._check_features(data)
         if hx is not None and sorted_indices is not None:
             hx = tuple(h.index_select(1, sorted_indices) for h in hx)
         out, hn = self._layers(data, batch_sizes.tolist(), hx)
