@@ -45,6 +45,8 @@ from .loss import (
 from .module import Module
 from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
 from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d, Upsample
+from .rnn import GRU, LSTM, RNN, RNNBase
+from .rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .sparse import Embedding
 
 __all__ = [
@@ -58,4 +60,5 @@ __all__ = [
     "MultiheadAttention", "NLLLoss", "PReLU", "PairwiseDistance", "ParameterDict",
     "ParameterList", "ReLU", "ReLU6", "SELU", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss",
     "Softmax", "Softmin", "Softplus", "Tanh", "TripletMarginLoss", "Unflatten",
+    "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNBase", "RNNCell", "RNNCellBase",
 ]
