@@ -102,12 +102,14 @@ from .ops.indexing.subscript import index_put, index_put_
 from .ops.interop import from_dlpack
 from .ops.layout.copies import (
     cat,
+    chunk,
     diag,
     flip,
     one_hot,
     pad,
     repeat_interleave,
     roll,
+    split,
     stack,
     tile,
     trace,
@@ -116,7 +118,6 @@ from .ops.layout.copies import (
 )
 from .ops.layout.views import (
     broadcast_to,
-    chunk,
     diagonal,
     flatten,
     meshgrid,
@@ -124,7 +125,6 @@ from .ops.layout.views import (
     permute,
     reshape,
     select,
-    split,
     squeeze,
     t,
     transpose,

@@ -42,8 +42,8 @@ class MovementMethods:
     narrow = views.narrow
     select = views.select
     unbind = views.unbind
-    split = views.split
-    chunk = views.chunk
+    split = copies.split
+    chunk = copies.chunk
     flip = copies.flip
     roll = copies.roll
     repeat = copies.repeat

@@ -78,3 +78,22 @@ def test_pow_and_clamp_at_their_edges():
     r = gt.tensor([[1.0, 3.0, 3.0]], dtype=gt.float64, requires_grad=True)
     r.amax(dim=1).sum().backward()
     assert r.grad.tolist() == [[0.0, 0.5, 0.5]]
+
+
+def test_split_and_chunk_are_one_node_whose_unused_pieces_get_zeros():
+    torch = pytest.importorskip("torch")
+    values = np.arange(1.0, 13.0).reshape(3, 4)
+    grads = []
+    for lib in (gt, torch):
+        x = lib.tensor(values, requires_grad=True)
+        a, _, c = x.chunk(3, dim=0)
+        p, q = x.split([1, 3], dim=1)
+        (a * c * 2).sum().backward(retain_graph=True)
+        (q.exp().sum() + p.sum()).backward()
+        grads.append(x.grad.numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12)
+    x = gt.tensor(values, requires_grad=True)
+    pieces = x.chunk(2, dim=1)
+    assert pieces[0].grad_fn is pieces[1].grad_fn
+    assert gradgradcheck(lambda t: t.split(1, dim=0)[1].sin() * t.chunk(2, dim=1)[0].sum(),
+                         (x,))

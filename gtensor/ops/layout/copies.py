@@ -97,6 +97,54 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     return cat([t.unsqueeze(d) for t in ts], d)
 
 
+def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0
+          ) -> tuple[Tensor, ...]:
+    """Split into views of ``split_size`` along ``dim`` (the last may be smaller) or given sizes.
+
+    Differentiable: one node for all the pieces, whose backward concatenates
+    their gradients.
+
+    Example:
+        >>> [t.shape for t in gt.ones(5).split(2)]
+        [(2,), (2,), (1,)]
+    """
+    d = wrap_dim(dim, self.ndim, "split")
+    n = self.shape[d]
+    if isinstance(split_size_or_sections, int):
+        size = split_size_or_sections
+        check(size > 0 or (size == 0 and n == 0), "split", lambda: f"split size must be "
+              f"positive, got {size}", ValueError)
+        sizes = [min(size, n - s) for s in range(0, n, size)] if size else [0]
+    else:
+        sizes = [int(s) for s in split_size_or_sections]
+        check(sum(sizes) == n and all(s >= 0 for s in sizes), "split", lambda: f"split sizes "
+              f"{sizes} do not sum to the size {n} of dimension {d}", ValueError)
+    out, start = [], 0
+    with no_grad():  # one node for all the views: its backward is one cat
+        for s in sizes:
+            out.append(self.narrow(d, start, s))  # type: ignore[attr-defined]
+            start += s
+    record("split", out, (self,), _split_vjp, dim=d)
+    return tuple(out)
+
+
+def _split_vjp(ctx: Node, *grads: Tensor) -> Tensor:
+    return cat(grads, ctx.dim)  # the engine passes zeros for the pieces no gradient reached
+
+
+def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """Split into at most ``chunks`` views of equal size (``ceil(n / chunks)``) along ``dim``.
+
+    Example:
+        >>> len(gt.ones(5).chunk(3))
+        3
+    """
+    check(isinstance(chunks, int) and chunks > 0, "chunk", lambda: "chunks must be a positive "
+          f"int, got {chunks!r}", ValueError)
+    n = self.shape[wrap_dim(dim, self.ndim, "chunk")]
+    return split(self, max(1, -(-n // chunks)) if n else 0, dim)
+
+
 def _dims(dims: Any, ndim: int, op: str) -> list[int]:
     seq = [dims] if isinstance(dims, int) else list(dims)
     out = [wrap_dim(d, ndim, op) for d in seq]
@@ -399,4 +447,5 @@ def _trace_vjp(ctx: Node, g: Tensor) -> Tensor:
 
 
 # Functional forms, exported as gt.<name> (PyTorch's torch.<name>).
-EXPORTS = ("flip", "roll", "tile", "repeat_interleave", "tril", "triu", "diag", "trace")
+EXPORTS = ("split", "chunk", "flip", "roll", "tile", "repeat_interleave", "tril", "triu", "diag",
+           "trace")

@@ -383,45 +383,6 @@ def basic_index(self: Tensor, index: Any) -> Tensor:
     return _reindexed(out, self, "getitem", lambda z: basic_index(z, index))
 
 
-def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0
-          ) -> tuple[Tensor, ...]:
-    """Split into views of ``split_size`` along ``dim`` (the last may be smaller) or given sizes.
-
-    Example:
-        >>> [t.shape for t in gt.ones(5).split(2)]
-        [(2,), (2,), (1,)]
-    """
-    d = wrap_dim(dim, self.ndim, "split")
-    n = self.shape[d]
-    if isinstance(split_size_or_sections, int):
-        size = split_size_or_sections
-        check(size > 0 or (size == 0 and n == 0), "split", lambda: f"split size must be "
-              f"positive, got {size}", ValueError)
-        sizes = [min(size, n - s) for s in range(0, n, size)] if size else [0]
-    else:
-        sizes = [int(s) for s in split_size_or_sections]
-        check(sum(sizes) == n and all(s >= 0 for s in sizes), "split", lambda: f"split sizes "
-              f"{sizes} do not sum to the size {n} of dimension {d}", ValueError)
-    out, start = [], 0
-    for s in sizes:
-        out.append(self.narrow(d, start, s))
-        start += s
-    return tuple(out)
-
-
-def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
-    """Split into at most ``chunks`` views of equal size (``ceil(n / chunks)``) along ``dim``.
-
-    Example:
-        >>> len(gt.ones(5).chunk(3))
-        3
-    """
-    check(isinstance(chunks, int) and chunks > 0, "chunk", lambda: "chunks must be a positive "
-          f"int, got {chunks!r}", ValueError)
-    n = self.shape[wrap_dim(dim, self.ndim, "chunk")]
-    return split(self, max(1, -(-n // chunks)) if n else 0, dim)
-
-
 def diagonal(self: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """Return the view of the diagonal of dims ``dim1``/``dim2``, appended as the last dim.
 
@@ -494,4 +455,4 @@ def meshgrid(*tensors: Any, indexing: str = "ij") -> tuple[Tensor, ...]:
 
 
 # Functional forms, exported as gt.<name> (PyTorch's torch.<name>).
-EXPORTS = ("split", "chunk", "diagonal")
+EXPORTS = ("diagonal",)

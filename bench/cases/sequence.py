@@ -1,0 +1,70 @@
+"""One training step of a small LSTM classifier: the per-time-step loop is op overhead."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..libraries import Library
+from ..registry import Unsupported, Workload, case
+
+_SIZES: dict[str, dict[str, Any]] = {
+    "tiny": {"batch": 2, "steps": 3, "features": 4, "hidden": 3},
+    "quick": {"batch": 32, "steps": 16, "features": 32, "hidden": 64},
+    "full": {"batch": 32, "steps": 16, "features": 32, "hidden": 64}}
+
+
+class _LstmStep:
+    """LSTM (batch first) over ``steps`` steps, a linear head on the last, cross-entropy, Adam."""
+
+    def __init__(self, lib: Library, batch: int, steps: int, features: int, hidden: int,
+                 compiled: bool) -> None:
+        if lib.name not in ("gtensor", "torch"):
+            raise Unsupported("no autograd or nn modules")
+        nn = lib.ns.nn
+        lib.ns.manual_seed(0)
+        self.lstm = nn.LSTM(features, hidden, batch_first=True).to(lib.device)
+        self.head = nn.Linear(hidden, 10).to(lib.device)
+        self.opt = lib.ns.optim.Adam([*self.lstm.parameters(), *self.head.parameters()],
+                                     lr=1e-3)
+        self.loss_fn = nn.CrossEntropyLoss()
+        self.x = lib.randn(batch, steps, features, seed=1)
+        self.y = lib.asarray(np.random.default_rng(2).integers(0, 10, batch, dtype=np.int64))
+        self.step = lib.ns.compile(self._step) if compiled and lib.name == "gtensor" \
+            else self._step
+
+    def _step(self, x: Any, y: Any) -> None:
+        self.opt.zero_grad()
+        out, _ = self.lstm(x)
+        self.loss_fn(self.head(out[:, -1]), y).backward()
+        self.opt.step()
+
+    def __call__(self) -> None:
+        self.step(self.x, self.y)
+
+
+def _flops(batch: int, steps: int, features: int, hidden: int) -> int:
+    """Forward and backward matmul FLOPs of the LSTM (three times the forward's)."""
+    return 3 * 2 * batch * steps * 4 * hidden * (features + hidden)
+
+
+@case("train.lstm_adam", sizes=_SIZES)
+def lstm_adam(lib: Library, batch: int, steps: int, features: int, hidden: int) -> Workload:
+    """LSTM classifier training step (Adam), eager.
+
+    Example:
+        >>> lstm_adam(Library("numpy", "cpu"), 2, 3, 4, 3)  # doctest: +SKIP
+        Traceback (most recent call last):
+        bench.registry.Unsupported: no autograd or nn modules
+    """
+    return Workload(_LstmStep(lib, batch, steps, features, hidden, False),
+                    flops=_flops(batch, steps, features, hidden))
+
+
+@case("train.lstm_adam_compiled", sizes=_SIZES)
+def lstm_adam_compiled(lib: Library, batch: int, steps: int, features: int,
+                       hidden: int) -> Workload:
+    """train.lstm_adam with the whole step compiled in gtensor (PyTorch eager)."""
+    return Workload(_LstmStep(lib, batch, steps, features, hidden, True),
+                    flops=_flops(batch, steps, features, hidden))
