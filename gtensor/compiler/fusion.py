@@ -36,8 +36,10 @@ def plan(trace: Trace, outputs: list[int], start: int = 0, stop: int | None = No
         if node.dtype is float16 or node.compute is float16:
             raise Untraceable("[compile] float16 is not fused yet")
     reduction, fused_map = _generators(trace)
+    stop = len(trace.nodes) if stop is None else stop
+    bound_recomputation(trace, start, stop)
     kernels = []
-    for i in range(start, len(trace.nodes) if stop is None else stop):
+    for i in range(start, stop):
         node = trace.nodes[i]  # in trace order: producers before readers
         if node.kind == "reduce":
             kernels.append(reduction(trace, i))
@@ -52,6 +54,38 @@ def plan(trace: Trace, outputs: list[int], start: int = 0, stop: int | None = No
             groups.setdefault(node.shape, []).append(i)
     kernels += [fused_map(trace, roots, shape) for shape, roots in groups.items()]
     return kernels
+
+
+RECOMPUTE_LIMIT = 32
+"""Most elementwise ops a loop computes per element for one value it reads from registers."""
+
+
+def bound_recomputation(trace: Trace, start: int, stop: int) -> None:
+    """Put in memory each elementwise value whose recomputation would pass the limit.
+
+    A loop recomputes every value it reads that is not in memory, back to
+    the values that are. A chain running through many steps (an RNN's cell
+    state: each step's state is the previous one's, updated elementwise) would
+    be recomputed from its start by every loop that reads one of its steps,
+    which costs the square of its length. Counting each value's ops down to
+    memory (as a tree: an upper bound) and keeping the value in memory once
+    it passes :data:`RECOMPUTE_LIMIT` bounds every loop's work per element.
+
+    Example:
+        >>> bound_recomputation(trace, 0, len(trace.nodes))  # doctest: +SKIP
+    """
+    nodes = trace.nodes
+    cost: dict[int, int] = {}  # ops recomputed per element to get node i into registers
+    for i in range(stop):  # values before start were planned already: counted, kept as they are
+        node = nodes[i]
+        if node.kind == "broadcast":
+            cost[i] = cost.get(node.args[0], 0)
+        elif node.kind == "elementwise" and not node.materialize:
+            total = 1 + sum(cost.get(a, 0) for a in node.args if isinstance(a, int))
+            if total > RECOMPUTE_LIMIT and i >= start:
+                node.materialize = True  # its own loop writes it; readers load it
+                total = 0
+            cost[i] = total
 
 
 def plan_stores(trace: Trace, stores: list[tuple[int, int]]) -> list[Kernel]:

@@ -268,3 +268,31 @@ def test_eager_errors_are_raised_as_eager_raises():
     f = gt.compile(lambda a, b: a + b)
     with pytest.raises(gt.ShapeError, match="add"):
         f(gt.ones(2), gt.ones(3))
+
+
+def test_a_long_recurrence_is_kept_in_memory_not_recomputed_by_every_loop(monkeypatch, rng):
+    from gtensor.compiler import fusion
+
+    sources = []
+
+    def recording(*args, **kwargs):
+        kernel = fusion_map(*args, **kwargs)
+        sources.append(kernel.source)
+        return kernel
+
+    fusion_map = fusion.cpu_map
+    monkeypatch.setattr(fusion, "cpu_map", recording)
+    monkeypatch.setattr(fusion, "RECOMPUTE_LIMIT", 6)  # a short chain shows it
+    x = gt.tensor(rng.standard_normal((4, 4)).astype(np.float32))
+    w = gt.tensor(rng.standard_normal((4, 4)).astype(np.float32))
+
+    def f(x):  # an RNN-like state: each step's is the last one's, updated elementwise
+        c, total = x, 0.0
+        for _ in range(10):
+            c = c * 0.5 + x
+            total = total + (c.tanh() @ w).sum()  # every step read by a library call
+        return total
+
+    np.testing.assert_allclose(gt.compile(f, fullgraph=True)(x).item(), f(x).item(), rtol=1e-5)
+    ops = [s.count("= np.float32(") for s in sources]
+    assert ops and max(ops) <= fusion.RECOMPUTE_LIMIT + 3, ops  # not 21 for the last step
