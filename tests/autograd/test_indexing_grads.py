@@ -75,6 +75,7 @@ CASES: dict[str, tuple[tuple[tuple[int, ...], ...], Callable]] = {
     "pad_constant": (((2, 3),), lambda d, x: gt.pad(x, (1, -1, 2, 0), value=3.0)),
     "pad_reflect": (((2, 3),), lambda d, x: gt.pad(x, (2, 1), mode="reflect")),
     "pad_replicate": (((2, 3),), lambda d, x: gt.pad(x, (1, 2, 1, 0), mode="replicate")),
+    "pad_circular": (((2, 3),), lambda d, x: gt.pad(x, (3, 1, 1, 2), mode="circular")),
     "tril": (((3, 3),), lambda d, x: x.tril(-1)),
     "triu": (((2, 2, 3),), lambda d, x: x.triu(1)),
     "diag_of_vector": (((3,),), lambda d, x: x.diag(1)),

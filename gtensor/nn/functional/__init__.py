@@ -7,7 +7,7 @@ Example:
     >>> loss = F.cross_entropy(logits, labels)  # doctest: +SKIP
 """
 
-from ...ops.layout.copies import one_hot
+from ...ops.layout.copies import one_hot, pad
 from .activation import (
     celu,
     celu_,
@@ -73,7 +73,8 @@ __all__ = [
     "embedding", "gelu", "glu", "group_norm", "hardsigmoid", "hardswish", "hardtanh",
     "hardtanh_", "huber_loss", "kl_div", "l1_loss", "layer_norm", "leaky_relu", "leaky_relu_",
     "linear", "log_softmax", "logsigmoid", "margin_ranking_loss", "mish", "mse_loss",
-    "multi_head_attention_forward", "nll_loss", "normalize", "one_hot", "pairwise_distance",
+    "multi_head_attention_forward", "nll_loss", "normalize", "one_hot", "pad",
+    "pairwise_distance",
     "prelu", "relu", "relu6", "scaled_dot_product_attention", "selu", "selu_", "sigmoid",
     "silu", "smooth_l1_loss", "softmax", "softmin", "softplus", "tanh", "triplet_margin_loss",
 ]

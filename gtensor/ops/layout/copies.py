@@ -315,12 +315,12 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
     Args:
         input: the tensor.
         pad: even-length ints; negative values crop in ``constant`` mode.
-        mode: ``constant``, ``reflect`` or ``replicate``.
+        mode: ``constant``, ``reflect``, ``replicate`` or ``circular``.
         value: the fill value of ``constant`` mode.
 
     Differentiable in every mode: ``constant`` crops the gradient back (pads
-    it where the input was cropped); ``reflect``/``replicate`` are index
-    selects whose gradients add up at the reused positions.
+    it where the input was cropped); ``reflect``/``replicate``/``circular``
+    are index selects whose gradients add up at the reused positions.
 
     Example:
         >>> pad(gt.tensor([1, 2, 3]), (1, 2), mode="reflect").tolist()
@@ -328,8 +328,8 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
     """
     pads = [int(p) for p in pad]
     pairs = pad_pairs(input, pads)
-    check(mode in ("constant", "reflect", "replicate"), "pad", lambda: "mode must be "
-          f"'constant', 'reflect' or 'replicate', got {mode!r}", ValueError)
+    check(mode in _PAD_MODES, "pad", lambda: "mode must be 'constant', 'reflect', "
+          f"'replicate' or 'circular', got {mode!r}", ValueError)
     if mode == "constant":
         return constant_pad(input, pads, value)
     check(all(v >= 0 for v in pads), "pad", f"{mode} padding must be non-negative", ValueError)
@@ -345,8 +345,15 @@ def _pad_index(n: int, left: int, right: int, mode: str, dev: Any) -> Tensor:
     if mode == "reflect":
         check(left < n and right < n, "pad", lambda: f"reflect padding ({left}, {right}) must "
               f"be smaller than the dim size {n}", ValueError)
-    idx = np.pad(np.arange(n), (left, right), mode="reflect" if mode == "reflect" else "edge")
+    if mode == "circular":
+        check(left <= n and right <= n, "pad", lambda: f"circular padding ({left}, {right}) "
+              f"must be no larger than the dim size {n}", ValueError)
+    idx = np.pad(np.arange(n), (left, right), mode=_PAD_MODES[mode])
     return tensor(idx, dtype=int64, device=dev)
+
+
+_PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge",
+              "circular": "wrap"}  # gtensor's mode -> NumPy's, for the index it selects
 
 
 def _triangle(self: Tensor, diagonal: int, lower: bool, op: str) -> Tensor:

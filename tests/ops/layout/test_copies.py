@@ -60,12 +60,13 @@ def test_repeat_tile_repeat_interleave(device, rng):
 
 
 @pytest.mark.parametrize("mode, np_mode", [("reflect", "reflect"), ("replicate", "edge"),
-                                           ("constant", "constant")])
+                                           ("constant", "constant"), ("circular", "wrap")])
 def test_pad(device, rng, mode, np_mode):
     a = rng.standard_normal((2, 3, 4))
     x = gt.tensor(a, device=device)
     got = gt.pad(x, (1, 2, 2, 0), mode=mode)
     np.testing.assert_array_equal(np_(got), np.pad(a, ((0, 0), (2, 0), (1, 2)), mode=np_mode))
+    assert gt.nn.functional.pad is gt.pad
 
 
 def test_pad_constant_value_and_crop_and_errors(device, rng):
@@ -75,6 +76,8 @@ def test_pad_constant_value_and_crop_and_errors(device, rng):
                                   np.pad(a[:, :3], ((0, 0), (1, 0)), constant_values=7.0))
     with pytest.raises(ValueError, match=r"^\[pad\] reflect padding \(4, 0\) must be smaller"):
         gt.pad(x, (4, 0), mode="reflect")
+    with pytest.raises(ValueError, match=r"^\[pad\] circular padding \(0, 5\) must be no"):
+        gt.pad(x, (0, 5), mode="circular")
     with pytest.raises(ValueError, match=r"^\[pad\] mode must be"):
         gt.pad(x, (1, 1), mode="wrap")
     with pytest.raises(ValueError, match=r"^\[pad\] pad must hold"):
