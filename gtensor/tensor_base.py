@@ -44,7 +44,6 @@ def register_tensor_class(cls: type[Tensor]) -> None:
 
 
 _layouts: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}  # shape -> (numel, strides)
-_new = object.__new__
 
 
 def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -157,26 +156,7 @@ class TensorBase:
                 _layouts.clear()
             layout = _layouts[shape] = (math.prod(shape), contiguous_strides(shape))
         storage = Storage.allocate(layout[0] * dt.itemsize, dev, stream)
-        # __init__ written out: nearly every op's result is made here
-        t = _new(_tensor_class)
-        t._storage = storage
-        t._shape = shape
-        t._strides = layout[1]
-        t._offset = 0
-        t._ptr = storage.ptr
-        t._dtype = dt
-        t._requires_grad = False
-        t._grad = None
-        t.grad_fn = None
-        t._base = None
-        t._retains_grad = False
-        t._post_acc_hooks = None
-        t._backward_hooks = None
-        t._output_nr = 0
-        t._grad_accumulator = None
-        t._view_version = 0
-        t._native_cache = None
-        return t
+        return _tensor_class(storage, shape, layout[1], 0, dt)
 
     def _make_view(self, shape: tuple[int, ...], strides: tuple[int, ...], offset: int) -> Tensor:
         base = self if self._base is None else self._base

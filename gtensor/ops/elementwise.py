@@ -264,7 +264,8 @@ def _same_dtype_plan(op: str, dev: Any, stream: Any, dt: dtype, shape: tuple[int
     ``out_strides``: the output's strides, or None for a new contiguous output.
     Returns ``(by_address, run)``: the plan taking each operand's address
     (``None`` when the kernel or layout has none) and the one taking flat
-    buffers and offsets. The callers look plans up in ``_same_layout`` first.
+    buffers and offsets. The callers look plans up in ``_same_layout`` first,
+    inline: a call for the lookup cost 0.2-0.4 µs of a 4 µs ``a + b``.
     """
     fn = kernel(op, dev, *(dt,) * len(strides))
     out_strides = contiguous_strides(shape) if out_strides is None else out_strides
