@@ -73,7 +73,8 @@ def test_modules_need_weights_only_false_and_round_trip(device: str) -> None:
     on_cpu = _load(blob, weights_only=False, map_location="cpu")
     assert all(p.device == gt.device("cpu") for p in on_cpu.parameters())
     assert isinstance(on_cpu[2].weight, gt.nn.Parameter) and on_cpu[2].weight.requires_grad
-    _same(on_cpu(x.cpu()), mlp(x))
+    np.testing.assert_allclose(on_cpu(x.cpu()).detach().numpy(), mlp(x).detach().cpu().numpy(),
+                               rtol=1e-6, atol=1e-6)  # cpu and cuda kernels may round apart
 
 
 def test_lstm_round_trip() -> None:

@@ -16,7 +16,9 @@ A call runs one of two ways, chosen per call:
   nonlinear function, nested ``vmap``).
 
 The check compares three samples, not all: a function that mixes samples
-passes it only if those three agree with their batched rows by coincidence.
+passes it only if those three agree with their batched rows by coincidence
+(``x / x.max()`` over a batch whose maximum is tied in exactly those rows).
+It copies the checked rows to the host, one synchronization per call.
 Both paths record the autograd graph, so ``vmap`` composes with ``grad``.
 """
 
