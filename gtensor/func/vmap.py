@@ -110,9 +110,9 @@ def _agrees(batched: Tensor, sample: Any) -> bool:
 class _Call:
     """One call of a vmapped function: the flattened inputs and what to do with them."""
 
-    def __init__(self, f: Callable[..., Any], args: tuple[Any, ...], in_dims: Dims,
-                 out_dims: Dims, randomness: str) -> None:
-        self.f, self.out_dims, self.randomness = f, out_dims, randomness
+    def __init__(self, f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+                 in_dims: Dims, out_dims: Dims, randomness: str) -> None:
+        self.f, self.kwargs, self.out_dims, self.randomness = f, kwargs, out_dims, randomness
         self.leaves, self.spec = _flatten(args)
         if not isinstance(in_dims, tuple):
             in_dims = (in_dims,) * len(args)
@@ -138,7 +138,7 @@ class _Call:
         self.size = sizes.pop()
 
     def call(self, leaves: list[Any]) -> Any:
-        return self.f(*_unflatten(self.spec, leaves)[0])
+        return self.f(*_unflatten(self.spec, leaves)[0], **self.kwargs)
 
     def sample(self, i: int) -> list[Any]:
         return [x if d is None else x.select(d, i) for x, d in zip(self.leaves, self.dims,
@@ -214,9 +214,9 @@ class _Call:
         return _unflatten(spec, out)[0]
 
 
-def _chunked(f: Callable[..., Any], args: tuple[Any, ...], in_dims: Dims, out_dims: Dims,
-             randomness: str, chunk_size: int) -> Any:
-    call = _Call(f, args, in_dims, out_dims, randomness)
+def _chunked(f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+             in_dims: Dims, out_dims: Dims, randomness: str, chunk_size: int) -> Any:
+    call = _Call(f, args, kwargs, in_dims, out_dims, randomness)
     if call.size <= chunk_size:
         return call.run()
     parts = []
@@ -225,7 +225,8 @@ def _chunked(f: Callable[..., Any], args: tuple[Any, ...], in_dims: Dims, out_di
         leaves = [x if d is None else x.narrow(d, start, n) for x, d in zip(call.leaves,
                                                                             call.dims,
                                                                             strict=True)]
-        part = _Call(f, _unflatten(call.spec, leaves)[0], in_dims, out_dims, randomness)
+        part = _Call(f, _unflatten(call.spec, leaves)[0], kwargs, in_dims, out_dims,
+                     randomness)
         parts.append(part.run())
     leaves, spec, dims = call.out_leaf_dims(parts[0])
     columns = [_flatten(p)[0] for p in parts]
@@ -243,7 +244,7 @@ def vmap(func: Callable[..., Any], in_dims: Dims = 0, out_dims: Dims = 0,
             and dicts of them).
         in_dims: the batch dim of each positional input: an int, None (not
             batched), or a tuple with one entry per argument, nested like the
-            arguments.
+            arguments. Keyword arguments are passed to every call unbatched.
         out_dims: where the batch dim goes in each output (an int, None for
             an output that does not depend on the sample, or nested tuples).
         randomness: ``"error"`` (random draws in ``func`` raise),
@@ -265,9 +266,9 @@ def vmap(func: Callable[..., Any], in_dims: Dims = 0, out_dims: Dims = 0,
     if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size < 1):
         raise ValueError(f"[vmap] chunk_size must be a positive int or None, got {chunk_size!r}")
 
-    def wrapped(*args: Any) -> Any:
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
         if chunk_size is None:
-            return _Call(func, args, in_dims, out_dims, randomness).run()
-        return _chunked(func, args, in_dims, out_dims, randomness, chunk_size)
+            return _Call(func, args, kwargs, in_dims, out_dims, randomness).run()
+        return _chunked(func, args, kwargs, in_dims, out_dims, randomness, chunk_size)
 
     return wrapped

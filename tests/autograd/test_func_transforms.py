@@ -69,6 +69,8 @@ def test_vmap_nested_structures_and_errors():
     inner = lambda v: (v * v).sum()  # noqa: E731
     close(func.vmap(func.vmap(inner))(x), torch.func.vmap(torch.func.vmap(inner))(tx))
     close(func.vmap(inner, chunk_size=3)(x[:, 0]), torch.func.vmap(inner)(tx[:, 0]))
+    scaled = lambda v, k: (v * k).sum()  # noqa: E731
+    close(func.vmap(scaled)(x[:, 0], k=w[:, 0]), torch.func.vmap(scaled)(tx[:, 0], k=tw[:, 0]))
 
     with pytest.raises(ValueError, match="different batch sizes"):
         func.vmap(lambda a, b: a + b)(x, w)
