@@ -92,11 +92,14 @@ def test_user_subclass_loads_once_registered() -> None:
     name = f"{__name__}.TinyNet"
     with pytest.raises(UnpicklingError, match=rf"{name}, which is neither a gtensor class"):
         _load(blob, weights_only=False)
-    with gt.serialization.safe_globals([TinyNet]):
+    gt.serialization.add_safe_globals([TinyNet])
+    try:
         assert TinyNet in gt.serialization.get_safe_globals()
         loaded = _load(blob, weights_only=False)
         with pytest.raises(UnpicklingError, match="Sequential, which weights_only=True"):
             _load(blob)
+    finally:
+        gt.serialization.clear_safe_globals()
     assert TinyNet not in gt.serialization.get_safe_globals()
     with gt.serialization.safe_globals([TinyNet, gt.nn.Sequential, gt.nn.Linear, gt.nn.Tanh]):
         _same(_load(blob).head.weight, net.head.weight)  # registered classes: weights_only too
