@@ -431,7 +431,7 @@ class _Reader:
         return _fail(self.source, what)
 
     def node(self, n: Any, depth: int = 0) -> Any:
-        if not isinstance(n, dict) or "type" not in n:
+        if not isinstance(n, dict) or not isinstance(n.get("type"), str):
             raise self.fail(f"malformed structure node {n!r:.200}")
         kind = n["type"]
         value = n.get("value")

@@ -191,7 +191,7 @@ def load_arrays(raw_arrays: list[Any], data: memoryview,
         if not isinstance(e, dict) or e.keys() != {"dtype", "shape", "start", "nbytes"}:
             raise fail(f"array {i} entry is malformed: {e!r:.200}")
         kind, shape, start, nbytes = e["dtype"], e["shape"], e["start"], e["nbytes"]
-        if kind not in ARRAY_DTYPES:
+        if not isinstance(kind, str) or kind not in ARRAY_DTYPES:
             raise fail(f"array {i} has an unsupported dtype {kind!r:.40}")
         if not isinstance(shape, list) or len(shape) > MAX_NDIM or not all(
                 is_int(d) and 0 <= d < INT64_LIMIT for d in shape):

@@ -189,12 +189,14 @@ def test_malformed_version_2_nodes_raise_serialization_errors() -> None:
         "array index": {"type": "ndarray", "index": 1},
         "is not a dict with string keys": dict(ident, state={"type": "list", "items": []}),
         "unhashable item": {"type": "set", "items": [{"type": "list", "items": []}]},
+        "malformed structure node": {"type": ["list"]},
     }
     with gt.serialization.safe_globals([gt.nn.Identity]):
         for message, tree in bad_trees.items():
             with pytest.raises(SerializationError, match=message):
                 _load(_with_tree(base, tree))
-        header["arrays"][0]["dtype"] = "|O"
-        with pytest.raises(SerializationError, match="unsupported dtype"):
-            _load(_rewritten(base, header))
+        for kind in ("|O", ["<f8"]):
+            header["arrays"][0]["dtype"] = kind
+            with pytest.raises(SerializationError, match="unsupported dtype"):
+                _load(_rewritten(base, header))
         assert type(_load(base)[1]) is gt.nn.Identity
