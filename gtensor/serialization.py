@@ -93,17 +93,17 @@ from .serialization_objects import (
     get_safe_globals,
     is_int,
     load_arrays,
+    resolve_class,
     safe_globals,
     saveable,
 )
-from .serialization_objects import resolve as resolve_class
 from .tensor import Tensor
 from .tensor_base import from_numpy
 
 MAGIC = b"GTSAVE\x00\x01"
 VERSION = 2
 MAX_DEPTH = 100
-"""Deepest nesting of lists, tuples and dicts that :func:`save` writes and :func:`load` reads."""
+"""Deepest nesting of containers and objects that :func:`save` writes and :func:`load` reads."""
 _ALIGN = 64
 _DTYPE_NAMES = {d.name for d in ALL_DTYPES}
 _EXTENDED_KINDS = ("ndarray", "set", "frozenset", "object", "ref")

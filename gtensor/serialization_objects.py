@@ -107,7 +107,7 @@ def _gtensor_classes() -> dict[str, type]:
     return found
 
 
-def resolve(name: str, weights_only: bool, source: str) -> type:
+def resolve_class(name: str, weights_only: bool, source: str) -> type:
     """Return the class saved as ``name``, or raise :class:`UnpicklingError` naming it."""
     cls = _registered.get(name)
     if cls is not None:
