@@ -5,21 +5,25 @@ A call runs one of two ways, chosen per call:
 * **batched**: ``f`` runs once on the inputs with their batch dim moved to the
   front. That is right when every op of ``f`` treats a leading dim as a batch
   (elementwise ops with broadcasting, matmul, reductions over trailing dims),
-  which gtensor cannot see from outside; so the result is checked against
-  ``f`` run alone on the first, the middle and the last sample, and dropped
-  (the per-sample path then runs) on any difference in shape or value, on an
-  error, or when ``f`` drew random numbers.
+  which gtensor cannot see from outside, so the result must pass two checks:
+  ``f`` run alone on the first, the middle and the last sample gives their
+  rows (same shapes and values), and no output row depends on another input
+  row, by the gradients of one more batched call on detached inputs (random
+  cotangents on the rows with one bit of the row number set, then clear,
+  must give exactly zero gradient on the other rows: ``2 * ceil(log2(B))``
+  backward passes test every pair of rows). An error, a random draw, an
+  integer input or output, or an ``out_dims=None`` output also sends the call
+  to the loop.
 * **per sample**: ``f`` runs on each sample and the outputs are stacked. Always
   correct, one call per sample. It is the path for batches of at most three
-  samples, outputs with ``out_dims=None``, random functions, and every
-  function the check turns down (reductions over all dims, ``grad`` of a
-  nonlinear function, nested ``vmap``).
+  samples and for every function the checks turn down (reductions over the
+  whole input, ``grad`` of a nonlinear function, nested ``vmap``, random ops).
 
-The check compares three samples, not all: a function that mixes samples
-passes it only if those three agree with their batched rows by coincidence
-(``x / x.max()`` over a batch whose maximum is tied in exactly those rows).
-It copies the checked rows to the host, one synchronization per call.
-Both paths record the autograd graph, so ``vmap`` composes with ``grad``.
+The checks are strong but not a proof: a dependence between samples that has
+no gradient (through a comparison or an integer index) and leaves the three
+checked samples unchanged goes unseen. ``f`` should be free of side effects,
+as the checks call it four more times. They copy the checked values to
+the host: a few synchronizations per call.
 """
 
 from __future__ import annotations
@@ -29,9 +33,11 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.engine import grad as _grad
 from ..device import device
 from ..generator import default_generator_for
-from ..graph.grad_mode import no_grad
+from ..graph.grad_mode import enable_grad, no_grad
+from ..ops.creation import tensor
 from ..ops.layout.copies import cat, stack
 from ..tensor import Tensor
 from .pytree import count_leaves as _count
@@ -165,6 +171,9 @@ class _Call:
         return self.per_sample(states)
 
     def batched(self, states: list[tuple[Any, bytes]]) -> Any:
+        batched_in = [x for x, d in zip(self.leaves, self.dims, strict=True) if d is not None]
+        if not all(x.dtype.is_floating_point for x in batched_in):
+            return None
         front = [x if d is None else _to_front(x, d) for x, d in zip(self.leaves, self.dims,
                                                                       strict=True)]
         try:
@@ -173,20 +182,54 @@ class _Call:
         except Exception:  # noqa: BLE001 - the per-sample path reruns f and raises its error
             return None
         if _drew(states) or any(d is None for d in dims) or not all(
-                x.ndim >= 1 and x.shape[0] == self.size for x in leaves):
+                x.ndim >= 1 and x.shape[0] == self.size and x.dtype.is_floating_point
+                for x in leaves):
             return None
-        with no_grad():
-            for i in sorted({0, self.size // 2, self.size - 1}):
-                try:
-                    alone, _ = _flatten(self.call(self.sample(i)))
-                except Exception:  # noqa: BLE001 - as above
-                    return None
-                if len(alone) != len(leaves) or not all(
-                        _agrees(x[i], y) for x, y in zip(leaves, alone, strict=True)):
-                    return None
+        try:
+            if not (self.samples_agree(leaves) and self.rows_independent(front)):
+                return None
+        except Exception:  # noqa: BLE001 - as above
+            return None
+        if _drew(states):
+            return None
         moved = [_from_front(x, _wrap(d, x.ndim, "out_dim")) for x, d in zip(leaves, dims,
                                                                             strict=True)]
         return _unflatten(spec, moved)[0]
+
+    def samples_agree(self, leaves: list[Tensor]) -> bool:
+        """Whether ``f`` alone on the first, middle and last sample gives their batched rows."""
+        with no_grad():
+            for i in sorted({0, self.size // 2, self.size - 1}):
+                alone, _ = _flatten(self.call(self.sample(i)))
+                if len(alone) != len(leaves) or not all(
+                        _agrees(x[i], y) for x, y in zip(leaves, alone, strict=True)):
+                    return False
+        return True
+
+    def rows_independent(self, front: list[Any]) -> bool:
+        """Whether no output row's gradient reaches another row of the batched inputs.
+
+        Reruns ``f`` on detached copies of the batched inputs; for each bit of the
+        row number, a random cotangent on the rows with that bit set (then clear)
+        must give an exactly zero gradient on every other row, so every pair of
+        rows is tested in ``2 * ceil(log2(size))`` backward passes.
+        """
+        probes = [x if d is None else x.detach().requires_grad_()
+                  for x, d in zip(front, self.dims, strict=True)]
+        inputs = [p for p, d in zip(probes, self.dims, strict=True) if d is not None]
+        with enable_grad():
+            outs, _ = _flatten(self.call(probes))
+        draw = np.random.default_rng(self.size)
+        rows = np.arange(self.size)
+        for bit in range((self.size - 1).bit_length()):
+            for chosen in (rows >> bit & 1 == 1, rows >> bit & 1 == 0):
+                cotangents = [tensor(draw.standard_normal(o.shape) * chosen.reshape(
+                    (-1,) + (1,) * (o.ndim - 1)), dtype=o.dtype, device=o.device) for o in outs]
+                grads = _grad(outs, inputs, cotangents, retain_graph=True, allow_unused=True)
+                if any(g is not None and np.any(g.detach().cpu().numpy()[~chosen] != 0)
+                       for g in grads):
+                    return False
+        return True
 
     def per_sample(self, states: list[tuple[Any, bytes]]) -> Any:
         results = []
