@@ -39,6 +39,7 @@ from .errors import (
     SizeOverflowError,
     Untraceable,
 )
+from .func import vmap
 from .generator import Generator, default_generator, initial_seed, manual_seed
 from .ops.conv import conv1d, conv2d, conv_transpose2d
 from .ops.copy import clone
@@ -287,5 +288,5 @@ __all__ = [
     "stack", "std", "sub", "subtract", "sum", "swapaxes", "t", "take", "take_along_dim", "tan",
     "tan_", "tanh", "tanh_", "tensor", "tile", "topk", "trace", "transfer_count", "transpose",
     "tril", "triu", "true_divide", "trunc", "trunc_", "uint8", "unbind", "unflatten", "unique",
-    "unsqueeze", "utils", "var", "where", "zeros", "zeros_like"
+    "unsqueeze", "utils", "var", "vmap", "where", "zeros", "zeros_like"
 ]
