@@ -2,7 +2,7 @@
 
 The jobs start at collection (tests/background.py) and run beside the other
 tests: the collectives on 3 ranks (cpu tensors) and on 2 ranks (CUDA tensors,
-through the host), started through the launcher; and 2-rank
+through the host) followed by DDP, started through the launcher; and 2-rank
 jobs in which one rank mismatches, raises, hangs or is killed.
 """
 
@@ -31,6 +31,8 @@ EVERY_RANK = ("all_reduce SUM", "all_reduce AVG", "all_reduce PRODUCT", "all_red
               "all_gather_into_tensor", "reduce_scatter", "reduce_scatter_tensor AVG", "reduce",
               "scatter")
 ONE_RANK = ("gather", "send/recv (any source)", "isend/irecv")
+DDP = ("ddp equals single-process", "no_sync", "find_unused_parameters",
+       "unused parameters without find_unused_parameters raise")
 FAILURES = ("debug", "hang", "kill")
 
 
@@ -43,7 +45,7 @@ def _env() -> dict[str, str]:
 def _jobs() -> dict[str, list[str]]:
     mpiexec = find_mpiexec() or "mpiexec"
     run = [sys.executable, "-m", "gtensor.distributed.run"]
-    jobs = {"dist-2-cuda": [*run, "-n", "2", str(HERE / "job.py"), "cuda"],
+    jobs = {"dist-2-cuda": [*run, "-n", "2", str(HERE / "job.py"), "cuda", "ddp"],
             "dist-3-cpu": [mpiexec, "-n", "3", sys.executable, str(HERE / "job.py"), "cpu"]}
     for mode in FAILURES:
         jobs[f"dist-fail-{mode}"] = [mpiexec, "-n", "2", sys.executable,
@@ -65,13 +67,15 @@ def _result(name: str) -> tuple[int, str, str]:
 
 
 @needs_mpi
-@pytest.mark.parametrize(("name", "ranks"), [("dist-2-cuda", 2), ("dist-3-cpu", 3)])
-def test_collectives_match_numpy(name: str, ranks: int) -> None:
+@pytest.mark.parametrize(("name", "ranks", "ddp"), [("dist-2-cuda", 2, True),
+                                                   ("dist-3-cpu", 3, False)])
+def test_collectives_and_ddp_match_numpy_and_single_process(name: str, ranks: int,
+                                                            ddp: bool) -> None:
     code, out, err = _result(name)
     assert code == 0, err[-3000:]
     lines = out.splitlines()
     assert lines.count("done") == ranks, out
-    for names, times in ((EVERY_RANK, ranks), (ONE_RANK, 1),
+    for names, times in ((EVERY_RANK, ranks), (ONE_RANK, 1), (DDP, ranks * ddp),
                          (("all_reduce new_group",), 2)):
         for name in names:
             assert lines.count(f"ok {name}") == times, (name, out)
