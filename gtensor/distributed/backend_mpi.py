@@ -81,13 +81,14 @@ class MPIBackend:
         self.timeout = timeout
         self.rank: int = comm.Get_rank()
         self.size: int = comm.Get_size()
+        mpi = self._mpi
+        self._ops = {ReduceOp.SUM: mpi.SUM, ReduceOp.AVG: mpi.SUM, ReduceOp.PRODUCT: mpi.PROD,
+                     ReduceOp.MIN: mpi.MIN, ReduceOp.MAX: mpi.MAX}
+        self._bool_ops = {ReduceOp.SUM: mpi.LOR, ReduceOp.MAX: mpi.LOR,
+                          ReduceOp.PRODUCT: mpi.LAND, ReduceOp.MIN: mpi.LAND}
 
     def _op(self, op: ReduceOp, dtype: np.dtype) -> Any:
-        mpi = self._mpi
-        if dtype == np.bool_:
-            return mpi.LOR if op in (ReduceOp.SUM, ReduceOp.MAX) else mpi.LAND
-        return {ReduceOp.SUM: mpi.SUM, ReduceOp.AVG: mpi.SUM, ReduceOp.PRODUCT: mpi.PROD,
-                ReduceOp.MIN: mpi.MIN, ReduceOp.MAX: mpi.MAX}[op]
+        return (self._bool_ops if dtype == np.bool_ else self._ops)[op]
 
     def _start(self, what: str, start: Callable[[], Any],
                finish: Callable[[], Any] | None = None,

@@ -1,10 +1,12 @@
 """The ``nccl`` backend: collectives on CUDA tensors through CuPy's ``cupy.cuda.nccl``.
 
 One GPU per rank. Each call is enqueued on gtensor's current stream of the
-tensor's device, as PyTorch does, and returns at once; its :class:`Work`
-polls a CUDA event recorded after the call, so ``wait()`` on an async handle
-blocks the host with the process group's deadline (and aborts the
-communicator when it passes). NCCL's unique id is made on rank 0 and shared
+tensor's device, as PyTorch does; its :class:`Work` polls a CUDA event
+recorded after the call, so ``wait()`` blocks the host until the GPU has
+finished it or the process group's deadline passes (then
+:class:`DistBackendError`). A blocking collective (``async_op=False``) waits
+so too: unlike PyTorch, which returns at once, the host sees a hung peer
+instead of a hung stream. NCCL's unique id is made on rank 0 and shared
 over MPI (or through a file with ``init_method="file://PATH"``). ``AVG`` is
 a sum followed by a division on the device; ``bool`` travels as ``uint8``.
 """

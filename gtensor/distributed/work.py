@@ -8,12 +8,17 @@ deadline (the process group's ``timeout``), so a peer that died or hangs makes
 from __future__ import annotations
 
 import enum
+import os
 import time
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 from ..errors import GTensorError
+
+# A wait polls without sleeping (yielding the core) this long, as MPI_Wait spins, so a short
+# collective is not stretched by a sleep; a longer one then sleeps between polls, up to 1 ms.
+SPIN_SECONDS = 0.05
 
 
 class DistBackendError(GTensorError):
@@ -67,15 +72,21 @@ class Work:
         if self._done:
             return True
         limit = (timeout or self._timeout).total_seconds()
-        deadline = self._started + limit if timeout is None else time.monotonic() + limit
-        pause = 0.0
+        now = time.monotonic()
+        deadline = self._started + limit if timeout is None else now + limit
+        spin_until = now + SPIN_SECONDS
+        pause = 1e-5
         while not self._test():
-            if time.monotonic() > deadline:
+            now = time.monotonic()
+            if now > deadline:
                 raise DistBackendError(
                     f"[{self._what}] timed out after {limit:g} s waiting for the other ranks; "
                     "a rank may have died, raised or be stuck elsewhere")
-            time.sleep(pause)
-            pause = min(pause * 2 or 1e-5, 1e-3)
+            if now < spin_until:
+                os.sched_yield()
+            else:
+                time.sleep(pause)
+                pause = min(pause * 2, 1e-3)
         self._complete()
         return True
 
