@@ -2,7 +2,9 @@
 
 Each function checks its arguments, maps world ranks to group ranks, runs the
 debug check when the group asks for it, and hands the tensors to the group's
-backend. With ``async_op=True`` it returns the :class:`Work`; otherwise it
+backend. The tensors it writes count as modified in place (their version
+moves, as PyTorch's collectives do), so autograd notices a saved tensor
+overwritten by one. With ``async_op=True`` it returns the :class:`Work`; otherwise it
 waits (against the group's timeout) and returns None.
 """
 
@@ -68,6 +70,11 @@ def _begin(group: ProcessGroup | None, op: str, t: Tensor | None,
     return pg
 
 
+def _written(*tensors: Tensor) -> None:
+    for t in tensors:
+        t._bump_version()
+
+
 def _end(work: Work, async_op: bool) -> Work | None:
     if async_op:
         return work
@@ -102,6 +109,7 @@ def all_reduce(tensor: Tensor, op: ReduceOp = ReduceOp.SUM, group: ProcessGroup 
         >>> dist.all_reduce(t)  # doctest: +SKIP
     """
     pg = _begin(group, "all_reduce", tensor)
+    _written(tensor)
     return _end(pg.backend.all_reduce(tensor, _reduce_op(op, tensor, "all_reduce")), async_op)
 
 
@@ -109,6 +117,7 @@ def broadcast(tensor: Tensor, src: int, group: ProcessGroup | None = None,
               async_op: bool = False) -> Work | None:
     """Copy rank ``src``'s ``tensor`` into every rank's ``tensor``."""
     pg = _begin(group, "broadcast", tensor)
+    _written(tensor)
     return _end(pg.backend.broadcast(tensor, pg.group_rank(src, "broadcast")), async_op)
 
 
@@ -117,6 +126,7 @@ def all_gather(tensor_list: list[Tensor], tensor: Tensor, group: ProcessGroup | 
     """Fill ``tensor_list[i]`` with rank ``i``'s ``tensor`` on every rank."""
     pg = _begin(group, "all_gather", tensor)
     _check_list("all_gather", tensor_list, pg.size(), tensor)
+    _written(*tensor_list)
     return _end(pg.backend.all_gather(tensor_list, tensor), async_op)
 
 
@@ -130,6 +140,7 @@ def all_gather_into_tensor(output_tensor: Tensor, input_tensor: Tensor,
         raise ValueError(f"[all_gather_into_tensor] output must hold world_size ({pg.size()}) "
                          f"x {input_tensor.numel()} {input_tensor.dtype.name} elements, got "
                          f"{output_tensor.numel()} {output_tensor.dtype.name}")
+    _written(output_tensor)
     return _end(pg.backend.all_gather(output_tensor, input_tensor), async_op)
 
 
@@ -138,6 +149,7 @@ def reduce_scatter(output: Tensor, input_list: list[Tensor], op: ReduceOp = Redu
     """Reduce ``input_list[i]`` over the ranks into rank ``i``'s ``output``."""
     pg = _begin(group, "reduce_scatter", output)
     _check_list("reduce_scatter", input_list, pg.size(), output)
+    _written(output)
     work = pg.backend.reduce_scatter(output, input_list, _reduce_op(op, output, "reduce_scatter"))
     return _end(work, async_op)
 
@@ -151,6 +163,7 @@ def reduce_scatter_tensor(output: Tensor, input: Tensor, op: ReduceOp = ReduceOp
         raise ValueError(f"[reduce_scatter_tensor] input must hold world_size ({pg.size()}) x "
                          f"{output.numel()} {output.dtype.name} elements, got {input.numel()} "
                          f"{input.dtype.name}")
+    _written(output)
     work = pg.backend.reduce_scatter(output, input,
                                      _reduce_op(op, output, "reduce_scatter_tensor"))
     return _end(work, async_op)
@@ -160,6 +173,7 @@ def reduce(tensor: Tensor, dst: int, op: ReduceOp = ReduceOp.SUM,
            group: ProcessGroup | None = None, async_op: bool = False) -> Work | None:
     """Combine ``tensor`` over the ranks into rank ``dst``'s ``tensor`` (others keep theirs)."""
     pg = _begin(group, "reduce", tensor)
+    _written(tensor)
     work = pg.backend.reduce(tensor, pg.group_rank(dst, "reduce"), _reduce_op(op, tensor, "reduce"))
     return _end(work, async_op)
 
@@ -182,6 +196,7 @@ def gather(tensor: Tensor, gather_list: list[Tensor] | None = None, dst: int = 0
            group: ProcessGroup | None = None, async_op: bool = False) -> Work | None:
     """Collect every rank's ``tensor`` into ``gather_list`` on rank ``dst`` (None elsewhere)."""
     pg, root = _rooted(group, "gather", tensor, gather_list, dst, "destination", "gather_list")
+    _written(*(gather_list or ()))
     return _end(pg.backend.gather(tensor, gather_list, root), async_op)
 
 
@@ -189,6 +204,7 @@ def scatter(tensor: Tensor, scatter_list: list[Tensor] | None = None, src: int =
             group: ProcessGroup | None = None, async_op: bool = False) -> Work | None:
     """Send ``scatter_list[i]`` of rank ``src`` into rank ``i``'s ``tensor``."""
     pg, root = _rooted(group, "scatter", tensor, scatter_list, src, "source", "scatter_list")
+    _written(tensor)
     return _end(pg.backend.scatter(tensor, scatter_list, root), async_op)
 
 
@@ -202,6 +218,7 @@ def irecv(tensor: Tensor, src: int | None = None, group: ProcessGroup | None = N
           tag: int = 0) -> Work:
     """Start receiving into ``tensor`` from rank ``src`` (any rank when None); returns the Work."""
     pg = resolve(group, "irecv")
+    _written(tensor)
     return pg.backend.recv(tensor, None if src is None else pg.group_rank(src, "irecv"), tag)
 
 

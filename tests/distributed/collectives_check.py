@@ -47,7 +47,9 @@ def run(device: str) -> None:
                  dist.ReduceOp.MIN: np.min, dist.ReduceOp.MAX: np.max, dist.ReduceOp.AVG: np.mean}
     for op, fn in reduce_np.items():
         x = t(every[rank])
+        version = x._version
         dist.all_reduce(x, op=op)
+        assert x._version > version, "an all_reduce must count as an in-place write"
         check(f"all_reduce {op.name}", x, fn(np.stack(every), axis=0))
     for dtype in ("float16", "float64", "int8", "uint8", "int16", "int32", "int64", "bool"):
         mine = [data(r, (5,), dtype) for r in range(size)]
