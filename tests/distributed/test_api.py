@@ -80,3 +80,23 @@ def test_nccl_backend_calls_and_average_with_nccl_mocked() -> None:
         backend.all_reduce(gt.zeros(2, dtype=gt.int16, device="cuda"), dist.ReduceOp.SUM)
     with pytest.raises(ValueError, match="contiguous CUDA tensors, got a cpu one"):
         backend.broadcast(gt.zeros(2), 0)
+
+
+@pytest.mark.gpu
+def test_nccl_backend_one_rank_on_a_real_gpu(tmp_path: Any) -> None:
+    if not dist.is_nccl_available():
+        pytest.skip("CuPy has no NCCL bindings here")
+    dist.init_process_group("nccl", init_method=f"file://{tmp_path / 'nccl_id'}", world_size=1,
+                            rank=0, abort_on_exception=False)
+    try:
+        x = gt.tensor(np.arange(6, dtype=np.float32), device="cuda")
+        dist.all_reduce(x, op=dist.ReduceOp.AVG)
+        dist.broadcast(x, src=0)
+        out = gt.zeros(6, device="cuda")
+        dist.all_gather_into_tensor(out, x)
+        part = gt.zeros(6, device="cuda")
+        dist.reduce_scatter_tensor(part, out)
+        dist.barrier()
+        np.testing.assert_allclose(part.cpu().numpy(), np.arange(6))
+    finally:
+        dist.destroy_process_group()
