@@ -58,9 +58,12 @@ class ProcessGroup:
 
 
 class _State:
-    world: ProcessGroup | None = None
-    groups: list[ProcessGroup] = []
-    previous_hook: Any = None
+    """This process's groups, and the exception hook that ``init_process_group`` replaced."""
+
+    def __init__(self) -> None:
+        self.world: ProcessGroup | None = None
+        self.groups: list[ProcessGroup] = []
+        self.previous_hook: Any = None
 
 
 _state = _State()
@@ -126,7 +129,8 @@ def init_process_group(backend: str | None = None, init_method: str | None = Non
         backend: ``"mpi"`` (CPU and CUDA tensors; CUDA through the host) or ``"nccl"`` (CUDA
             tensors through NCCL, one GPU per rank). Default: ``"mpi"``.
         init_method: ``None`` or ``"env://"``: the launcher's environment. For ``nccl``,
-            ``"file://PATH"`` shares NCCL's id through a file instead of MPI.
+            ``"file://PATH"`` shares NCCL's id through a file instead of MPI (a path no
+            earlier job left a file at).
         timeout: how long a collective may wait for the other ranks (default 30 minutes).
         world_size: expected number of ranks (-1: from the launcher).
         rank: expected rank of this process (-1: from the launcher).
