@@ -15,7 +15,7 @@ import pytest
 import gtensor as gt
 import gtensor.distributed as dist
 from gtensor.distributed.backend_nccl import NCCLBackend
-from gtensor.distributed.run import command
+from gtensor.distributed.run import command, find_mpiexec, main
 
 
 def test_work_times_out_with_a_clear_error_and_finishes_once() -> None:
@@ -48,6 +48,13 @@ def test_launcher_command_line() -> None:
                                                                         "pkg.train", "-x"]
     with pytest.raises(SystemExit):
         command(["-n", "0", "train.py"])
+
+
+@pytest.mark.skipif(find_mpiexec() is None, reason="needs mpiexec: pip install 'gtensor[test]'")
+def test_launcher_passes_the_exit_status_through(tmp_path: Any) -> None:
+    script = tmp_path / "exits.py"
+    script.write_text("import sys\nsys.exit(int(sys.argv[1]))\n")
+    assert main(["-n", "2", str(script), "3"]) == 3
 
 
 class _FakeComm:
