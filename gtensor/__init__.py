@@ -8,6 +8,7 @@ Example:
 """
 
 from . import accelerator, autograd, cuda, func, memory, nn, optim, utils
+from . import distributed as distributed
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .compiler import compile
 from .device import device
