@@ -1,5 +1,5 @@
 """The nn.functional ops added for PyTorch's surface (pooling, fold, conv3d, vision, norms,
-embedding bags, CTC) against ``torch.nn.functional``.
+embedding bags, CTC, interpolate modes) against ``torch.nn.functional``.
 
 Every case is written once as ``call(F, lit, *floats)``: ``F`` is either
 functional module, ``lit`` turns a NumPy array into a constant tensor of that
@@ -70,13 +70,21 @@ CASES: dict[str, tuple[Call, Make]] = {
         lit(BAG), w, lit(np.append(OFFSETS, 7)), include_last_offset=True), _n(6, 3)),
     "embedding_bag_max": (lambda F, lit, w: F.embedding_bag(
         lit(BAG[:6].reshape(2, 3)), w, mode="max", padding_idx=2), _n(6, 3)),
+    "interpolate_bicubic": (lambda F, lit, x: F.interpolate(x, (3, 7), mode="bicubic"),
+                            _n(1, 2, 4, 5)),
+    "interpolate_bicubic_aligned": (lambda F, lit, x: F.interpolate(
+        x, scale_factor=1.5, mode="bicubic", align_corners=True), _n(1, 1, 3, 4)),
+    "interpolate_area": (lambda F, lit, x: F.interpolate(x, (2, 3), mode="area"),
+                         _n(1, 2, 5, 7)),
+    "interpolate_nearest_exact": (lambda F, lit, x: F.interpolate(
+        x, scale_factor=1.7, mode="nearest-exact"), _n(2, 1, 5)),
     "ctc_loss": (lambda F, lit, x: F.ctc_loss(x.log_softmax(2), lit(CTC_TARGETS), lit([6, 5]),
                                               lit([3, 2])), _n(6, 2, 4)),
 }
 
 # Run on the simulated cuda device too: one of each composition pattern.
 ON_CUDA = ["adaptive_max_pool2d", "conv3d", "fold", "grid_sample", "embedding_bag_sum",
-           "max_pool1d", "rms_norm"]
+           "interpolate_bicubic", "max_pool1d", "rms_norm"]
 
 
 def _check(call: Call, arrays: list[np.ndarray], device: str = "cpu",

@@ -82,7 +82,7 @@ class AdaptiveAvgPool2d(Module):
 
 
 class Upsample(Module):
-    """Resize ``(N, C, H, W)`` input by ``size`` or ``scale_factor`` (nearest or bilinear).
+    """Resize ``(N, C, H, W)`` input by ``size`` or ``scale_factor`` (any ``interpolate`` mode).
 
     Example:
         >>> gt.nn.Upsample(scale_factor=2)(gt.randn(1, 1, 2, 2)).shape  # doctest: +SKIP
