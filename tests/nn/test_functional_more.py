@@ -20,6 +20,8 @@ from gtensor.errors import DTypeError, ShapeError
 
 torch = pytest.importorskip("torch")
 TF = torch.nn.functional
+# PyTorch warns that its own asymmetric 'same' padding copies the input.
+pytestmark = pytest.mark.filterwarnings("ignore:Using padding='same':UserWarning")
 
 Call = Callable[..., Any]
 Make = Callable[[np.random.Generator], list[np.ndarray]]
@@ -46,6 +48,8 @@ CASES: dict[str, tuple[Call, Make]] = {
     "adaptive_max_pool2d": (lambda F, lit, x: F.adaptive_max_pool2d(x, (3, 2)), _n(1, 2, 5, 5)),
     "conv3d": (lambda F, lit, x, w, b: F.conv3d(x, w, b, (1, 2, 1), 1, (2, 1, 1), 2),
                _nn((1, 4, 4, 3, 2), (2, 2, 2, 2, 1), (2,))),
+    "conv3d_same": (lambda F, lit, x, w: F.conv3d(x, w, padding="same", dilation=(1, 2, 1)),
+                    _nn((1, 1, 3, 4, 2), (2, 1, 2, 2, 3))),
     "conv_transpose1d": (lambda F, lit, x, w: F.conv_transpose1d(x, w, None, 2, 1, 1, 2),
                          _nn((2, 4, 3), (4, 1, 3))),
     "unfold": (lambda F, lit, x: F.unfold(x, (2, 3), (1, 2), 1, (2, 1)), _n(1, 2, 4, 5)),
@@ -82,10 +86,10 @@ CASES: dict[str, tuple[Call, Make]] = {
                                               lit([3, 2])), _n(6, 2, 4)),
 }
 
-# Run on the simulated cuda device too: one of each composition pattern.
+# Every case on cpu; one of each composition pattern on the (simulated) cuda device too.
 ON_CUDA = ["adaptive_max_pool2d", "conv3d", "fold", "grid_sample", "embedding_bag_sum",
            "interpolate_bicubic", "max_pool1d", "rms_norm"]
-
+RUNS = [(name, "cpu") for name in sorted(CASES)] + [(name, "cuda") for name in ON_CUDA]
 
 def _check(call: Call, arrays: list[np.ndarray], device: str = "cpu",
            rtol: float = 1e-7) -> None:
@@ -106,16 +110,10 @@ def _check(call: Call, arrays: list[np.ndarray], device: str = "cpu",
         np.testing.assert_allclose(g.grad.cpu().numpy(), t.grad.numpy(), rtol=rtol, atol=1e-12)
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_matches_torch_on_cpu(name: str, rng: np.random.Generator) -> None:
+@pytest.mark.parametrize("name,device", RUNS)
+def test_matches_torch(name: str, device: str, rng: np.random.Generator) -> None:
     call, make = CASES[name]
-    _check(call, make(rng))
-
-
-@pytest.mark.parametrize("name", ON_CUDA)
-def test_matches_torch_on_cuda(name: str, rng: np.random.Generator) -> None:
-    call, make = CASES[name]
-    _check(call, make(rng), "cuda")
+    _check(call, make(rng), device)
 
 
 def test_adaptive_max_pool2d_indices_and_unbatched(rng: np.random.Generator) -> None:

@@ -175,7 +175,8 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
         weight: ``(O, C/groups, KD, KH, KW)``.
         bias: ``(O,)`` or None.
         stride, dilation: int or triple, >= 1.
-        padding: int or triple >= 0, or ``"valid"``.
+        padding: int or triple >= 0, ``"valid"``, or ``"same"`` (stride 1; the odd
+            extra goes to the far side, as in PyTorch).
         groups: splits input and output channels into that many groups.
 
     Returns:
@@ -207,10 +208,17 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
           ShapeError)
     check(bias is None or bias.shape == (o,), op,
           lambda: f"expected bias of shape ({o},), got {bias.shape}", ShapeError)  # type: ignore[union-attr]
-    if padding == "valid":
-        padding = 0
     k = tuple(weight.shape[2:])
     s, d = tuple_of(stride, 3, op, "stride", 1), tuple_of(dilation, 3, op, "dilation", 1)
+    if isinstance(padding, str):
+        check(padding in ("same", "valid"), op, lambda: f"padding must be 'same', 'valid', an "
+              f"int or a triple, got {padding!r}", ValueError)
+        check(padding == "valid" or s == (1, 1, 1), op,
+              "padding='same' is not supported for strided convolutions", ValueError)
+        if padding == "same":
+            totals = [di * (ki - 1) for di, ki in zip(d, k, strict=True)]
+            input = pad(input, [w for t in reversed(totals) for w in (t // 2, t - t // 2)])
+        padding = 0
     p = tuple_of(padding, 3, op, "padding", 0)
     out = out_sizes(op, input.shape[2:], k, s, p, d)
     n = input.shape[0]
