@@ -1,4 +1,4 @@
-"""Convolutions: ``conv1d``, ``conv2d``, ``conv_transpose2d`` and the weight-gradient primitive.
+"""Convolutions: ``conv1d``, ``conv2d``, ``conv_transpose1d``, ``conv_transpose2d``, weight grads.
 
 Three differentiable primitives, each the others' adjoint in one argument, so
 every VJP is a composition of them and can be differentiated again:

@@ -191,6 +191,8 @@ ERRORS: list[tuple[Call, type[Exception], str]] = [
      r"\[grid_sample\] mode"),
     (lambda: F.rms_norm(gt.ones(2, 3), (4,)), ShapeError, r"\[rms_norm\] input of shape"),
     (lambda: F.instance_norm(gt.ones(2, 3)), ShapeError, r"\[instance_norm\] expected input"),
+    (lambda: F.instance_norm(gt.ones(2, 3, 2), use_input_stats=False), ValueError,
+     r"\[instance_norm\] running_mean and running_var are required"),
     (lambda: F.dropout2d(gt.ones(2, 3), 0.5), ShapeError, r"\[dropout2d\] expected a 3-D"),
     (lambda: F.embedding_bag(gt.tensor([1, 2]), gt.ones(3, 2)), ValueError,
      r"\[embedding_bag\] offsets are required"),

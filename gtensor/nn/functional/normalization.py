@@ -161,6 +161,9 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None,
     check(input.ndim >= 3, "instance_norm", lambda: f"expected input with at least 3 dims, "
           f"got shape {input.shape}", ShapeError)
     if not use_input_stats:
+        check(running_mean is not None and running_var is not None, "instance_norm",
+              "running_mean and running_var are required when use_input_stats=False",
+              ValueError)
         return batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
     count = input.numel() // (input.shape[0] * input.shape[1])
     check(count > 1, "instance_norm", lambda: "expected more than 1 spatial element when "
