@@ -255,7 +255,24 @@ swapaxes = transpose
 detach = TensorBase.detach
 numel = TensorBase.numel
 
-__all__ = [
+# the nn.functional ops PyTorch also has at top level with the same signature
+_TOP_LEVEL_FUNCTIONAL = (
+    "avg_pool1d", "celu", "conv3d", "conv_transpose1d", "cosine_similarity", "max_pool1d",
+    "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "prelu", "rms_norm", "selu")
+avg_pool1d = nn.functional.avg_pool1d
+celu = nn.functional.celu
+conv3d = nn.functional.conv3d
+conv_transpose1d = nn.functional.conv_transpose1d
+cosine_similarity = nn.functional.cosine_similarity
+max_pool1d = nn.functional.max_pool1d
+pairwise_distance = nn.functional.pairwise_distance
+pixel_shuffle = nn.functional.pixel_shuffle
+pixel_unshuffle = nn.functional.pixel_unshuffle
+prelu = nn.functional.prelu
+rms_norm = nn.functional.rms_norm
+selu = nn.functional.selu
+
+__all__ = [*_TOP_LEVEL_FUNCTIONAL,
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
     "SizeOverflowError", "Tensor", "Untraceable", "abs", "abs_", "absolute", "accelerator", "acos",
