@@ -114,11 +114,11 @@ def _qr_square_vjp(gQ: Tensor, gR: Tensor, Q: Tensor, R: Tensor) -> Tensor:
 
 
 def _qr_vjp(ctx: Node, gQ: Tensor, gR: Tensor) -> Tensor:
-    Q, R = ctx.saved_tensors
-    m, n = Q.shape[-2], R.shape[-1]
     check(ctx.mode != "r", "linalg.qr", "the derivative of linalg.qr depends on Q, which is "
           "not computed when mode='r'; use mode='reduced' to differentiate through it",
           RuntimeError)
+    Q, R = ctx.saved_tensors
+    m, n = Q.shape[-2], R.shape[-1]
     check(ctx.mode == "reduced" or m <= n, "linalg.qr", "the QR decomposition is not "
           "differentiable when mode='complete' and nrows > ncols", RuntimeError)
     if m >= n:

@@ -80,11 +80,12 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1])
     n = A.shape[-1]
     rhs = B.unsqueeze(-1) if vector else B
-    check(rhs.ndim >= 2 and (rhs.shape[-2] if left or vector else rhs.shape[-1]) == n, op,
-          lambda: f"shapes {A.shape} and {B.shape} are incompatible for the equation "
-          f"{'AX' if left else 'XA'} = B", ShapeError)
+    check(rhs.ndim >= 2 and rhs.shape[-2 if left else -1] == n, op, lambda: f"shapes {A.shape} "
+          f"and {B.shape} are incompatible for the equation {'AX' if left else 'XA'} = B",
+          ShapeError)
     if not left:
-        return solve(A.mT, B) if vector else solve(A.mT, B.mT).mT
+        out = solve(A.mT, rhs.mT).mT
+        return out.squeeze(-1) if vector else out
     a, b = expand_batch(op, A, rhs)
     out = _solve(op, a, b)
     return out.squeeze(-1) if vector else out
