@@ -4,12 +4,13 @@ A routine is written once as ``fn(xp, *arrays)`` over the array module ``xp``
 and runs where the tensors are. Host-addressable memory (the cpu, and the
 simulated cuda device whose memory is host memory) goes to ``numpy.linalg``
 through views of the tensors' buffers, without copies beyond those LAPACK
-makes; a cpu result is wrapped as it is and a simulated-cuda result is copied
-to that device. GPU memory goes to ``cupy.linalg`` through the CUDA array
-interface, on gtensor's current stream, and the results are wrapped without
-copying (their memory comes from gtensor's allocator, which CuPy uses).
-CuPy is asked to raise on a failed factorization, as PyTorch does, which
-waits for the GPU.
+makes; a cpu result is wrapped as it is (with NumPy's strides) and a
+simulated-cuda result is copied to that device. GPU memory goes to
+``cupy.linalg`` through the CUDA array interface, on gtensor's current
+stream, as one batched cuSOLVER/cuBLAS call per routine where CuPy has one,
+and the results are wrapped without copying (their memory comes from
+gtensor's allocator, which CuPy uses). CuPy is asked to raise on a failed
+factorization, as PyTorch does, which waits for the GPU.
 """
 
 from __future__ import annotations
@@ -84,12 +85,8 @@ def _as_tuple(outs: Any) -> tuple[Any, ...]:
     return tuple(outs) if isinstance(outs, (tuple, list)) else (outs,)
 
 
-def _contiguous(arr: Any) -> Any:
-    return arr if arr.flags.c_contiguous else arr.copy()
-
-
 def _host_tensor(arr: Any, dev: device) -> Tensor:
-    t = from_numpy(_contiguous(np.asarray(arr)))
+    t = from_numpy(np.asarray(arr))
     return t if dev.type == "cpu" else t.to(dev)
 
 
@@ -113,4 +110,4 @@ def _on_gpu(op: str, fn: Routine, inputs: tuple[Tensor, ...], dev: device,
         arrays = [cp.asarray(t) for t in inputs]
         with cupyx.errstate(linalg="raise"), _raising(op, failure, arrays, cp):
             outs = fn(cp, *arrays)
-        return tuple(from_cuda_array_interface(_contiguous(o)) for o in _as_tuple(outs))
+        return tuple(from_cuda_array_interface(o) for o in _as_tuple(outs))

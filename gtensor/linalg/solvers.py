@@ -3,6 +3,11 @@
 Each is one LAPACK routine (through :mod:`.lapack`) over a batch of matrices
 whose batch dims were broadcast first (as views), so their VJPs see operands
 of one batch shape and the broadcast's own VJP sums the gradients back.
+NumPy has no triangular solve, so ``solve_triangular`` substitutes row by row
+over the array module: ``n`` steps, each one batched matrix-vector product
+(on a GPU one cuBLAS call per step); it reads only the named triangle and,
+as LAPACK's ``trsm``, gives inf or nan rather than an error for a zero on
+the diagonal.
 """
 
 from __future__ import annotations
@@ -92,10 +97,7 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
 
 
 def _substitute(xp: Any, a: Any, b: Any, upper: bool, unit: bool) -> Any:
-    """Forward or back substitution, one row of the result at a time (each a batched matvec).
-
-    A zero on the diagonal gives inf or nan, as LAPACK's ``trsm`` does, not an error.
-    """
+    """Forward or back substitution, one row of the result at a time."""
     n = a.shape[-1]
     x = xp.array(b, copy=True)
     rows = range(n - 1, -1, -1) if upper else range(n)
