@@ -23,7 +23,7 @@ TORCH.outer, TORCH.tensordot = torch.outer, torch.tensordot
 
 def _inputs(kind: str, rng: np.random.Generator) -> np.ndarray:
     shapes = {"sq": (2, 3, 3), "tall": (2, 4, 3), "wide": (2, 3, 4), "rhs": (2, 3, 2),
-              "v3": (2, 1, 3), "w3": (1, 4, 3), "vec": (3,), "vec4": (4,)}
+              "v3": (2, 1, 3), "w3": (1, 4, 3), "vec": (3,), "vec4": (4,), "rows": (2, 4)}
     if kind in ("spd", "sym"):
         a = rng.standard_normal((2, 3, 3))
         return a @ a.transpose(0, 2, 1) + 3 * np.eye(3) if kind == "spd" else a + a.transpose(
@@ -51,12 +51,16 @@ CASES = {
     "eigvalsh": (lambda la, a: la.eigvalsh(a), ["sym"]),
     "svd_tall": (lambda la, a: _squared(*la.svd(a, full_matrices=False)), ["tall"]),
     "svd_wide": (lambda la, a: _squared(*la.svd(a, full_matrices=False)), ["wide"]),
+    "svd_full": (lambda la, a: (lambda u, s, vh: (u.narrow(-1, 0, 3) ** 2, s, vh ** 2))(
+        *la.svd(a)), ["tall"]),
     "svdvals": (lambda la, a: la.svdvals(a), ["wide"]),
     "qr_tall": (lambda la, a: la.qr(a), ["tall"]),
     "qr_wide_complete": (lambda la, a: la.qr(a, mode="complete"), ["wide"]),
     "pinv": (lambda la, a: la.pinv(a), ["tall"]),
     "pinv_hermitian": (lambda la, a: la.pinv(a, hermitian=True), ["sym"]),
     "lstsq_gelsd": (lambda la, a, b: la.lstsq(a, b, driver="gelsd"), ["tall", "tall"]),
+    "lstsq_vector": (lambda la, a, b: la.lstsq(a, b), ["tall", "rows"]),
+    "lstsq_gels_wide": (lambda la, a, b: la.lstsq(a, b, driver="gels"), ["wide", "rhs"]),
     "matrix_rank": (lambda la, a: la.matrix_rank(a @ a.mT), ["tall"]),
     "matrix_power": (lambda la, a: (la.matrix_power(a, 3), la.matrix_power(a, -2)), ["sq"]),
     "vector_norm": (lambda la, a: (la.vector_norm(a, 3.5, dim=(0, 2)),
