@@ -39,7 +39,7 @@ def det(A: Tensor) -> Tensor:
     op = "linalg.det"
     check_matrix(op, A)
     (out,) = call(op, lambda xp, a: xp.linalg.det(a), A)
-    record(op, out, (A,), _det_vjp, save=[A])
+    record("linalg_det", out, (A,), _det_vjp, save=[A])
     return out
 
 
@@ -71,7 +71,7 @@ def slogdet(A: Tensor) -> SlogdetResult:
     op = "linalg.slogdet"
     check_matrix(op, A)
     sign, logabsdet = call(op, lambda xp, a: xp.linalg.slogdet(a), A)
-    record(op, logabsdet, (A,), _slogdet_vjp, save=[A])
+    record("linalg_slogdet", logabsdet, (A,), _slogdet_vjp, save=[A])
     return SlogdetResult(sign, logabsdet)
 
 

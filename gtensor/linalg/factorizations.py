@@ -69,7 +69,7 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
         return lower.swapaxes(-1, -2) if upper else lower
 
     (out,) = call(op, factor, src, failure=lambda a: not_positive_definite(op, a))
-    record(op, out, (A,), _cholesky_vjp, save=[out], upper=upper)
+    record("linalg_cholesky", out, (A,), _cholesky_vjp, save=[out], upper=upper)
     return out
 
 
@@ -102,7 +102,7 @@ def qr(A: Tensor, mode: str = "reduced") -> QRResult:
         Q = zeros(0, dtype=A.dtype, device=A.device)
     else:
         Q, R = call(op, lambda xp, a: xp.linalg.qr(a, mode=mode), A)
-    record(op, (Q, R), (A,), _qr_vjp, save=[Q, R], mode=mode)
+    record("linalg_qr", (Q, R), (A,), _qr_vjp, save=[Q, R], mode=mode)
     return QRResult(Q, R)
 
 
@@ -150,7 +150,7 @@ def eigh(A: Tensor, UPLO: str = "L") -> EighResult:
     """
     op = "linalg.eigh"
     L, Q = _eigh(op, A, UPLO, True)
-    record(op, (L, Q), (A,), _eigh_vjp, save=[L, Q])
+    record("linalg_eigh", (L, Q), (A,), _eigh_vjp, save=[L, Q])
     return EighResult(L, Q)
 
 
@@ -172,7 +172,7 @@ def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
     if not needs_grad(A):
         return _eigh(op, A, UPLO, False)[0]
     L, Q = _eigh(op, A, UPLO, True)
-    record(op, L, (A,), _eigvalsh_vjp, save=[Q])
+    record("linalg_eigvalsh", L, (A,), _eigvalsh_vjp, save=[Q])
     return L
 
 
@@ -196,7 +196,7 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver: str | None = None) -> 
     check_matrix(op, A, square=False)
     U, S, Vh = call(op, lambda xp, a: xp.linalg.svd(a, full_matrices=full_matrices), A,
                     failure=lambda a: no_convergence(op))
-    record(op, (U, S, Vh), (A,), _svd_vjp, save=[U, S, Vh])
+    record("linalg_svd", (U, S, Vh), (A,), _svd_vjp, save=[U, S, Vh])
     return SVDResult(U, S, Vh)
 
 
@@ -234,7 +234,7 @@ def svdvals(A: Tensor, *, driver: str | None = None) -> Tensor:
                     failure=lambda a: no_convergence(op))[0]
     U, S, Vh = call(op, lambda xp, a: xp.linalg.svd(a, full_matrices=False), A,
                     failure=lambda a: no_convergence(op))
-    record(op, S, (A,), _svdvals_vjp, save=[U, Vh])
+    record("linalg_svdvals", S, (A,), _svdvals_vjp, save=[U, Vh])
     return S
 
 

@@ -82,7 +82,7 @@ def pinv(A: Tensor, *, atol: float | None = None, rtol: float | None = None,
     else:
         a_tol, r_tol = _tolerances(A, atol, rtol)
         (out,) = call(op, lambda xp, a: _pinv_routine(xp, a, a_tol, r_tol, hermitian), A)
-    record(op, out, (A,), _pinv_vjp, save=[A, out])
+    record("linalg_pinv", out, (A,), _pinv_vjp, save=[A, out])
     return out
 
 

@@ -42,7 +42,7 @@ def inv(A: Tensor) -> Tensor:
     check_matrix(op, A)
     (out,) = call(op, lambda xp, a: xp.linalg.inv(a), A,
                   failure=lambda a: singular(op, a, "the inversion could not be completed"))
-    record(op, out, (A,), _inv_vjp, save=[out])
+    record("linalg_inv", out, (A,), _inv_vjp, save=[out])
     return out
 
 
@@ -55,7 +55,7 @@ def _solve(op: str, A: Tensor, B: Tensor) -> Tensor:
     """``A^-1 B`` for square ``A (..., n, n)`` and ``B (..., n, k)`` of one batch shape."""
     (out,) = call(op, lambda xp, a, b: xp.linalg.solve(a, b), A, B,
                   failure=lambda a, b: singular(op, a, "the solver failed"))
-    record(op, out, (A, B), _solve_vjp, save=[A, out])
+    record("linalg_solve", out, (A, B), _solve_vjp, save=[A, out])
     return out
 
 
@@ -112,7 +112,8 @@ def _substitute(xp: Any, a: Any, b: Any, upper: bool, unit: bool) -> Any:
 def _solve_triangular(op: str, A: Tensor, B: Tensor, upper: bool, unit: bool) -> Tensor:
     """``A^-1 B`` for triangular ``A``, reading only its ``upper`` or lower triangle."""
     (out,) = call(op, lambda xp, a, b: _substitute(xp, a, b, upper, unit), A, B)
-    record(op, out, (A, B), _solve_triangular_vjp, save=[A, out], upper=upper, unit=unit)
+    record("linalg_solve_triangular", out, (A, B), _solve_triangular_vjp, save=[A, out],
+           upper=upper, unit=unit)
     return out
 
 
@@ -173,7 +174,7 @@ def matrix_power(A: Tensor, n: int) -> Tensor:
           f"matrices, but got shape {A.shape}", ShapeError)
     if n == 0:
         out = eye(A.shape[-1], dtype=A.dtype, device=A.device).expand(*A.shape).clone()
-        record(op, out, (A,), _constant_vjp)
+        record("linalg_matrix_power", out, (A,), _constant_vjp)
         return out
     base = inv(A) if n < 0 else A
     result = None
