@@ -134,12 +134,18 @@ def test_gradcheck(fn):
     assert gradcheck(fn, (a,))
 
 
-def test_second_derivatives_of_solve_and_inv():
+@pytest.mark.parametrize("fn", [
+    lambda a, b: gt.linalg.solve(a, b),
+    lambda a, b: gt.linalg.inv(a),
+    lambda a, b: gt.linalg.cholesky(a @ a.mT),
+    lambda a, b: gt.linalg.det(a),
+    lambda a, b: gt.linalg.eigh(a + a.mT),
+], ids=["solve", "inv", "cholesky", "det", "eigh"])
+def test_second_derivatives(fn):
     rng = np.random.default_rng(4)
     a = gt.tensor(rng.standard_normal((2, 2)) + 2 * np.eye(2), requires_grad=True)
     b = gt.tensor(rng.standard_normal((2, 1)), requires_grad=True)
-    assert gradgradcheck(lambda a, b: gt.linalg.solve(a, b), (a, b))
-    assert gradgradcheck(gt.linalg.inv, (a,))
+    assert gradgradcheck(fn, (a, b))
 
 
 def test_det_gradient_of_a_singular_matrix_is_the_cofactor_matrix():
