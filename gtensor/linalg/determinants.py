@@ -15,6 +15,7 @@ from ..ops.creation import eye
 from ..ops.elementwise import where
 from ..ops.reduction import prod
 from .factorizations import svd
+from .failures import LinAlgError
 from .lapack import call, check_matrix
 from .solvers import inv
 
@@ -62,7 +63,7 @@ def slogdet(A: Tensor) -> SlogdetResult:
     """The sign and the log of the absolute value of each square matrix's determinant.
 
     ``sign`` is 0 and ``logabsdet`` is ``-inf`` for a singular matrix; only
-    ``logabsdet`` is differentiable.
+    ``logabsdet`` is differentiable (huge or infinite gradients at a singular matrix).
 
     Example:
         >>> gt.linalg.slogdet(gt.tensor([[-2.0, 0.0], [0.0, 1.0]])).sign.item()
@@ -77,5 +78,10 @@ def slogdet(A: Tensor) -> SlogdetResult:
 
 def _slogdet_vjp(ctx: Node, g: Tensor) -> Tensor:
     (A,) = ctx.saved_tensors
-    return g.unsqueeze(-1).unsqueeze(-1) * inv(A).mT
+    try:
+        inverse_t = inv(A).mT
+    except LinAlgError:  # singular: the SVD gives huge or infinite entries (PyTorch: inf)
+        U, S, Vh = svd(A)
+        inverse_t = (U / S.unsqueeze(-2)) @ Vh
+    return g.unsqueeze(-1).unsqueeze(-1) * inverse_t
 
