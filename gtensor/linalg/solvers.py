@@ -1,13 +1,14 @@
-"""Linear solves and inverses: ``solve``, ``solve_triangular`` and ``inv``, with their VJPs.
+"""Linear solves and inverses: ``solve``, ``solve_triangular``, ``inv`` and ``matrix_power``.
 
-Each is one LAPACK routine (through :mod:`.lapack`) over a batch of matrices
-whose batch dims were broadcast first (as views), so their VJPs see operands
-of one batch shape and the broadcast's own VJP sums the gradients back.
-NumPy has no triangular solve, so ``solve_triangular`` substitutes row by row
-over the array module: ``n`` steps, each one batched matrix-vector product
-(on a GPU one cuBLAS call per step); it reads only the named triangle and,
-as LAPACK's ``trsm``, gives inf or nan rather than an error for a zero on
-the diagonal.
+``solve`` and ``inv`` are one LAPACK routine each (through :mod:`.lapack`).
+The solves broadcast their batch dims first (as views), so their VJPs see
+operands of one batch shape and the broadcast's own VJP sums the gradients
+back. NumPy has no triangular solve, so ``solve_triangular`` substitutes row
+by row over the array module: ``n`` steps, each one batched matrix-vector
+product (on a GPU one cuBLAS call per step); it reads only the named
+triangle and, as LAPACK's ``trsm``, gives inf or nan rather than an error
+for a zero on the diagonal. ``matrix_power`` squares repeatedly with
+``matmul`` (on ``inv(A)`` for negative powers) and differentiates through it.
 """
 
 from __future__ import annotations
