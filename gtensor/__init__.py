@@ -7,7 +7,7 @@ Example:
     (2, 3)
 """
 
-from . import accelerator, autograd, cuda, distributed, func, memory, nn, optim, utils
+from . import accelerator, autograd, cuda, distributed, func, linalg, memory, nn, optim, utils
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .compiler import compile
 from .device import device
@@ -41,6 +41,7 @@ from .errors import (
 )
 from .func import vmap
 from .generator import Generator, default_generator, initial_seed, manual_seed
+from .linalg import outer
 from .ops.conv import conv1d, conv2d, conv_transpose2d
 from .ops.copy import clone
 from .ops.creation import (
@@ -291,12 +292,14 @@ __all__ = [*_TOP_LEVEL_FUNCTIONAL,
     "histc", "index_add", "index_copy", "index_fill", "index_put", "index_put_", "index_select",
     "inference_mode", "initial_seed", "int16", "int32", "int64", "int8", "interpolate",
     "is_grad_enabled", "isfinite", "isinf", "isnan", "kthvalue", "le", "left_shift", "lerp",
-    "linspace", "load", "log", "log10", "log10_", "log1p", "log1p_", "log2", "log2_", "log_",
+    "linalg", "linspace", "load", "log", "log10", "log10_", "log1p", "log1p_", "log2", "log2_",
+    "log_",
     "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "logsumexp", "lt",
     "manual_seed", "masked_fill", "masked_select", "matmul", "max", "max_pool2d", "maximum",
     "mean", "memory", "meshgrid", "min", "minimum", "mm", "mul", "multinomial", "multiply",
     "narrow", "ne", "neg", "neg_", "negative", "nn", "no_grad", "nonzero", "norm", "numel",
-    "one_hot", "ones", "ones_like", "optim", "pad", "permute", "pow", "prod", "promote_types",
+    "one_hot", "ones", "ones_like", "optim", "outer", "pad", "permute", "pow", "prod",
+    "promote_types",
     "rand", "rand_like", "randint", "randn", "randn_like", "randperm", "reciprocal", "reciprocal_",
     "relu", "relu_", "remainder", "repeat_interleave", "reshape", "result_type", "right_shift",
     "roll", "round", "round_", "rsqrt", "rsqrt_", "save", "scatter", "scatter_add",

@@ -1,0 +1,48 @@
+"""``gt.linalg``: PyTorch's ``torch.linalg`` (and the array API's ``linalg``) over gtensor tensors.
+
+Batched over leading dims, differentiable, on the tensor's device: LAPACK
+through NumPy for host memory and cuSOLVER through CuPy on a GPU
+(:mod:`.lapack`); the VJPs are written in gtensor ops. ``eig`` and ``eigvals``
+wait for a complex dtype.
+
+Example:
+    >>> import gtensor as gt
+    >>> gt.linalg.det(gt.eye(3)).item()
+    1.0
+"""
+
+from .determinants import SlogdetResult, det, slogdet
+from .factorizations import (
+    EighResult,
+    QRResult,
+    SVDResult,
+    cholesky,
+    eigh,
+    eigvalsh,
+    qr,
+    svd,
+    svdvals,
+)
+from .failures import LinAlgError
+from .least_squares import LstsqResult, lstsq, matrix_rank, pinv
+from .norms import matrix_norm, norm, vector_norm
+from .products import (
+    cross,
+    diagonal,
+    matmul,
+    matrix_transpose,
+    multi_dot,
+    outer,
+    tensordot,
+    trace,
+    vecdot,
+)
+from .solvers import inv, matrix_power, solve, solve_triangular
+
+__all__ = [
+    "EighResult", "LinAlgError", "LstsqResult", "QRResult", "SVDResult", "SlogdetResult",
+    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
+    "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot", "norm",
+    "outer", "pinv", "qr", "slogdet", "solve", "solve_triangular", "svd", "svdvals",
+    "tensordot", "trace", "vecdot", "vector_norm",
+]
