@@ -317,3 +317,22 @@ def test_values_with_indices_sorts_and_arange_are_library_calls(rng):
         np.testing.assert_allclose(f(x).item(), want, rtol=1e-6)
         np.testing.assert_allclose(_host(x.grad), want_grad, rtol=1e-6)
     _fused(f)
+
+
+def test_integer_indexing_and_index_select_are_library_calls(rng):
+    x = gt.tensor(rng.standard_normal((5, 3)).astype(np.float32), requires_grad=True)
+    idx = gt.tensor([0, 2, 2])
+
+    def step(x, idx):
+        loss = (x.index_select(0, idx) ** 2).sum() + x[idx, 1].sum() + x[[1, 3]].sum()
+        loss.backward()
+        return loss
+
+    want = step(x, idx).item()
+    want_grad = _host(x.grad)
+    f = gt.compile(step, fullgraph=True)
+    for _ in range(2):
+        x.grad = None
+        np.testing.assert_allclose(f(x, idx).item(), want, rtol=1e-6)
+        np.testing.assert_allclose(_host(x.grad), want_grad, rtol=1e-6)
+    _fused(f)

@@ -78,7 +78,7 @@ def test_temporaries_written_in_place_and_reading_unwritten_memory(device):
             gt.ones(2, device=device))
 
 
-@pytest.mark.parametrize("reader", ["item", "tolist", "sort"])
+@pytest.mark.parametrize("reader", ["item", "tolist", "nonzero"])
 def test_reading_data_while_tracing_runs_eagerly(reader, device):
     w = gt.ones(3, device=device)
 
@@ -87,7 +87,7 @@ def test_reading_data_while_tracing_runs_eagerly(reader, device):
             return x * w[0].item()
         if reader == "tolist":
             return x * w.tolist()[0]
-        return x + w.sort().values
+        return x * w.nonzero().shape[0]  # a shape that depends on the data
 
     c = gt.compile(f)
     x = gt.ones(3, device=device)

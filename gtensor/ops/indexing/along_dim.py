@@ -50,10 +50,20 @@ def _dim_index(self: Tensor, dim: int, index: Any, op: str) -> tuple[int, Tensor
 
 def _index_select_vjp(ctx: Node, g: Tensor) -> Tensor:
     (idx,) = ctx.saved_tensors
-    z = zeros(ctx.in_shape, dtype=g.dtype, device=g.device)
-    if not ctx.in_shape:
+    if tracing.state.trace is not None:
+        return tracing.library_call(
+            "index_select_backward", functools.partial(_index_select_grad, dim=ctx.dim,
+                                                       in_shape=ctx.in_shape),
+            (g, idx), ctx.in_shape, g.dtype)
+    return _index_select_grad(g, idx, ctx.dim, ctx.in_shape)
+
+
+def _index_select_grad(g: Tensor, idx: Tensor, dim: int, in_shape: tuple[int, ...]) -> Tensor:
+    """``g`` added back along ``dim`` at ``idx`` into zeros of ``in_shape``."""
+    z = zeros(in_shape, dtype=g.dtype, device=g.device)
+    if not in_shape:
         return index_add(z.reshape(1), 0, idx, g.reshape(1)).reshape(())
-    return index_add(z, ctx.dim, idx, g)
+    return index_add(z, dim, idx, g)
 
 
 def index_select(self: Tensor, dim: int, index: Any) -> Tensor:

@@ -10,6 +10,7 @@ the ``gather``/``scatter`` kernels at those offsets.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,7 @@ from ...dtypes import int64
 from ...errors import check
 from ...shape_rules import broadcast_shapes
 from ...tensor_base import TensorBase, contiguous_strides, from_storage
+from .. import tracing
 from ..creation import tensor, zeros
 from ..dispatch import launch
 from ..layout.views import basic_index, expand_to
@@ -80,10 +82,21 @@ def row_offsets(rows: list[Tensor], shape: tuple[int, ...], sizes: tuple[int, ..
     Example:
         >>> row_offsets([gt.tensor([1])], (1,), (3,), (4,), (0,), "take", dev)  # doctest: +SKIP
     """
-    stacked = int_rows(rows, shape, dev)
+    return tracing.library_call(
+        "index_offsets", functools.partial(_row_offsets, shape=shape, sizes=tuple(sizes),
+                                           strides=tuple(strides), dims=tuple(dims), op=op,
+                                           dev=dev, strict=strict),
+        tuple(rows), (math.prod(shape),), int64)
+
+
+def _row_offsets(*rows: Tensor, shape: tuple[int, ...], sizes: tuple[int, ...],
+                 strides: tuple[int, ...], dims: tuple[int, ...], op: str, dev: Any,
+                 strict: bool) -> Tensor:
+    """The library call of :func:`row_offsets`."""
+    stacked = int_rows(list(rows), shape, dev)
     out = TensorBase.empty((stacked.shape[1],), int64, dev)
-    launch("index_offsets", dev, (int64,), stacked._native(), tuple(sizes), tuple(strides),
-           out._native(), opname=op, dims=tuple(dims), strict=strict)
+    launch("index_offsets", dev, (int64,), stacked._native(), sizes, strides, out._native(),
+           opname=op, dims=dims, strict=strict)
     return out
 
 

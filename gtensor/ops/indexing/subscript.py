@@ -9,6 +9,7 @@ NumPy's (see :mod:`gtensor.ops.indexing`).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from ...graph.inplace import check_inplace
 from ...graph.node import Node, needs_grad, record
 from ...shape_rules import broadcast_shapes
 from ...tensor_base import TensorBase
+from .. import tracing
 from ..creation import as_tensor, zeros
 from ..layout.views import basic_index, expand_to
 from .rows import IndexPlan, gather_rows, join_index, plan_index, scatter_rows, split_index
@@ -27,15 +29,34 @@ if TYPE_CHECKING:
 
 
 def _gather_plan(self: Tensor, plan: IndexPlan) -> Tensor:
-    out = TensorBase.empty(plan.shape, self.dtype, self.device)
+    return tracing.library_call(
+        "index", functools.partial(_gathered, bshape=plan.bshape, n_pre=plan.n_pre),
+        (plan.rest, plan.offsets), plan.shape, self.dtype)
+
+
+def _gathered(rest: Tensor, offsets: Tensor, bshape: tuple[int, ...], n_pre: int) -> Tensor:
+    """The library call of :func:`_gather_plan`: a new tensor of the gathered rows."""
+    plan = IndexPlan(rest, offsets, bshape, n_pre, ())
+    out = TensorBase.empty(plan.shape, rest.dtype, rest.device)
     if out.numel():
-        gather_rows(plan.rest, plan.offsets, plan.lead(out))
+        gather_rows(rest, offsets, plan.lead(out))
     return out
 
 
 def _index_vjp(ctx: Node, g: Tensor) -> Tensor:
-    items = join_index(ctx.template, ctx.saved_tensors)
-    return index_put(zeros(ctx.in_shape, dtype=g.dtype, device=g.device), items, g,
+    if tracing.state.trace is not None:
+        return tracing.library_call(
+            "index_backward", functools.partial(_index_grad, template=ctx.template,
+                                                in_shape=ctx.in_shape),
+            (g, *ctx.saved_tensors), ctx.in_shape, g.dtype)
+    return _index_grad(g, *ctx.saved_tensors, template=ctx.template, in_shape=ctx.in_shape)
+
+
+def _index_grad(g: Tensor, *tensors: Tensor, template: tuple[Any, ...],
+                in_shape: tuple[int, ...]) -> Tensor:
+    """``g`` added at the positions the index read (repeated positions add up)."""
+    items = join_index(template, tensors)
+    return index_put(zeros(in_shape, dtype=g.dtype, device=g.device), items, g,
                      accumulate=True)
 
 
