@@ -53,15 +53,33 @@ def _get_clones(module: Module, n: int) -> ModuleList:
 
 
 class _Layer(Module):
-    """The feed-forward block and activation shared by the encoder and decoder layers."""
+    """What the encoder and decoder layers share: construction and the feed-forward block.
 
-    def _init_feedforward(self, d_model: int, dim_feedforward: int, dropout: float,
-                          activation: Activation, norm_first: bool, bias: bool,
-                          kw: dict[str, Any]) -> None:
+    ``_blocks`` is 2 for the encoder layer (self-attention, feed-forward) and 3
+    for the decoder layer (plus attention to memory, ``multihead_attn``); each
+    block has its LayerNorm ``norm<i>`` and residual dropout ``dropout<i>``.
+    """
+
+    _blocks = 2
+
+    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048,
+                 dropout: float = 0.1, activation: Activation = "relu",
+                 layer_norm_eps: float = 1e-5, batch_first: bool = False,
+                 norm_first: bool = False, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__()
+        kw = {"device": device, "dtype": dtype}
+        for name in ("self_attn", "multihead_attn")[:self._blocks - 1]:
+            setattr(self, name, MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
+                                                   batch_first=batch_first, **kw))
         self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **kw)
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **kw)
         self.norm_first = norm_first
+        for i in range(1, self._blocks + 1):
+            setattr(self, f"norm{i}", LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw))
+        for i in range(1, self._blocks + 1):
+            setattr(self, f"dropout{i}", Dropout(dropout))
         self.activation_relu_or_gelu = (1 if activation in ("relu", F.relu) else
                                         2 if activation in ("gelu", F.gelu) else 0)
         self.activation = _activation(activation, type(self).__name__)
@@ -91,22 +109,6 @@ class TransformerEncoderLayer(_Layer):
         >>> layer(gt.randn(4, 10, 16)).shape  # doctest: +SKIP
         (4, 10, 16)
     """
-
-    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048,
-                 dropout: float = 0.1, activation: Activation = "relu",
-                 layer_norm_eps: float = 1e-5, batch_first: bool = False,
-                 norm_first: bool = False, bias: bool = True, device: Any = None,
-                 dtype: Any = None) -> None:
-        super().__init__()
-        kw = {"device": device, "dtype": dtype}
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
-                                            batch_first=batch_first, **kw)
-        self._init_feedforward(d_model, dim_feedforward, dropout, activation, norm_first, bias,
-                               kw)
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
 
     def forward(self, src: Tensor, src_mask: Tensor | None = None,
                 src_key_padding_mask: Tensor | None = None, is_causal: bool = False) -> Tensor:
@@ -142,18 +144,7 @@ class TransformerEncoderLayer(_Layer):
 class TransformerDecoderLayer(_Layer):
     """Self-attention, attention to the encoder's memory, a feed-forward block; residuals, norms.
 
-    Args:
-        d_model: model width.
-        nhead: attention heads.
-        dim_feedforward: width of the feed-forward block.
-        dropout: dropout rate.
-        activation: ``"relu"``, ``"gelu"`` or a callable.
-        layer_norm_eps: LayerNorm epsilon.
-        batch_first: inputs are ``(N, T, E)`` (else ``(T, N, E)``).
-        norm_first: normalize before each block (pre-LN) rather than after.
-        bias: learn the biases of the linear layers and LayerNorms.
-        device: where to create the parameters.
-        dtype: their floating dtype.
+    Takes the arguments of :class:`TransformerEncoderLayer`.
 
     Example:
         >>> layer = gt.nn.TransformerDecoderLayer(16, 2, 32)  # doctest: +SKIP
@@ -161,25 +152,7 @@ class TransformerDecoderLayer(_Layer):
         (7, 4, 16)
     """
 
-    def __init__(self, d_model: int, nhead: int, dim_feedforward: int = 2048,
-                 dropout: float = 0.1, activation: Activation = "relu",
-                 layer_norm_eps: float = 1e-5, batch_first: bool = False,
-                 norm_first: bool = False, bias: bool = True, device: Any = None,
-                 dtype: Any = None) -> None:
-        super().__init__()
-        kw = {"device": device, "dtype": dtype}
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
-                                            batch_first=batch_first, **kw)
-        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, bias=bias,
-                                                 batch_first=batch_first, **kw)
-        self._init_feedforward(d_model, dim_feedforward, dropout, activation, norm_first, bias,
-                               kw)
-        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **kw)
-        self.dropout1 = Dropout(dropout)
-        self.dropout2 = Dropout(dropout)
-        self.dropout3 = Dropout(dropout)
+    _blocks = 3
 
     def forward(self, tgt: Tensor, memory: Tensor, tgt_mask: Tensor | None = None,
                 memory_mask: Tensor | None = None,
