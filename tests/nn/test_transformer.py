@@ -210,3 +210,35 @@ def test_errors() -> None:
     with pytest.raises(gt.ShapeError, match=r"^\[scaled_dot_product_attention\] with enable"):
         kv = gt.randn(2, 2, 4)
         F.scaled_dot_product_attention(gt.randn(3, 2, 4), kv, kv, enable_gqa=True)
+
+
+def test_functional_multi_head_attention_matches_torch(rng) -> None:
+    import torch.nn.functional as TF
+
+    e, heads, n, l_q, s = 4, 2, 2, 3, 5
+    names = ["query", "key", "value", "q_proj_weight", "k_proj_weight", "v_proj_weight",
+             "in_proj_bias", "out_proj_weight", "out_proj_bias"]
+    shapes = [(l_q, n, e), (s, n, 3), (s, n, 6), (e, e), (e, 3), (e, 6), (3 * e,), (e, e),
+              (e,)]
+    arrays = {k: rng.standard_normal(sh) for k, sh in zip(names, shapes, strict=True)}
+    static_v = rng.standard_normal((n * heads, s, e // heads))
+    results = []
+    for make in (_t, _g):
+        a = {k: make(v, grad=True) for k, v in arrays.items()}
+        fn = TF.multi_head_attention_forward if make is _t else F.multi_head_attention_forward
+        out, w = fn(a["query"], a["key"], a["value"], e, heads, None, a["in_proj_bias"],
+                    None, None, True, 0.0, a["out_proj_weight"],
+                    a["out_proj_bias"], training=False, use_separate_proj_weight=True,
+                    q_proj_weight=a["q_proj_weight"], k_proj_weight=a["k_proj_weight"],
+                    v_proj_weight=a["v_proj_weight"], static_v=make(static_v),
+                    average_attn_weights=False)
+        (out.sum() + (w * w).sum()).backward()
+        results.append((out, w, {k: a[k].grad for k in names}))
+    (t_out, t_w, t_grads), (g_out, g_w, g_grads) = results
+    np.testing.assert_allclose(_np(g_out), _np(t_out), rtol=1e-9)
+    np.testing.assert_allclose(_np(g_w), _np(t_w), rtol=1e-9)
+    assert t_grads["v_proj_weight"] is None and g_grads["v_proj_weight"] is None
+    for k in ("query", "key", "q_proj_weight", "k_proj_weight", "in_proj_bias",
+              "out_proj_weight", "out_proj_bias"):
+        np.testing.assert_allclose(_np(g_grads[k]), t_grads[k].numpy(), rtol=1e-9, atol=1e-12,
+                                   err_msg=k)

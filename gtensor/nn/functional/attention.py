@@ -31,7 +31,7 @@ def _softmax(scores: Tensor, masked: bool, safe: bool) -> Tensor:
     """
     if not (masked and safe):
         return scores.softmax(-1)
-    dead = scores.amax(-1, keepdim=True) == float("-inf")
+    dead = scores.detach().amax(-1, keepdim=True) == float("-inf")
     return where(dead, 0.0, where(dead, 0.0, scores).softmax(-1))
 
 
@@ -259,6 +259,8 @@ def attention_forward(
     masks = _head_masks(attn_mask, key_padding_mask, is_causal, n, num_heads, l_q,
                         key.shape[1], query.device)
     if bias_k is not None and bias_v is not None:
+        check(static[0] is None and static[1] is None, _MHA, "bias_k and bias_v cannot be added to a static "
+              "key or value", ValueError)
         k = cat([k, bias_k.reshape(1, 1, e).expand(n, 1, e)], 1)
         v = cat([v, bias_v.reshape(1, 1, e).expand(n, 1, e)], 1)
         masks = [_pad_key(m) for m in masks]
