@@ -259,8 +259,8 @@ def attention_forward(
     masks = _head_masks(attn_mask, key_padding_mask, is_causal, n, num_heads, l_q,
                         key.shape[1], query.device)
     if bias_k is not None and bias_v is not None:
-        check(static[0] is None and static[1] is None, _MHA, "bias_k and bias_v cannot be added to a static "
-              "key or value", ValueError)
+        check(static[0] is None and static[1] is None, _MHA,
+              "bias_k and bias_v cannot be added to a static key or value", ValueError)
         k = cat([k, bias_k.reshape(1, 1, e).expand(n, 1, e)], 1)
         v = cat([v, bias_v.reshape(1, 1, e).expand(n, 1, e)], 1)
         masks = [_pad_key(m) for m in masks]
