@@ -8,6 +8,7 @@ Usage:
     python examples/train_digits.py                  # both models on the cpu
     python examples/train_digits.py --device cuda    # the same on a GPU
     python examples/train_digits.py --model mlp --epochs 5
+    python -m gtensor.distributed.run -n 2 examples/train_digits.py --distributed
 
 Example:
     $ python examples/train_digits.py --model mlp
@@ -25,9 +26,11 @@ from sklearn.model_selection import train_test_split
 from tqdm import tqdm
 
 import gtensor as gt
+import gtensor.distributed as dist
 import gtensor.nn.functional as F
 from gtensor import nn
-from gtensor.utils.data import DataLoader, TensorDataset
+from gtensor.nn.parallel import DistributedDataParallel
+from gtensor.utils.data import DataLoader, DistributedSampler, TensorDataset
 
 DEFAULT_EPOCHS = {"mlp": 20, "cnn": 15}
 
@@ -75,14 +78,23 @@ def accuracy(model: nn.Module, data: TensorDataset) -> tuple[int, int]:
 
 
 def train(name: str, model: nn.Module, train_set: TensorDataset, epochs: int,
-          batch_size: int) -> None:
-    """Fit ``model`` with Adam + OneCycleLR and label-smoothed cross entropy."""
-    loader = DataLoader(train_set, batch_size=batch_size, shuffle=True)
+          batch_size: int, distributed: bool = False) -> None:
+    """Fit ``model`` with Adam + OneCycleLR and label-smoothed cross entropy.
+
+    With ``distributed``, each rank reads its share of every epoch (``model`` is wrapped in
+    DistributedDataParallel).
+    """
+    sampler = DistributedSampler(train_set) if distributed else None
+    loader = DataLoader(train_set, batch_size=batch_size, shuffle=sampler is None,
+                        sampler=sampler)
     opt = gt.optim.Adam(model.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = gt.optim.lr_scheduler.OneCycleLR(opt, max_lr=1e-2, epochs=epochs,
                                              steps_per_epoch=len(loader))
-    bar = tqdm(range(epochs), desc=name, unit="epoch", leave=False)
-    for _ in bar:
+    bar = tqdm(range(epochs), desc=name, unit="epoch", leave=False,
+               disable=distributed and dist.get_rank() != 0)
+    for epoch in bar:
+        if sampler is not None:
+            sampler.set_epoch(epoch)
         model.train()
         total = gt.zeros((), device=train_set.tensors[0].device)
         for x, y in loader:
@@ -104,8 +116,20 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                         help="epochs per model (default: 20 for the MLP, 15 for the CNN)")
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--distributed", action="store_true",
+                        help="data-parallel over the ranks of gtensor.distributed.run (the batch "
+                        "size is the global one)")
     args = parser.parse_args(argv)
 
+    batch_size, main_rank = args.batch_size, True
+    if args.distributed:
+        on_gpu = args.device.startswith("cuda")
+        dist.init_process_group("nccl" if on_gpu else "mpi")
+        if on_gpu:  # one GPU per rank
+            args.device = f"cuda:{dist.get_rank() % gt.cuda.device_count()}"
+            gt.cuda.set_device(args.device)
+        batch_size = max(1, args.batch_size // dist.get_world_size())
+        main_rank = dist.get_rank() == 0
     gt.manual_seed(args.seed)
     train_set, test_set = load_data(args.device, args.seed)
     names = ("mlp", "cnn") if args.model == "both" else (args.model,)
@@ -113,11 +137,17 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     for name in names:
         start = time.perf_counter()
         model = (mlp if name == "mlp" else cnn)().to(args.device)
-        train(name, model, train_set, args.epochs or DEFAULT_EPOCHS[name], args.batch_size)
+        if args.distributed:
+            model = DistributedDataParallel(model)
+        train(name, model, train_set, args.epochs or DEFAULT_EPOCHS[name], batch_size,
+              args.distributed)
         correct, n = accuracy(model, test_set)
         seconds = time.perf_counter() - start
         results[name] = correct / n
-        print(f"{name}: test accuracy {correct / n:.4f} ({correct}/{n}) in {seconds:.1f} s")
+        if main_rank:
+            print(f"{name}: test accuracy {correct / n:.4f} ({correct}/{n}) in {seconds:.1f} s")
+    if args.distributed:
+        dist.destroy_process_group()
     return results
 
 

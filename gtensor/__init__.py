@@ -7,7 +7,7 @@ Example:
     (2, 3)
 """
 
-from . import accelerator, autograd, cuda, func, memory, nn, optim, utils
+from . import accelerator, autograd, cuda, distributed, func, memory, nn, optim, utils
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .compiler import compile
 from .device import device
@@ -39,6 +39,7 @@ from .errors import (
     SizeOverflowError,
     Untraceable,
 )
+from .func import vmap
 from .generator import Generator, default_generator, initial_seed, manual_seed
 from .ops.conv import conv1d, conv2d, conv_transpose2d
 from .ops.copy import clone
@@ -264,7 +265,8 @@ __all__ = [
     "bitwise_not", "bitwise_or", "bitwise_xor", "bmm", "bool_", "broadcast_shapes", "broadcast_to",
     "cat", "ceil", "ceil_", "chunk", "clamp", "clamp_", "clip", "clip_", "clone", "compile",
     "conv1d", "conv2d", "conv_transpose2d", "cos", "cos_", "cosh", "cosh_", "cuda", "cumprod",
-    "cumsum", "default_generator", "detach", "device", "diag", "diagonal", "div", "divide",
+    "cumsum", "default_generator", "detach", "device", "diag", "diagonal", "distributed", "div",
+    "divide",
     "dropout_mask", "dtype", "einsum", "empty", "empty_like", "enable_grad", "eq", "erf", "erf_",
     "exp", "exp2", "exp2_", "exp_", "expm1", "expm1_", "eye", "fill_", "flatten", "flip",
     "float16", "float32", "float64", "floor", "floor_", "floor_divide", "from_dlpack",
@@ -287,5 +289,5 @@ __all__ = [
     "stack", "std", "sub", "subtract", "sum", "swapaxes", "t", "take", "take_along_dim", "tan",
     "tan_", "tanh", "tanh_", "tensor", "tile", "topk", "trace", "transfer_count", "transpose",
     "tril", "triu", "true_divide", "trunc", "trunc_", "uint8", "unbind", "unflatten", "unique",
-    "unsqueeze", "utils", "var", "where", "zeros", "zeros_like"
+    "unsqueeze", "utils", "var", "vmap", "where", "zeros", "zeros_like"
 ]

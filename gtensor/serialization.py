@@ -1,6 +1,7 @@
-"""``gt.save`` / ``gt.load``: tensors, state dicts and nested containers, never pickled code.
+"""``gt.save`` / ``gt.load``: tensors, NumPy arrays, containers and whole modules; no pickle.
 
-File format (version 1), all integers little endian::
+File format (version 1, or 2 when the object holds NumPy arrays or objects),
+all integers little endian::
 
     offset 0    8 bytes   magic b"GTSAVE\\x00\\x01"
     offset 8    8 bytes   u64: header length H
@@ -27,17 +28,33 @@ and ``tree`` describes the saved object with these nodes (``type`` key)::
     {"type": "list" | "tuple", "items": [node, ...]}
     {"type": "dict" | "ordered_dict", "keys": [node, ...], "values": [node, ...]}
 
+Version 2 adds ``"arrays": [{"dtype": "<f8", "shape": [3], "start": s,
+"nbytes": n}, ...]`` (NumPy arrays, in the data section like tensors) and::
+
+    {"type": "ndarray", "index": i}          entry i of "arrays"
+    {"type": "object", "class": "pkg.mod.Cls", "id": k, "state": <dict node>}
+    {"type": "ref", "id": k}                 the object with id k, saved before
+    {"type": "set" | "frozenset", "items": [node, ...]}   (inside objects)
+
+An object is its class name and its ``__dict__``; ids count up from 0 in the
+order the tree lists them. Inside objects a tensor (dict keys included) is
+written once and referenced again, so a model's parameters and the optimizer
+holding them load as the same tensors; elsewhere tensors are saved one by
+one: two views of one storage load as two independent tensors.
+
 Loading only interprets this data (no ``pickle``, no imports), so a file
-can never run code. Every malformed input (a wrong magic, a header that is
-not valid JSON or does not follow the schema exactly, a size that does not
-match, a checksum mismatch, nesting deeper than ``MAX_DEPTH``, a file object
-opened in text mode) raises :class:`~gtensor.errors.SerializationError`
-(a ``ValueError`` and a ``RuntimeError``) saying what is wrong. A tensor
-whose target device does not exist here raises
-:class:`~gtensor.errors.DeviceUnavailableError` unless ``map_location``
-moves it. Nothing is allocated before the whole file has been checked.
-Tensors are saved one by one: two views of one storage load as two
-independent tensors.
+can never run code: an object's class is matched by name against the
+classes :mod:`gtensor.serialization_objects` allows, made with
+``cls.__new__`` and given its saved ``__dict__``. Every malformed input (a
+wrong magic, a header that is not valid JSON or does not follow the schema
+exactly, a size that does not match, a checksum mismatch, nesting deeper than
+``MAX_DEPTH``, a file object opened in text mode) raises
+:class:`~gtensor.errors.SerializationError` (a ``ValueError`` and a
+``RuntimeError``) saying what is wrong; a class that may not be loaded raises
+its subclass :class:`UnpicklingError`. A tensor whose target device does not
+exist here raises :class:`~gtensor.errors.DeviceUnavailableError` unless
+``map_location`` moves it. Nothing is allocated before the whole file has
+been checked.
 """
 
 from __future__ import annotations
@@ -59,22 +76,43 @@ from .device import DeviceLike, device, resolve
 from .dtypes import ALL_DTYPES, as_dtype, dtype
 from .errors import DeviceUnavailableError, SerializationError
 from .nn.parameter import Parameter
+from .serialization_objects import (
+    ARRAY_DTYPES,
+    INT64_LIMIT,
+    MAX_NDIM,
+    ArrayRef,
+    Builder,
+    ObjectRef,
+    ObjectSpec,
+    SetNode,
+    TensorRef,
+    UnpicklingError,
+    add_safe_globals,
+    check_saveable_class,
+    clear_safe_globals,
+    get_safe_globals,
+    is_int,
+    load_arrays,
+    resolve_class,
+    safe_globals,
+    saveable,
+)
 from .tensor import Tensor
 from .tensor_base import from_numpy
 
 MAGIC = b"GTSAVE\x00\x01"
-VERSION = 1
+VERSION = 2
 MAX_DEPTH = 100
-"""Deepest nesting of lists, tuples and dicts that :func:`save` writes and :func:`load` reads."""
+"""Deepest nesting of containers and objects that :func:`save` writes and :func:`load` reads."""
 _ALIGN = 64
-_MAX_NDIM = 64
-_INT64_LIMIT = 2**63
 _DTYPE_NAMES = {d.name for d in ALL_DTYPES}
+_EXTENDED_KINDS = ("ndarray", "set", "frozenset", "object", "ref")
 
 FileLike = Union[str, "os.PathLike[str]", IO[bytes]]  # noqa: UP007 - a runtime alias
 MapLocation = Union[DeviceLike, dict[str, DeviceLike], Callable[[Tensor, str], Tensor], None]  # noqa: UP007
 
-__all__ = ["MAGIC", "MAX_DEPTH", "SerializationError", "load", "save"]
+__all__ = ["MAGIC", "MAX_DEPTH", "SerializationError", "UnpicklingError", "add_safe_globals",
+           "clear_safe_globals", "get_safe_globals", "load", "safe_globals", "save"]
 
 
 def _pad(n: int) -> int:
@@ -88,23 +126,59 @@ def _where(path: str) -> str:
 class _Writer:
     def __init__(self) -> None:
         self.entries: list[dict[str, Any]] = []
+        self.arrays: list[dict[str, Any]] = []
         self.chunks: list[bytes] = []
         self.size = 0
+        self.objects: dict[int, int] = {}
+        self.shared: dict[int, dict[str, Any]] = {}
+        self.alive: list[Any] = []
+        self.inside = 0  # how many objects the node being written lies in
 
-    def tensor(self, t: Tensor) -> dict[str, Any]:
-        host = t.detach().cpu().contiguous().numpy()
-        raw = np.ascontiguousarray(host, dtype=host.dtype.newbyteorder("<")).tobytes()
+    def data(self, raw: bytes) -> int:
         gap = _pad(self.size)
         if gap:
             self.chunks.append(b"\x00" * gap)
             self.size += gap
+        start = self.size
+        self.chunks.append(raw)
+        self.size += len(raw)
+        return start
+
+    def tensor(self, t: Tensor) -> dict[str, Any]:
+        if self.inside and id(t) in self.shared:
+            return self.shared[id(t)]
+        host = t.detach().cpu().contiguous().numpy()
+        raw = np.ascontiguousarray(host, dtype=host.dtype.newbyteorder("<")).tobytes()
         self.entries.append({
             "dtype": t.dtype.name, "shape": list(t.shape), "device": str(t.device),
             "requires_grad": bool(t.requires_grad and t.is_leaf),
-            "parameter": isinstance(t, Parameter), "start": self.size, "nbytes": len(raw)})
-        self.chunks.append(raw)
-        self.size += len(raw)
-        return {"type": "tensor", "index": len(self.entries) - 1}
+            "parameter": isinstance(t, Parameter), "start": self.data(raw), "nbytes": len(raw)})
+        node = {"type": "tensor", "index": len(self.entries) - 1}
+        if self.inside:  # one tensor in several objects (a model and its optimizer) stays one
+            self.shared[id(t)] = node
+            self.alive.append(t)
+        return node
+
+    def array(self, a: np.ndarray, path: str) -> dict[str, Any]:
+        kind = a.dtype.newbyteorder("<").str
+        if kind not in ARRAY_DTYPES:
+            raise TypeError(f"[save] cannot save a NumPy array of dtype {a.dtype} at "
+                            f"{_where(path)}: only bool, integer, float and complex arrays")
+        raw = np.ascontiguousarray(a, dtype=kind).tobytes()
+        self.arrays.append({"dtype": kind, "shape": list(a.shape), "start": self.data(raw),
+                            "nbytes": len(raw)})
+        return {"type": "ndarray", "index": len(self.arrays) - 1}
+
+    def object(self, obj: Any, path: str, depth: int) -> dict[str, Any]:
+        if id(obj) in self.objects:
+            return {"type": "ref", "id": self.objects[id(obj)]}
+        name = check_saveable_class(type(obj), _where(path))
+        self.objects[id(obj)] = number = len(self.objects)
+        self.alive.append(obj)
+        self.inside += 1
+        state = self.node(dict(vars(obj)), f"{path}.__dict__", depth + 1)
+        self.inside -= 1
+        return {"type": "object", "class": name, "id": number, "state": state}
 
     def node(self, obj: Any, path: str, depth: int = 0) -> dict[str, Any]:
         if isinstance(obj, Tensor):
@@ -126,27 +200,33 @@ class _Writer:
             return {"type": "dtype", "value": obj.name}
         if isinstance(obj, device):
             return {"type": "device", "value": str(obj)}
-        if isinstance(obj, (list, tuple, dict)) and depth >= MAX_DEPTH:
+        if isinstance(obj, np.ndarray):
+            return self.array(obj, path)
+        sets = (set, frozenset) if self.inside else ()
+        kinds = (list, tuple, dict, *sets)
+        if (isinstance(obj, kinds) or saveable(obj)) and depth >= MAX_DEPTH:
             raise ValueError(f"[save] containers nested more than {MAX_DEPTH} levels deep at "
                              f"{_where(path)} (or a container that holds itself)")
-        if isinstance(obj, (list, tuple)):
-            kind = "tuple" if isinstance(obj, tuple) else "list"
+        if isinstance(obj, (list, tuple, *sets)):
+            kind = next(k.__name__ for k in (tuple, list, frozenset, set) if isinstance(obj, k))
             return {"type": kind, "items": [self.node(v, f"{path}[{i}]", depth + 1)
                                             for i, v in enumerate(obj)]}
         if isinstance(obj, dict):
             keys, values = [], []
             for k, v in obj.items():
-                if isinstance(k, (Tensor, list, dict)):
+                if isinstance(k, (list, dict)) or (isinstance(k, Tensor) and not self.inside):
                     raise TypeError(f"[save] unsupported dict key of type {type(k).__name__} "
                                     f"at {_where(path)}")
                 keys.append(self.node(k, path, depth + 1))
                 values.append(self.node(v, f"{path}[{k!r}]", depth + 1))
             kind = "ordered_dict" if isinstance(obj, OrderedDict) else "dict"
             return {"type": kind, "keys": keys, "values": values}
+        if saveable(obj):
+            return self.object(obj, path, depth)
         raise TypeError(f"[save] cannot save an object of type {type(obj).__name__} at "
                         f"{_where(path)}: gtensor.save takes tensors, numbers, "
-                        "strings, bytes, None, dtypes, devices and lists, tuples and dicts "
-                        "of these")
+                        "strings, bytes, None, dtypes, devices, NumPy arrays, objects with a "
+                        "__dict__ (modules, optimizers) and lists, tuples and dicts of these")
 
 
 def save(obj: Any, f: FileLike) -> None:
@@ -172,8 +252,10 @@ def save(obj: Any, f: FileLike) -> None:
     writer = _Writer()
     tree = writer.node(obj, "")
     data = b"".join(writer.chunks)
-    header = {"format": "gtensor", "version": VERSION, "data_bytes": len(data),
+    header = {"format": "gtensor", "version": 1, "data_bytes": len(data),
               "data_crc32": zlib.crc32(data), "tensors": writer.entries, "tree": tree}
+    if writer.arrays or writer.objects:
+        header.update(version=VERSION, arrays=writer.arrays)
     text = json.dumps(header, separators=(",", ":"), allow_nan=False).encode("utf-8")
     text += b" " * _pad(16 + len(text))
     blob = MAGIC + len(text).to_bytes(8, "little") + text + data
@@ -209,10 +291,6 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not allowed in a gtensor header")
 
 
-def _is_int(value: Any) -> bool:
-    return type(value) is int
-
-
 def _parse_header(blob: bytes, source: str) -> tuple[dict[str, Any], memoryview]:
     if len(blob) < 16:
         raise _fail(source, f"only {len(blob)} bytes, shorter than the 16-byte preamble "
@@ -233,16 +311,16 @@ def _parse_header(blob: bytes, source: str) -> tuple[dict[str, Any], memoryview]
     if not isinstance(header, dict) or header.get("format") != "gtensor":
         raise _fail(source, "the header does not describe a gtensor save file")
     version = header.get("version")
-    if not _is_int(version) or version != VERSION:
+    if not is_int(version) or not 1 <= version <= VERSION:
         raise _fail(source, f"unsupported format version {version!r} "
-                    f"(this gtensor reads version {VERSION})")
+                    f"(this gtensor reads versions 1 to {VERSION})")
     data = memoryview(blob)[16 + n:]
     expected = header.get("data_bytes")
-    if not _is_int(expected) or expected != len(data):
+    if not is_int(expected) or expected != len(data):
         raise _fail(source, f"expected {expected!r} bytes of tensor data, found {len(data)} "
                     "(truncated or extended file)")
     crc = header.get("data_crc32")
-    if not _is_int(crc) or zlib.crc32(data) != crc:
+    if not is_int(crc) or zlib.crc32(data) != crc:
         raise _fail(source, "the tensor data does not match its checksum (corrupt file)")
     return header, data
 
@@ -256,11 +334,6 @@ class _Entry:
     nbytes: int
     requires_grad: bool
     parameter: bool
-
-
-@dataclass(frozen=True)
-class _TensorRef:
-    index: int
 
 
 _ENTRY_KEYS = {"dtype", "shape", "device", "start", "nbytes", "requires_grad", "parameter"}
@@ -285,18 +358,18 @@ def _entry(e: Any, index: int, data_size: int, source: str) -> _Entry:
     name, shape, saved = e["dtype"], e["shape"], e["device"]
     if not isinstance(name, str) or name not in _DTYPE_NAMES:
         raise bad(f"has unknown dtype {name!r:.100}")
-    if not isinstance(shape, list) or len(shape) > _MAX_NDIM or not all(
-            _is_int(s) and 0 <= s < _INT64_LIMIT for s in shape):
-        raise bad(f"has an invalid shape {shape!r:.200} (expected at most {_MAX_NDIM} "
+    if not isinstance(shape, list) or len(shape) > MAX_NDIM or not all(
+            is_int(s) and 0 <= s < INT64_LIMIT for s in shape):
+        raise bad(f"has an invalid shape {shape!r:.200} (expected at most {MAX_NDIM} "
                   "non-negative ints)")
     numel = math.prod(shape)
     dt = as_dtype(name)
-    if numel * dt.itemsize >= _INT64_LIMIT:
+    if numel * dt.itemsize >= INT64_LIMIT:
         raise bad(f"has shape {tuple(shape)} of {name}, too large to address")
     if not isinstance(saved, str) or not _is_device_name(saved):
         raise bad(f"has an invalid device {saved!r:.100}")
     start, nbytes = e["start"], e["nbytes"]
-    if not _is_int(start) or not _is_int(nbytes) or nbytes != numel * dt.itemsize:
+    if not is_int(start) or not is_int(nbytes) or nbytes != numel * dt.itemsize:
         raise bad(f"claims shape {tuple(shape)} of {name} in {nbytes!r:.40} bytes")
     if start < 0 or start + nbytes > data_size:
         raise bad("lies outside the data section")
@@ -332,14 +405,22 @@ def _target_device(saved: str, map_location: MapLocation, index: int) -> device 
 class _Reader:
     """Checks the whole tree first (tensors become references), then loads the tensors."""
 
-    def __init__(self, header: dict[str, Any], data: memoryview, source: str) -> None:
+    def __init__(self, header: dict[str, Any], data: memoryview, source: str,
+                 weights_only: bool) -> None:
         entries = header.get("tensors")
         if not isinstance(entries, list):
             raise _fail(source, "the header has no tensor table")
+        arrays = header.get("arrays", []) if header["version"] >= 2 else []
+        if not isinstance(arrays, list):
+            raise _fail(source, "the header's array table is not a list")
         self.source = source
         self.raw_entries = entries
         self.entries: list[_Entry] = []
+        self.raw_arrays = arrays
         self.data = data
+        self.weights_only = weights_only
+        self.extended = header["version"] >= 2
+        self.classes: list[type] = []
 
     def check_entries(self) -> None:
         """Check the tensor table (after the tree, whose errors are reported first)."""
@@ -350,15 +431,15 @@ class _Reader:
         return _fail(self.source, what)
 
     def node(self, n: Any, depth: int = 0) -> Any:
-        if not isinstance(n, dict) or "type" not in n:
+        if not isinstance(n, dict) or not isinstance(n.get("type"), str):
             raise self.fail(f"malformed structure node {n!r:.200}")
         kind = n["type"]
         value = n.get("value")
         if kind == "tensor":
             index = n.get("index")
-            if not _is_int(index) or not 0 <= index < len(self.raw_entries):
+            if not is_int(index) or not 0 <= index < len(self.raw_entries):
                 raise self.fail(f"tensor index {index!r:.40} is out of range")
-            return _TensorRef(index)
+            return TensorRef(index)
         if kind == "none":
             return None
         simple: dict[str, tuple[type, Callable[[Any], Any]]] = {
@@ -381,6 +462,8 @@ class _Reader:
                 return float(value)
             except OverflowError:
                 raise self.fail(f"a float node holds {value!r:.100}") from None
+        if self.extended and kind in _EXTENDED_KINDS:
+            return self.extended_node(n, kind, depth)
         if kind in ("list", "tuple", "dict", "ordered_dict") and depth >= MAX_DEPTH:
             raise self.fail(f"containers are nested more than {MAX_DEPTH} levels deep")
         if kind in ("list", "tuple"):
@@ -401,6 +484,42 @@ class _Reader:
             except TypeError:
                 raise self.fail("a dict node has an unhashable key") from None
         raise self.fail(f"unknown structure node type {kind!r:.100}")
+
+    def extended_node(self, n: dict[str, Any], kind: str, depth: int) -> Any:
+        """Check a node of format version 2: an array, a set, an object or a reference."""
+        if kind == "ndarray":
+            index = n.get("index")
+            if not is_int(index) or not 0 <= index < len(self.raw_arrays):
+                raise self.fail(f"array index {index!r:.40} is out of range")
+            return ArrayRef(index)
+        if kind == "ref":
+            number = n.get("id")
+            if not is_int(number) or not 0 <= number < len(self.classes):
+                raise self.fail(f"a reference names object {number!r:.40}, not saved before it")
+            return ObjectRef(number)
+        if depth >= MAX_DEPTH:
+            raise self.fail(f"containers are nested more than {MAX_DEPTH} levels deep")
+        if kind in ("set", "frozenset"):
+            items = n.get("items")
+            if not isinstance(items, list):
+                raise self.fail(f"a {kind} node has no item list")
+            checked = tuple(self.node(v, depth + 1) for v in items)
+            try:
+                for item in checked:
+                    hash(item)
+            except TypeError:
+                raise self.fail(f"a {kind} node holds an unhashable item") from None
+            return SetNode(kind == "frozenset", checked)
+        name, number = n.get("class"), n.get("id")
+        if not isinstance(name, str) or number != len(self.classes) or not is_int(number):
+            raise self.fail(f"an object node is malformed (class {name!r:.100}, id "
+                            f"{number!r:.40}; ids count up from 0)")
+        self.classes.append(resolve_class(name, self.weights_only, self.source))
+        state = self.node(n.get("state"), depth + 1)
+        if not isinstance(state, dict) or not all(isinstance(k, str) for k in state):
+            raise self.fail(f"the state of object {number} ({name:.100}) is not a dict with "
+                            "string keys")
+        return ObjectSpec(number, self.classes[number], state)
 
     def load_tensors(self, tree: Any, map_location: MapLocation) -> dict[int, Tensor]:
         used = sorted(_refs(tree))
@@ -426,30 +545,21 @@ def _refs(obj: Any) -> set[int]:
     stack = [obj]
     while stack:
         item = stack.pop()
-        if isinstance(item, _TensorRef):
+        if isinstance(item, TensorRef):
             found.add(item.index)
         elif isinstance(item, (list, tuple)):
             stack.extend(item)
+        elif isinstance(item, SetNode):
+            stack.extend(item.items)
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(item.values())
+        elif isinstance(item, ObjectSpec):
+            stack.extend(item.state.values())
     return found
 
 
-def _fill(obj: Any, tensors: dict[int, Tensor]) -> Any:
-    """Replace the tensor references of a checked tree by the loaded tensors."""
-    if isinstance(obj, _TensorRef):
-        return tensors[obj.index]
-    if isinstance(obj, list):
-        return [_fill(v, tensors) for v in obj]
-    if isinstance(obj, tuple):
-        return tuple(_fill(v, tensors) for v in obj)
-    if isinstance(obj, dict):
-        return type(obj)((_fill(k, tensors), _fill(v, tensors)) for k, v in obj.items())
-    return obj
-
-
-def load(f: FileLike, map_location: MapLocation = None) -> Any:
+def load(f: FileLike, map_location: MapLocation = None, *, weights_only: bool = True) -> Any:
     """Load what :func:`save` wrote.
 
     Args:
@@ -458,6 +568,11 @@ def load(f: FileLike, map_location: MapLocation = None) -> Any:
             from), a device for all of them, a dict mapping saved device
             names to devices (``{"cuda:0": "cpu"}``), or a function
             ``fn(cpu_tensor, saved_device_name) -> tensor``.
+        weights_only: load only tensors, containers, numbers, strings, NumPy
+            arrays and state dicts, plus objects of classes registered with
+            :func:`add_safe_globals`. With False, whole gtensor modules,
+            optimizers and schedulers load too. Either way objects are rebuilt
+            from their saved ``__dict__`` without running code from the file.
 
     Returns:
         The saved object, with tensors restored (Parameters as Parameters).
@@ -465,15 +580,19 @@ def load(f: FileLike, map_location: MapLocation = None) -> Any:
     Raises:
         SerializationError: the file is corrupt, truncated, not a gtensor
             file, or a file object opened in text mode.
+        UnpicklingError: the file holds an object of a class that may not be
+            loaded (a ``SerializationError`` and a ``pickle.UnpicklingError``).
         DeviceUnavailableError: a tensor's target device does not exist here.
 
     Example:
         >>> import gtensor as gt
         >>> state = gt.load("ckpt.gt", map_location="cpu")  # doctest: +SKIP
+        >>> model = gt.load("model.gt", weights_only=False)  # doctest: +SKIP
     """
     blob, source = _read_all(f)
     header, data = _parse_header(blob, source)
-    reader = _Reader(header, data, source)
+    reader = _Reader(header, data, source, weights_only)
     tree = reader.node(header.get("tree"))
     reader.check_entries()
-    return _fill(tree, reader.load_tensors(tree, map_location))
+    arrays = load_arrays(reader.raw_arrays, data, reader.fail)
+    return Builder(reader.load_tensors(tree, map_location), arrays)(tree)

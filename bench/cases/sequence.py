@@ -9,22 +9,23 @@ import numpy as np
 from ..libraries import Library
 from ..registry import Unsupported, Workload, case
 
+# full: the size of issue 18's target (2 layers, hidden 256, 64 steps, batch 32)
 _SIZES: dict[str, dict[str, Any]] = {
-    "tiny": {"batch": 2, "steps": 3, "features": 4, "hidden": 3},
-    "quick": {"batch": 32, "steps": 16, "features": 32, "hidden": 64},
-    "full": {"batch": 32, "steps": 16, "features": 32, "hidden": 64}}
+    "tiny": {"batch": 2, "steps": 3, "features": 4, "hidden": 3, "layers": 1},
+    "quick": {"batch": 32, "steps": 16, "features": 32, "hidden": 64, "layers": 1},
+    "full": {"batch": 32, "steps": 64, "features": 128, "hidden": 256, "layers": 2}}
 
 
 class _LstmStep:
     """LSTM (batch first) over ``steps`` steps, a linear head on the last, cross-entropy, Adam."""
 
     def __init__(self, lib: Library, batch: int, steps: int, features: int, hidden: int,
-                 compiled: bool) -> None:
+                 layers: int, compiled: bool) -> None:
         if lib.name not in ("gtensor", "torch"):
             raise Unsupported("no autograd or nn modules")
         nn = lib.ns.nn
         lib.ns.manual_seed(0)
-        self.lstm = nn.LSTM(features, hidden, batch_first=True).to(lib.device)
+        self.lstm = nn.LSTM(features, hidden, num_layers=layers, batch_first=True).to(lib.device)
         self.head = nn.Linear(hidden, 10).to(lib.device)
         self.opt = lib.ns.optim.Adam([*self.lstm.parameters(), *self.head.parameters()],
                                      lr=1e-3)
@@ -44,27 +45,29 @@ class _LstmStep:
         self.step(self.x, self.y)
 
 
-def _flops(batch: int, steps: int, features: int, hidden: int) -> int:
+def _flops(batch: int, steps: int, features: int, hidden: int, layers: int) -> int:
     """Forward and backward matmul FLOPs of the LSTM (three times the forward's)."""
-    return 3 * 2 * batch * steps * 4 * hidden * (features + hidden)
+    per_step = sum(4 * hidden * ((features if k == 0 else hidden) + hidden) for k in range(layers))
+    return 3 * 2 * batch * steps * per_step
 
 
 @case("train.lstm_adam", sizes=_SIZES)
-def lstm_adam(lib: Library, batch: int, steps: int, features: int, hidden: int) -> Workload:
+def lstm_adam(lib: Library, batch: int, steps: int, features: int, hidden: int,
+              layers: int) -> Workload:
     """LSTM classifier training step (Adam), eager.
 
     Example:
-        >>> lstm_adam(Library("numpy", "cpu"), 2, 3, 4, 3)  # doctest: +SKIP
+        >>> lstm_adam(Library("numpy", "cpu"), 2, 3, 4, 3, 1)  # doctest: +SKIP
         Traceback (most recent call last):
         bench.registry.Unsupported: no autograd or nn modules
     """
-    return Workload(_LstmStep(lib, batch, steps, features, hidden, False),
-                    flops=_flops(batch, steps, features, hidden))
+    return Workload(_LstmStep(lib, batch, steps, features, hidden, layers, False),
+                    flops=_flops(batch, steps, features, hidden, layers))
 
 
 @case("train.lstm_adam_compiled", sizes=_SIZES)
 def lstm_adam_compiled(lib: Library, batch: int, steps: int, features: int,
-                       hidden: int) -> Workload:
+                       hidden: int, layers: int) -> Workload:
     """train.lstm_adam with the whole step compiled in gtensor (PyTorch eager)."""
-    return Workload(_LstmStep(lib, batch, steps, features, hidden, True),
-                    flops=_flops(batch, steps, features, hidden))
+    return Workload(_LstmStep(lib, batch, steps, features, hidden, layers, True),
+                    flops=_flops(batch, steps, features, hidden, layers))

@@ -1,4 +1,4 @@
-"""Convolutions: ``conv1d``, ``conv2d``, ``conv_transpose2d`` and the weight-gradient primitive.
+"""Convolutions: ``conv1d``, ``conv2d``, ``conv_transpose1d``, ``conv_transpose2d``, weight grads.
 
 Three differentiable primitives, each the others' adjoint in one argument, so
 every VJP is a composition of them and can be differentiated again:
@@ -18,8 +18,9 @@ convolutions.
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -279,21 +280,80 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     _check_operands(op, input, weight, bias, 3)
 
     def one(v: Any, name: str) -> Any:
-        if isinstance(v, str):
-            return v
-        items = (v,) if isinstance(v, int) else tuple(v)
-        check(len(items) == 1, op, lambda: f"{name} must be an int or a 1-tuple, got {v!r}",
-              TypeError)
-        return (0 if name == "padding" else 1, items[0])
+        return v if isinstance(v, str) else unit_height(v, op, name, int(name != "padding"))
 
-    try:
+    with renamed_errors("conv2d", op):
         return conv2d(input.unsqueeze(2), weight.unsqueeze(2), bias, one(stride, "stride"),
                       one(padding, "padding"), one(dilation, "dilation"), groups).squeeze(2)
+
+
+@contextlib.contextmanager
+def renamed_errors(inner: str, outer: str) -> Iterator[None]:
+    """Re-raise ``[inner]`` errors of the 2-D op a 1-D op runs on as ``[outer]`` errors.
+
+    Example:
+        >>> with renamed_errors("conv2d", "conv1d"):  # doctest: +SKIP
+        ...     conv2d(x.unsqueeze(2), w.unsqueeze(2))
+    """
+    try:
+        yield
     except (ValueError, TypeError, RuntimeError) as exc:
         msg = str(exc)
-        if msg.startswith("[conv2d]"):
-            raise type(exc)("[conv1d]" + msg[len("[conv2d]"):]) from None
+        if msg.startswith(f"[{inner}]"):
+            raise type(exc)(f"[{outer}]" + msg[len(inner) + 2:]) from None
         raise
+
+
+def unit_height(value: Any, op: str, name: str, fill: int) -> tuple[int, int]:
+    """Return a 1-D int (or 1-tuple) argument as the pair ``(fill, value)`` of its 2-D op.
+
+    Example:
+        >>> unit_height(3, "conv_transpose1d", "stride", 1)
+        (1, 3)
+    """
+    items = (value,) if isinstance(value, int) else tuple(value)
+    check(len(items) == 1, op, lambda: f"{name} must be an int or a 1-tuple, got {value!r}",
+          TypeError)
+    return (fill, items[0])
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
+                     stride: Any = 1, padding: Any = 0, output_padding: Any = 0,
+                     groups: int = 1, dilation: Any = 1) -> Tensor:
+    """1-D transposed convolution over ``(N, C_in, L)``, as ``conv_transpose2d`` with H = 1.
+
+    Args:
+        input: ``(N, C_in, L)`` or unbatched ``(C_in, L)``.
+        weight: ``(C_in, C_out/groups, K)``.
+        bias: ``(C_out,)`` or None.
+        stride, dilation: int (or 1-tuple), >= 1.
+        padding, output_padding: int (or 1-tuple), >= 0.
+        groups: channel groups.
+
+    Returns:
+        ``(N, C_out, L_out)`` with ``L_out = (L - 1)*s - 2p + d*(K - 1) + output_padding + 1``.
+
+    Example:
+        >>> gt.conv_transpose1d(gt.randn(1, 4, 5), gt.randn(4, 2, 3), stride=2).shape
+        ... # doctest: +SKIP
+        (1, 2, 11)
+    """
+    op = "conv_transpose1d"
+    check(isinstance(input, TensorBase) and isinstance(weight, TensorBase), op,
+          "input and weight must be tensors", TypeError)
+    check(input.ndim in (2, 3), op, lambda: f"expected a 2-D or 3-D input, got shape "
+          f"{input.shape}", ShapeError)
+    check(weight.ndim == 3, op, lambda: f"expected a 3-D weight, got shape {weight.shape}",
+          ShapeError)
+    if input.ndim == 2:
+        return conv_transpose1d(input.unsqueeze(0), weight, bias, stride, padding,
+                                output_padding, groups, dilation).squeeze(0)
+    with renamed_errors("conv_transpose2d", op):
+        return conv_transpose2d(
+            input.unsqueeze(2), weight.unsqueeze(2), bias, unit_height(stride, op, "stride", 1),
+            unit_height(padding, op, "padding", 0),
+            unit_height(output_padding, op, "output_padding", 0), groups,
+            unit_height(dilation, op, "dilation", 1)).squeeze(2)
 
 
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,

@@ -6,6 +6,7 @@ right above the interop wrappers and below every other op.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -281,10 +282,18 @@ def arange(start: float, end: float | None = None, step: float = 1, *, dtype: An
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     dt = (int64 if is_int else get_default_dtype()) if dtype is None else as_dtype(dtype)
     n = max(0, math.ceil((end - start) / step))
-    out = TensorBase.empty((n,), dt, resolve(device, "arange"))
+    dev = resolve(device, "arange")
+    out = tracing.library_call("arange", functools.partial(_arange, n, dt, dev, start, step), (),
+                               (n,), dt)
+    return finish_creation(out, requires_grad)
+
+
+def _arange(n: int, dt: dtype, dev: Any, start: float, step: float) -> Tensor:
+    """The library call of :func:`arange`: a new tensor of ``n`` values."""
+    out = TensorBase.empty((n,), dt, dev)
     if n:
         launch("arange", out.device, (dt,), out._native(), start, step)
-    return finish_creation(out, requires_grad)
+    return out
 
 
 def linspace(start: float, end: float, steps: int, *, dtype: Any = None,

@@ -223,6 +223,25 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     return _unbatch(out, squeeze)
 
 
+def adaptive_size(x: Tensor, output_size: Any, op: str) -> tuple[int, int]:
+    """The checked ``(OH, OW)`` of an adaptive pool of 4-D ``x``; None keeps the input's size.
+
+    Example:
+        >>> adaptive_size(gt.ones(1, 1, 5, 4), (2, None), "adaptive_avg_pool2d")  # doctest: +SKIP
+        (2, 4)
+    """
+    sizes = (output_size, output_size) if output_size is None or isinstance(output_size, int) \
+        else tuple(output_size)
+    check(len(sizes) == 2, op, lambda: f"output_size must be an int or a pair, got "
+          f"{output_size!r}", TypeError)
+    out_hw = tuple(x.shape[2 + i] if v is None else v for i, v in enumerate(sizes))
+    check(all(isinstance(v, int) and v > 0 for v in out_hw), op,
+          lambda: f"output_size must be positive ints, got {output_size!r}", ValueError)
+    check(x.shape[2] > 0 and x.shape[3] > 0, op,
+          lambda: f"expected non-empty spatial dims, got shape {x.shape}", ShapeError)
+    return out_hw  # type: ignore[return-value]
+
+
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     """Average over adaptive bins: bin ``o`` spans ``[floor(o*H/OH), ceil((o+1)*H/OH))``.
 
@@ -239,15 +258,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     """
     op = "adaptive_avg_pool2d"
     x, squeeze = batched(input, op)
-    sizes = (output_size, output_size) if output_size is None or isinstance(output_size, int) \
-        else tuple(output_size)
-    check(len(sizes) == 2, op, lambda: f"output_size must be an int or a pair, got "
-          f"{output_size!r}", TypeError)
-    out_hw = tuple(x.shape[2 + i] if v is None else v for i, v in enumerate(sizes))
-    check(all(isinstance(v, int) and v > 0 for v in out_hw), op,
-          lambda: f"output_size must be positive ints, got {output_size!r}", ValueError)
-    check(x.shape[2] > 0 and x.shape[3] > 0, op,
-          lambda: f"expected non-empty spatial dims, got shape {x.shape}", ShapeError)
+    out_hw = adaptive_size(x, output_size, op)
     out = linear_map(x, x.shape[:2] + out_hw, op, "adaptive_avg_pool2d_backward", ())
     return _unbatch(out, squeeze)
 

@@ -355,11 +355,21 @@ def _arg_extreme(op: str, x: Tensor, dim: int | None, keepdim: bool,
         keepdim = keepdim and x.ndim > 0
     src = x.to(float32) if x.dtype is float16 else x  # type: ignore[attr-defined]
     shape = kept_shape(x.shape, dims, keepdim)
-    idx = Tensor.empty(shape, int64, x.device)
-    vals = Tensor.empty(shape, src.dtype, x.device) if values else None
-    launch(op, x.device, (src.dtype,), src._native(), idx._native(), dims,
+    outputs = [(shape, int64), (shape, src.dtype)] if values else [(shape, int64)]
+    found = tracing.library_calls(op, functools.partial(_arg_extreme_kernel, op=op, dims=dims,
+                                                        shape=shape, values=values),
+                                  (src,), outputs)
+    return found[0], found[1] if values else None
+
+
+def _arg_extreme_kernel(src: Tensor, op: str, dims: tuple[int, ...], shape: tuple[int, ...],
+                        values: bool) -> tuple[Tensor, ...]:
+    """The library call of :func:`_arg_extreme`: new indices (and values) tensors."""
+    idx = Tensor.empty(shape, int64, src.device)
+    vals = Tensor.empty(shape, src.dtype, src.device) if values else None
+    launch(op, src.device, (src.dtype,), src._native(), idx._native(), dims,
            values=None if vals is None else vals._native())
-    return idx, vals
+    return (idx,) if vals is None else (idx, vals)
 
 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:

@@ -1,7 +1,12 @@
-"""``interpolate``: nearest and (bi)linear resampling of ``(N, C, L)`` and ``(N, C, H, W)`` tensors.
+"""``interpolate``: resampling of ``(N, C, L)`` and ``(N, C, H, W)`` tensors, as PyTorch does.
 
-A linear map recorded through :func:`gtensor.ops.pooling.linear_map`: the VJP
-is the gathering transpose kernel, whose VJP is the forward again.
+Nearest and (bi)linear are a linear map recorded through
+:func:`gtensor.ops.pooling.linear_map`: the VJP is the gathering transpose
+kernel, whose VJP is the forward again. The other modes are compositions
+that autograd differentiates: ``area`` is the adaptive average pool,
+``nearest-exact`` an ``index_select`` per axis, and ``bicubic`` per axis the
+sum of four ``index_select`` taps (clamped at the edges) times host-computed
+cubic-convolution weights.
 """
 
 from __future__ import annotations
@@ -9,10 +14,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..errors import ShapeError, check
-from .pooling import batched, linear_map
+import numpy as np
 
-MODES = ("nearest", "linear", "bilinear")
+from ..errors import ShapeError, check
+from .creation import tensor
+from .pooling import adaptive_avg_pool2d, batched, linear_map
+
+MODES = ("nearest", "linear", "bilinear", "bicubic", "area", "nearest-exact")
+CUBIC_A = -0.75
 
 
 def _per_axis(value: Any, n: int, op: str, name: str) -> tuple[Any, ...]:
@@ -27,8 +36,9 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,
                 recompute_scale_factor: bool | None = None) -> Any:
     """Resize the spatial dims of ``(N, C, L)`` or ``(N, C, H, W)`` tensors, as PyTorch does.
 
-    A 3-D input takes modes ``"nearest"`` and ``"linear"``, a 4-D one
-    ``"nearest"`` and ``"bilinear"``; a 3-D input runs as ``(N, C, 1, L)``.
+    A 3-D input takes modes ``"nearest"``, ``"nearest-exact"``, ``"area"`` and
+    ``"linear"``, a 4-D one ``"nearest"``, ``"nearest-exact"``, ``"area"``,
+    ``"bilinear"`` and ``"bicubic"``; a 3-D input runs as ``(N, C, 1, L)``.
 
     Args:
         input: float tensor.
@@ -36,8 +46,10 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,
             exclusive with ``scale_factor``.
         scale_factor: multiplier (a float, or one per dim); the output size is
             ``floor(n * scale_factor)``.
-        mode: ``"nearest"``, ``"linear"`` (3-D) or ``"bilinear"`` (4-D).
-        align_corners: linear modes only; map corner pixel centres onto each other.
+        mode: ``"nearest"``, ``"nearest-exact"`` (source pixel of each output
+            centre), ``"area"`` (adaptive average), ``"linear"`` (3-D),
+            ``"bilinear"`` or ``"bicubic"`` (4-D).
+        align_corners: (bi)linear and bicubic only; map corner pixel centres onto each other.
         recompute_scale_factor: with ``scale_factor``, derive the sampling
             step from the output size instead of from ``scale_factor``.
 
@@ -56,12 +68,13 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,
     check(mode in MODES, op,
           lambda: f"mode {mode!r} is not supported; expected one of {MODES}", ValueError)
     ndim = getattr(input, "ndim", None)
-    want = {"linear": (3,), "bilinear": (4,)}.get(mode, (3, 4))
+    want = {"linear": (3,), "bilinear": (4,), "bicubic": (4,)}.get(mode, (3, 4))
     check(ndim in want, op, lambda: f"expected {' or '.join(f'{n}-D' for n in want)} input "
           f"for mode {mode!r}, got shape {getattr(input, 'shape', type(input).__name__)}",
           ShapeError)
-    check(align_corners is None or mode != "nearest", op,
-          "align_corners can only be set with modes 'linear' and 'bilinear'", ValueError)
+    check(align_corners is None or mode in ("linear", "bilinear", "bicubic"), op,
+          "align_corners can only be set with modes 'linear', 'bilinear' and 'bicubic'",
+          ValueError)
     check((size is None) != (scale_factor is None), op,
           "exactly one of size and scale_factor must be given", ValueError)
     n_sp = ndim - 2
@@ -70,15 +83,15 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,
     else:
         scale_factor = (1.0, *_per_axis(scale_factor, n_sp, op, "scale_factor"))[-2:]
     flat = input.unsqueeze(2) if ndim == 3 else input
-    out = _interpolate_2d(flat, size, scale_factor, mode != "nearest", align_corners,
+    out = _interpolate_2d(flat, size, scale_factor, mode, align_corners,
                           recompute_scale_factor)
     return out.squeeze(2) if ndim == 3 else out
 
 
 def _interpolate_2d(input: Any, size: tuple[Any, Any] | None,
-                    scale_factor: tuple[Any, Any] | None, linear: bool,
+                    scale_factor: tuple[Any, Any] | None, mode: str,
                     align_corners: bool | None, recompute_scale_factor: bool | None) -> Any:
-    """Resample ``(N, C, H, W)`` to ``size`` (or by ``scale_factor``): nearest or bilinear."""
+    """Resample ``(N, C, H, W)`` to ``size`` (or by ``scale_factor``) in ``mode``."""
     op = "interpolate"
     x, _ = batched(input, op)
     in_hw = x.shape[2:]
@@ -97,11 +110,54 @@ def _interpolate_2d(input: Any, size: tuple[Any, Any] | None,
           lambda: f"output size {out_hw} must be positive", ValueError)
     check(in_hw[0] > 0 and in_hw[1] > 0, op,
           lambda: f"expected non-empty spatial dims, got shape {x.shape}", ShapeError)
+    if mode == "area":
+        return adaptive_avg_pool2d(x, out_hw)
+    linear = mode not in ("nearest", "nearest-exact")
     align = bool(align_corners)
     scales = tuple(_scale(in_hw[i], out_hw[i], None if factors is None else factors[i],
                           linear and align) for i in range(2))
+    if mode == "nearest-exact":
+        for axis in (2, 3):
+            src = np.floor((np.arange(out_hw[axis - 2]) + 0.5) * scales[axis - 2])
+            picks = np.minimum(src, in_hw[axis - 2] - 1).astype(np.int64)
+            x = x.index_select(axis, tensor(picks, device=x.device))
+        return x
+    if mode == "bicubic":
+        for axis in (2, 3):
+            x = _cubic_axis(x, axis, out_hw[axis - 2], scales[axis - 2], align)
+        return x
     return linear_map(x, x.shape[:2] + out_hw, "resample2d", "resample2d_backward",
                       (scales, linear, align))
+
+
+def _cubic_weights(t: np.ndarray) -> list[np.ndarray]:
+    """The four cubic-convolution weights (``a = -0.75``) of the taps at offsets -1, 0, 1, 2."""
+    a = CUBIC_A
+
+    def near(d: np.ndarray) -> np.ndarray:
+        return ((a + 2) * d - (a + 3)) * d * d + 1
+
+    def far(d: np.ndarray) -> np.ndarray:
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def _cubic_axis(x: Any, axis: int, n_out: int, scale: float, align: bool) -> Any:
+    """Bicubic resampling of ``x`` along ``axis``: four clamped taps times constant weights."""
+    n_in = x.shape[axis]
+    dst = np.arange(n_out, dtype=np.float64)
+    src = dst * scale if align else scale * (dst + 0.5) - 0.5
+    base = np.floor(src)
+    shape = [1] * x.ndim
+    shape[axis] = n_out
+    out = None
+    for k, w in enumerate(_cubic_weights(src - base)):
+        picks = np.clip(base + k - 1, 0, n_in - 1).astype(np.int64)
+        term = x.index_select(axis, tensor(picks, device=x.device)) * tensor(
+            w.reshape(shape).astype(x.dtype.name), device=x.device)
+        out = term if out is None else out + term
+    return out
 
 
 def _scale(n_in: int, n_out: int, factor: float | None, align: bool) -> float:

@@ -11,6 +11,7 @@ gradients.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -25,6 +26,7 @@ from .dispatch import launch
 from .indexing.along_dim import scatter
 from .indexing.rows import mask_rows, plan_index
 from .indexing.subscript import advanced_getitem
+from .tracing import library_calls
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -38,13 +40,24 @@ class SortResult(NamedTuple):
 
 
 def _rows(self: Tensor, dim: int, op: str) -> tuple[Tensor, list[int], int]:
-    """Contiguous ``(rows, n)`` copy with ``dim`` last, the permutation, and ``dim``."""
+    """A view with ``dim`` last, the permutation, and ``dim``."""
     if self.ndim == 0:
-        return self.reshape(1, 1).clone(), [], 0
+        return self.reshape(1, 1), [], 0
     d = wrap_dim(dim, self.ndim, op)
     order = [i for i in range(self.ndim) if i != d] + [d]
-    moved = self.permute(order).clone()
-    return moved.view(math.prod(moved.shape[:-1]), self.shape[d]), order, d
+    return self.permute(order), order, d
+
+
+def _sorted(moved: Tensor, descending: bool) -> tuple[Tensor, Tensor]:
+    """The library call of :func:`sort`: new values and indices, sorted along the last dim."""
+    values = moved.clone()
+    indices = TensorBase.empty(values.shape, int64, values.device)
+    if values.numel():
+        n = values.shape[-1]
+        launch("sort_rows", values.device, (values.dtype,),
+               values.view(math.prod(values.shape[:-1]), n)._native(),
+               indices.view(math.prod(values.shape[:-1]), n)._native(), descending)
+    return values, indices
 
 
 def _unrows(t: Tensor, self: Tensor, order: list[int], n: int) -> Tensor:
@@ -69,12 +82,11 @@ def sort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool = F
         [1, 2, 3]
     """
     with no_grad():
-        values, order, d = _rows(self, dim, "sort")
-        indices = TensorBase.empty(values.shape, int64, self.device)
-        if values.numel():
-            launch("sort_rows", self.device, (self.dtype,), values._native(),
-                   indices._native(), bool(descending))
-        n = values.shape[1]
+        moved, order, d = _rows(self, dim, "sort")
+        values, indices = library_calls(
+            "sort", functools.partial(_sorted, descending=bool(descending)), (moved,),
+            [(moved.shape, self.dtype), (moved.shape, int64)])
+        n = moved.shape[-1]
         out = SortResult(_unrows(values, self, order, n), _unrows(indices, self, order, n))
     record("sort", out.values, (self,), _sort_vjp, save=(out.indices,), dim=d,
            in_shape=self.shape)

@@ -13,9 +13,12 @@ Two ``conv2d`` paths, picked by what measured faster on a 2-core host:
   GEMM per image ``W_stacked (KH*KW*O, C) @ x_padded (C, Hp*Wp)`` followed by
   a shifted sum of its ``KH*KW`` row blocks (no im2col buffer; the GEMM's
   inner dimension is ``C``);
-* otherwise im2col per image and ``W (O, C*KH*KW) @ cols``.
+* otherwise im2col over a chunk of images (:data:`CHUNK_BYTES` of columns)
+  and ``W (O, C*KH*KW) @ cols`` per image.
 
-The njit helpers are serial on purpose: NumPy's BLAS threads are busy right
+``conv2d_weight`` is one GEMM per chunk and group, ``g (O, images*positions)
+@ cols.T``; ``conv_transpose2d`` one GEMM per chunk and group, ``W.T @ x``,
+then col2im. The njit helpers are serial on purpose: NumPy's BLAS threads are busy right
 before and after them, and an OpenMP team on the same cores slowed the whole
 conv by ~3x when tried.
 """
@@ -25,29 +28,67 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..common import window_math
 from ..common.dtype_groups import FLOAT, same
 from ..registry import register
 
-_dev = window_math.build(numba.njit)
-_im2col_at = _dev.im2col_at
-_col2im_at = _dev.col2im_at
-
-SHIFT_MIN_CHANNELS = 16
+SHIFT_MIN_CHANNELS = 64
+CHUNK_BYTES = 32 << 20
+"""Bytes of im2col columns built at once: images are taken in chunks that fit."""
 
 Pair = tuple[int, int]
 
 
 @numba.njit(cache=True)
-def gtensor_im2col_cpu(x, cols, kh, kw, sh, sw, ph, pw, dh, dw, ow_n, rows_first):  # noqa: ANN001, ANN201
-    for i in range(cols.size):
-        _im2col_at(i, x, cols, kh, kw, sh, sw, ph, pw, dh, dw, ow_n, rows_first)
+def gtensor_im2col_cpu(x, cols, kh, kw, sh, sw, ph, pw, dh, dw, oh_n, ow_n):  # noqa: ANN001, ANN201
+    """``cols[(c*kh + ki)*kw + kj, (n*oh_n + oh)*ow_n + ow]``: the input under that tap, or 0.
+
+    Row by row of ``cols``, so each output row segment is written contiguously.
+    """
+    n_img, c_n, h_n, w_n = x.shape
+    for c in range(c_n):
+        for ki in range(kh):
+            for kj in range(kw):
+                row = cols[(c * kh + ki) * kw + kj]
+                for n in range(n_img):
+                    for oh in range(oh_n):
+                        ih = oh * sh - ph + ki * dh
+                        base = (n * oh_n + oh) * ow_n
+                        if ih < 0 or ih >= h_n:
+                            row[base:base + ow_n] = 0
+                            continue
+                        src = x[n, c, ih]
+                        for ow in range(ow_n):
+                            iw = ow * sw - pw + kj * dw
+                            row[base + ow] = src[iw] if 0 <= iw < w_n else 0
 
 
 @numba.njit(cache=True)
 def gtensor_col2im_cpu(cols, out, kh, kw, sh, sw, ph, pw, dh, dw, oh_n, ow_n):  # noqa: ANN001, ANN201
-    for i in range(out.size):
-        _col2im_at(i, cols, out, kh, kw, sh, sw, ph, pw, dh, dw, oh_n, ow_n)
+    """The adjoint of :func:`gtensor_im2col_cpu`: ``out`` (zeroed here) gets every column
+    entry added at the input position it was read from."""
+    n_img, c_n, h_n, w_n = out.shape
+    out[...] = 0
+    for c in range(c_n):
+        for ki in range(kh):
+            for kj in range(kw):
+                row = cols[(c * kh + ki) * kw + kj]
+                for n in range(n_img):
+                    for oh in range(oh_n):
+                        ih = oh * sh - ph + ki * dh
+                        if ih < 0 or ih >= h_n:
+                            continue
+                        dst = out[n, c, ih]
+                        base = (n * oh_n + oh) * ow_n
+                        for ow in range(ow_n):
+                            iw = ow * sw - pw + kj * dw
+                            if 0 <= iw < w_n:
+                                dst[iw] += row[base + ow]
+
+
+def _chunks(n_img: int, rows: int, positions: int, itemsize: int) -> list[tuple[int, int]]:
+    """Image ranges whose ``rows x (images * positions)`` columns fit :data:`CHUNK_BYTES`."""
+    step = max(1, CHUNK_BYTES // max(1, rows * positions * itemsize))
+    return [(n, min(n + step, n_img)) for n in range(0, n_img, step)]
 
 
 @numba.njit(cache=True)
@@ -98,13 +139,16 @@ def _conv_im2col(x: np.ndarray, w: np.ndarray, out: np.ndarray, stride: Pair, pa
     o, cg, kh, kw = w.shape
     og, cgk = o // groups, cg * kh * kw
     oh_n, ow_n = out.shape[2:]
-    cols = np.empty((1, x.shape[1] * kh * kw, oh_n * ow_n), x.dtype)
+    size = oh_n * ow_n
     wr = w.reshape(groups, og, cgk)
-    for n in range(x.shape[0]):
-        gtensor_im2col_cpu(x[n:n + 1], cols, kh, kw, *stride, *padding, *dilation, ow_n, False)
-        for g in range(groups):
-            np.matmul(wr[g], cols[0, g * cgk:(g + 1) * cgk],
-                      out=out[n, g * og:(g + 1) * og].reshape(og, -1))
+    for n0, n1 in _chunks(x.shape[0], groups * cgk, size, x.itemsize):
+        cols = np.empty((groups * cgk, (n1 - n0) * size), x.dtype)
+        gtensor_im2col_cpu(x[n0:n1], cols, kh, kw, *stride, *padding, *dilation, oh_n, ow_n)
+        for n in range(n0, n1):
+            at = (n - n0) * size
+            for g in range(groups):
+                np.dot(wr[g], cols[g * cgk:(g + 1) * cgk, at:at + size],
+                       out=out[n, g * og:(g + 1) * og].reshape(og, size))
 
 
 @register("conv2d", "cpu", same(FLOAT, 2))
@@ -175,13 +219,15 @@ def conv_transpose2d(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None, out:
     if x.size == 0 or cing == 0:
         out[...] = 0
     else:
+        size = h * wd
         wt = w.reshape(groups, cing, ck).transpose(0, 2, 1)
-        cols = np.empty((1, groups * ck, h * wd), x.dtype)
-        for n in range(x.shape[0]):
+        for n0, n1 in _chunks(x.shape[0], groups * ck, size, x.itemsize):
+            # (C_in, images * positions): each group's rows are one GEMM operand
+            xt = np.ascontiguousarray(x[n0:n1].transpose(1, 0, 2, 3)).reshape(c_in, -1)
+            cols = np.empty((groups * ck, (n1 - n0) * size), x.dtype)
             for g in range(groups):
-                np.matmul(wt[g], x[n, g * cing:(g + 1) * cing].reshape(cing, h * wd),
-                          out=cols[0, g * ck:(g + 1) * ck])
-            gtensor_col2im_cpu(cols, out[n:n + 1], kh, kw, *stride, *padding, *dilation, h, wd)
+                np.dot(wt[g], xt[g * cing:(g + 1) * cing], out=cols[g * ck:(g + 1) * ck])
+            gtensor_col2im_cpu(cols, out[n0:n1], kh, kw, *stride, *padding, *dilation, h, wd)
     if bias is not None:
         out += bias.reshape(1, -1, 1, 1)
 
@@ -210,14 +256,16 @@ def conv2d_weight(x: np.ndarray, g: np.ndarray, out: np.ndarray, stride: Pair, p
     o, cg, kh, kw = out.shape
     og, cgk = o // groups, cg * kh * kw
     oh_n, ow_n = g.shape[2:]
+    size = oh_n * ow_n
     acc = np.zeros((groups, og, cgk), out.dtype)
     if x.size and g.size:
-        cols = np.empty((1, x.shape[1] * kh * kw, oh_n * ow_n), x.dtype)
         part = np.empty((og, cgk), out.dtype)
-        gr = g.reshape(g.shape[0], groups, og, oh_n * ow_n)
-        for n in range(x.shape[0]):
-            gtensor_im2col_cpu(x[n:n + 1], cols, kh, kw, *stride, *padding, *dilation, ow_n, False)
+        for n0, n1 in _chunks(x.shape[0], groups * cgk, size, x.itemsize):
+            cols = np.empty((groups * cgk, (n1 - n0) * size), x.dtype)
+            gtensor_im2col_cpu(x[n0:n1], cols, kh, kw, *stride, *padding, *dilation, oh_n, ow_n)
+            # (O, images * positions), the other GEMM operand
+            gt = np.ascontiguousarray(g[n0:n1].transpose(1, 0, 2, 3)).reshape(o, -1)
             for j in range(groups):
-                np.matmul(gr[n, j], cols[0, j * cgk:(j + 1) * cgk].T, out=part)
+                np.dot(gt[j * og:(j + 1) * og], cols[j * cgk:(j + 1) * cgk].T, out=part)
                 acc[j] += part
     out[...] = acc.reshape(out.shape)

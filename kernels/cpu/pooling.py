@@ -18,7 +18,6 @@ from ..registry import register
 
 _dev = window_math.build(numba.njit)
 _max_pool_at = _dev.max_pool_at
-_max_pool_grad_at = _dev.max_pool_grad_at
 _plane_gather_at = _dev.plane_gather_at
 _avg_pool_at = _dev.avg_pool_at
 _avg_pool_grad_at = _dev.avg_pool_grad_at
@@ -35,9 +34,25 @@ def gtensor_max_pool2d_cpu(x, out, idx, kh, kw, sh, sw, ph, pw, dh, dw):  # noqa
 
 
 @numba.njit(parallel=True, cache=True)
-def gtensor_max_pool2d_backward_cpu(g, idx, gx, kh, kw, sh, sw, ph, pw, dh, dw):  # noqa: ANN001, ANN201
-    for i in numba.prange(gx.size):
-        _max_pool_grad_at(i, g, idx, gx, kh, kw, sh, sw, ph, pw, dh, dw)
+def gtensor_max_pool2d_backward_cpu(g, idx, gx):  # noqa: ANN001, ANN201
+    """Scatter each window's gradient to its maximum, one (image, channel) plane per task.
+
+    On the CPU a plane is summed by one thread, so the scatter needs no
+    atomics and reads ``g`` once (the gather of ``window_math``, for GPUs,
+    tests every window over each input element).
+    """
+    n_img, c_n, h_n, w_n = gx.shape
+    oh_n, ow_n = g.shape[2], g.shape[3]
+    for p in numba.prange(n_img * c_n):
+        n = p // c_n
+        c = p - n * c_n
+        plane = gx[n, c]
+        plane[...] = 0
+        for oh in range(oh_n):
+            for ow in range(ow_n):
+                k = idx[n, c, oh, ow]
+                if k >= 0:
+                    plane[k // w_n, k - (k // w_n) * w_n] += g[n, c, oh, ow]
 
 
 @numba.njit(parallel=True, cache=True)
@@ -101,7 +116,7 @@ def max_pool2d_backward(g: np.ndarray, indices: np.ndarray, gx: np.ndarray, kern
         >>> max_pool2d_backward(g, idx, gx, (2, 2), (2, 2), (0, 0), (1, 1))  # doctest: +SKIP
     """
     if gx.size:
-        gtensor_max_pool2d_backward_cpu(g, indices, gx, *kernel, *stride, *padding, *dilation)
+        gtensor_max_pool2d_backward_cpu(g, indices, gx)
 
 
 @register("plane_gather", "cpu", FLOAT)

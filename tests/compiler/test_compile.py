@@ -296,3 +296,24 @@ def test_a_long_recurrence_is_kept_in_memory_not_recomputed_by_every_loop(monkey
     np.testing.assert_allclose(gt.compile(f, fullgraph=True)(x).item(), f(x).item(), rtol=1e-5)
     ops = [s.count("= np.float32(") for s in sources]
     assert ops and max(ops) <= fusion.RECOMPUTE_LIMIT + 3, ops  # not 21 for the last step
+
+
+def test_values_with_indices_sorts_and_arange_are_library_calls(rng):
+    x = gt.tensor(rng.standard_normal((4, 6)).astype(np.float32), requires_grad=True)
+
+    def step(x):
+        v, i = x.max(1)
+        top = x.topk(3, dim=1).values
+        loss = (v * gt.arange(4.0)).sum() + (top * top).sum() + x.sort(0).values[0].sum() \
+            + x.argmin(0).float().sum() + i.float().sum()
+        loss.backward()
+        return loss
+
+    want = step(x).item()
+    want_grad = _host(x.grad)
+    f = gt.compile(step, fullgraph=True)
+    for _ in range(2):
+        x.grad = None
+        np.testing.assert_allclose(f(x).item(), want, rtol=1e-6)
+        np.testing.assert_allclose(_host(x.grad), want_grad, rtol=1e-6)
+    _fused(f)

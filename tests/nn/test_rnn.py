@@ -140,21 +140,40 @@ def test_dropout_only_in_training(rng) -> None:
         nn.LSTM(IN, HID, dropout=0.5)
 
 
-def test_lstm_on_simulated_cuda_matches_cpu(rng) -> None:
+@pytest.mark.parametrize("name,kwargs", [("LSTM", {"proj_size": 2}), ("GRU", {}),
+                                         ("RNN", {"nonlinearity": "relu"})])
+def test_layer_on_simulated_cuda_matches_cpu(name, kwargs, rng) -> None:
     gt.manual_seed(0)
-    cpu = nn.LSTM(IN, HID)
-    dev = nn.LSTM(IN, HID).to("cuda")
+    cpu = getattr(nn, name)(IN, HID, bidirectional=True, **kwargs)
+    dev = getattr(nn, name)(IN, HID, bidirectional=True, **kwargs).to("cuda")
     dev.load_state_dict(cpu.state_dict())
-    x = rng.standard_normal((2, 1, IN), dtype=np.float32)
-    want = _flat(cpu(gt.tensor(x)))
-    got = _flat(dev(gt.tensor(x, device="cuda")))
+    x = rng.standard_normal((2, 2, IN), dtype=np.float32)
+    results = []
+    for module, where in ((cpu, "cpu"), (dev, "cuda")):
+        seq = nn.utils.rnn.pack_padded_sequence(gt.tensor(x, device=where), [2, 1])
+        out = _flat(module(seq))
+        sum(t.sum() for t in out).backward()
+        results.append((out, [p.grad for p in module.parameters()]))
+    (want, want_grads), (got, got_grads) = results
     assert all(g.device.type == "cuda" for g in got)
-    for w, g in zip(want, got, strict=True):
+    for w, g in zip(want + want_grads, got + got_grads, strict=True):
         np.testing.assert_allclose(_np(g), _np(w), rtol=1e-5, atol=1e-6)
-    sum(t.sum() for t in want).backward()
-    sum(t.sum() for t in got).backward()
-    np.testing.assert_allclose(_np(dev.weight_hh_l0.grad), _np(cpu.weight_hh_l0.grad),
-                               rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name,kwargs", [("LSTM", {"proj_size": 2}), ("GRU", {}),
+                                         ("RNN", {})])
+def test_layer_runs_fused_and_has_second_derivatives(name, kwargs, rng) -> None:
+    gt.manual_seed(0)
+    module = getattr(nn, name)(2, 3, bidirectional=True, dtype=gt.float64, **kwargs)
+    x = gt.tensor(rng.standard_normal((3, 1, 2)), requires_grad=True)
+    names, todo = set(), [module(x)[0].grad_fn]
+    while todo:
+        node = todo.pop()
+        names.add(node.name)
+        todo.extend(edge[0] for edge in node.next_edges if edge is not None)
+    assert any(n.startswith(name.lower()) for n in names), names
+    assert not names & {"tanh", "sigmoid", "relu"}, names
+    assert gt.autograd.gradgradcheck(lambda x: module(x)[0], (x,))
 
 
 @pytest.mark.parametrize("make,exc,match", [
@@ -175,3 +194,24 @@ def test_lstm_on_simulated_cuda_matches_cpu(rng) -> None:
 def test_errors(make, exc, match) -> None:
     with pytest.raises(exc, match=match):
         make()
+
+
+def test_training_step_compiles_whole(rng) -> None:
+    gt.manual_seed(0)
+    module = nn.LSTM(IN, HID, bidirectional=True)
+    x = gt.tensor(rng.standard_normal((SEQ, BATCH, IN), dtype=np.float32))
+
+    def step(x):
+        module.zero_grad()
+        out, _ = module(x)
+        loss = (out * out).sum()
+        loss.backward()
+        return loss
+
+    want = step(x).item()
+    want_grads = [_np(p.grad) for p in module.parameters()]
+    compiled = gt.compile(step, fullgraph=True)
+    for _ in range(2):  # trace, then replay
+        np.testing.assert_allclose(compiled(x).item(), want, rtol=1e-5)
+        for p, g in zip(module.parameters(), want_grads, strict=True):
+            np.testing.assert_allclose(_np(p.grad), g, rtol=1e-4, atol=1e-6)

@@ -7,6 +7,7 @@ Example:
     >>> loss = F.cross_entropy(logits, labels)  # doctest: +SKIP
 """
 
+from ...ops.conv import conv_transpose1d
 from ...ops.layout.copies import one_hot, pad
 from .activation import (
     celu,
@@ -46,8 +47,10 @@ from .conv import (
     interpolate,
     max_pool2d,
 )
+from .ctc import ctc_loss
 from .distance import cosine_similarity, normalize, pairwise_distance
-from .dropout import dropout
+from .dropout import dropout, dropout1d, dropout2d, dropout3d
+from .fold import conv3d, fold, unfold
 from .linear import bilinear, linear
 from .loss import (
     binary_cross_entropy,
@@ -62,8 +65,10 @@ from .loss import (
     smooth_l1_loss,
     triplet_margin_loss,
 )
-from .normalization import batch_norm, group_norm, layer_norm
-from .sparse import embedding
+from .normalization import batch_norm, group_norm, instance_norm, layer_norm, rms_norm
+from .pooling import adaptive_max_pool2d, avg_pool1d, max_pool1d
+from .sparse import embedding, embedding_bag
+from .vision import grid_sample, pixel_shuffle, pixel_unshuffle
 
 __all__ = [
     "adaptive_avg_pool2d", "avg_pool2d", "conv1d", "conv2d", "conv_transpose2d",
@@ -77,4 +82,7 @@ __all__ = [
     "pairwise_distance",
     "prelu", "relu", "relu6", "scaled_dot_product_attention", "selu", "selu_", "sigmoid",
     "silu", "smooth_l1_loss", "softmax", "softmin", "softplus", "tanh", "triplet_margin_loss",
+    "adaptive_max_pool2d", "avg_pool1d", "conv3d", "conv_transpose1d", "ctc_loss", "dropout1d",
+    "dropout2d", "dropout3d", "embedding_bag", "fold", "grid_sample", "instance_norm",
+    "max_pool1d", "pixel_shuffle", "pixel_unshuffle", "rms_norm", "unfold",
 ]

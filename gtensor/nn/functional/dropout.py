@@ -1,8 +1,8 @@
-"""Dropout."""
+"""Dropout: elementwise (``dropout``) and whole channels (``dropout1d``, ``2d``, ``3d``)."""
 
 from __future__ import annotations
 
-from ...errors import check
+from ...errors import ShapeError, check
 from ...generator import Generator
 from ...ops.random_extra import dropout_mask
 from ...tensor import Tensor
@@ -31,3 +31,54 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     mask = dropout_mask(input.shape, p=p, dtype=input.dtype, device=input.device,
                         generator=generator)
     return input.mul_(mask) if inplace else input * mask
+
+
+def _channel_dropout(op: str, input: Tensor, p: float, training: bool, inplace: bool,
+                     spatial: int, generator: Generator | None) -> Tensor:
+    """Zero whole channels of ``(N, C, *spatial)`` or unbatched ``(C, *spatial)`` input."""
+    check(0.0 <= p <= 1.0, op, lambda: f"p must be in [0, 1], got {p}", ValueError)
+    check(input.ndim in (spatial + 1, spatial + 2), op, lambda: f"expected a {spatial + 1}-D "
+          f"or {spatial + 2}-D input, got shape {input.shape}", ShapeError)
+    if not training or p == 0.0:
+        return input
+    lead = input.ndim - spatial
+    mask = dropout_mask(input.shape[:lead] + (1,) * spatial, p=p, dtype=input.dtype,
+                        device=input.device, generator=generator)
+    return input.mul_(mask) if inplace else input * mask
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False, *,
+              generator: Generator | None = None) -> Tensor:
+    """Zero each channel of ``(N, C, L)`` or ``(C, L)`` with probability ``p``; scale the rest.
+
+    Example:
+        >>> F.dropout1d(gt.randn(2, 3, 4), 0.5).shape  # doctest: +SKIP
+        (2, 3, 4)
+    """
+    return _channel_dropout("dropout1d", input, p, training, inplace, 1, generator)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False, *,
+              generator: Generator | None = None) -> Tensor:
+    """Zero each channel of ``(N, C, H, W)`` with probability ``p``; scale the rest.
+
+    A 3-D input is taken as ``(N, C, L)`` (PyTorch's behaviour, which warns).
+
+    Example:
+        >>> F.dropout2d(gt.randn(2, 3, 4, 4), 0.5).shape  # doctest: +SKIP
+        (2, 3, 4, 4)
+    """
+    if input.ndim == 3:
+        return _channel_dropout("dropout2d", input, p, training, inplace, 1, generator)
+    return _channel_dropout("dropout2d", input, p, training, inplace, 2, generator)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False, *,
+              generator: Generator | None = None) -> Tensor:
+    """Zero each channel of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` with probability ``p``.
+
+    Example:
+        >>> F.dropout3d(gt.randn(2, 3, 2, 2, 2), 0.5).shape  # doctest: +SKIP
+        (2, 3, 2, 2, 2)
+    """
+    return _channel_dropout("dropout3d", input, p, training, inplace, 3, generator)

@@ -1,12 +1,15 @@
-"""Normalization: batch_norm, layer_norm and group_norm.
+"""Normalization: batch_norm, layer_norm, group_norm, instance_norm and rms_norm.
 
-All three normalize with the biased variance ``mean((x - mean)**2)`` and
-``1 / sqrt(var + eps)``, then apply an optional per-feature scale and shift.
+All but ``rms_norm`` normalize with the biased variance ``mean((x - mean)**2)``
+and ``1 / sqrt(var + eps)``, then apply an optional per-feature scale and
+shift; ``rms_norm`` divides by the root mean square without centring.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+import numpy as np
 
 from ...errors import ShapeError, check
 from ...graph.grad_mode import no_grad
@@ -129,3 +132,80 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     if bias is not None:
         y = y + bias.reshape(shape)
     return y
+
+
+def instance_norm(input: Tensor, running_mean: Tensor | None = None,
+                  running_var: Tensor | None = None, weight: Tensor | None = None,
+                  bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalize each channel of each sample over its positions.
+
+    With ``use_input_stats`` the per-instance statistics normalize and the
+    running ones (when given) move towards their mean over the batch (the
+    variance unbiased); otherwise the running statistics normalize.
+
+    Args:
+        input: ``(N, C, *)`` with at least one position dim.
+        running_mean: ``(C,)`` buffer (or None).
+        running_var: ``(C,)`` buffer (or None).
+        weight: per-channel scale ``(C,)`` (or None).
+        bias: per-channel shift ``(C,)`` (or None).
+        use_input_stats: normalize with the instance statistics.
+        momentum: weight of the batch statistics in the running update.
+        eps: added to the variance.
+
+    Example:
+        >>> F.instance_norm(gt.randn(2, 3, 5)).shape  # doctest: +SKIP
+        (2, 3, 5)
+    """
+    check(input.ndim >= 3, "instance_norm", lambda: f"expected input with at least 3 dims, "
+          f"got shape {input.shape}", ShapeError)
+    if not use_input_stats:
+        check(running_mean is not None and running_var is not None, "instance_norm",
+              "running_mean and running_var are required when use_input_stats=False",
+              ValueError)
+        return batch_norm(input, running_mean, running_var, weight, bias, False, momentum, eps)
+    count = input.numel() // (input.shape[0] * input.shape[1])
+    check(count > 1, "instance_norm", lambda: "expected more than 1 spatial element when "
+          f"training, got input of shape {input.shape}", ValueError)
+    y, mean, var = _normalize(input, tuple(range(2, input.ndim)), eps)
+    if running_mean is not None and running_var is not None:
+        with no_grad():
+            c = input.shape[1]
+            running_mean.mul_(1 - momentum).add_(
+                mean.detach().reshape(-1, c).mean(0) * momentum)
+            running_var.mul_(1 - momentum).add_(
+                var.detach().reshape(-1, c).mean(0) * (momentum * count / (count - 1)))
+    if weight is not None:
+        y = y * weight.reshape(_channel_shape(input))
+    if bias is not None:
+        y = y + bias.reshape(_channel_shape(input))
+    return y
+
+
+def rms_norm(input: Tensor, normalized_shape: int | Sequence[int],
+             weight: Tensor | None = None, eps: float | None = None) -> Tensor:
+    """Scale by the reciprocal root mean square over the trailing ``normalized_shape`` dims.
+
+    ``y = x * rsqrt(mean(x**2) + eps) * weight``.
+
+    Args:
+        input: ``(*, *normalized_shape)``.
+        normalized_shape: the trailing shape to normalize over.
+        weight: scale of shape ``normalized_shape`` (or None).
+        eps: added to the mean square (None: the machine epsilon of the dtype).
+
+    Example:
+        >>> F.rms_norm(gt.randn(2, 4), (4,)).shape  # doctest: +SKIP
+        (2, 4)
+    """
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    k = len(shape)
+    check(k >= 1 and tuple(input.shape[input.ndim - k:]) == shape, "rms_norm",
+          lambda: f"input of shape {input.shape} does not end with normalized_shape {shape}",
+          ShapeError)
+    if eps is None:
+        eps = float(np.finfo(input.dtype.name).eps)
+    dims = tuple(range(input.ndim - k, input.ndim))
+    y = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
+    return y if weight is None else y * weight

@@ -1,16 +1,20 @@
-"""Convolution layers: Conv1d, Conv2d, ConvTranspose2d."""
+"""Convolution layers: Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from ...ops.conv import conv1d, conv2d, conv_transpose2d, pair
+from ...ops.conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d, pair
 from ...ops.creation import empty
+from ...ops.layout.copies import pad
 from ...tensor import Tensor
 from .. import init
+from ..functional.fold import conv3d, tuple_of
 from ..parameter import Parameter
 from .module import Module
+
+PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
 class _ConvNd(Module):
@@ -18,8 +22,15 @@ class _ConvNd(Module):
 
     def __init__(self, in_channels: int, out_channels: int, kernel: tuple[int, ...],
                  stride: Any, padding: Any, dilation: Any, groups: int, bias: bool,
-                 transposed: bool, device: Any, dtype: Any) -> None:
+                 transposed: bool, device: Any, dtype: Any, padding_mode: str = "zeros") -> None:
         super().__init__()
+        name = type(self).__name__
+        if padding_mode not in PADDING_MODES:
+            raise ValueError(f"[{name}] padding_mode must be one of {PADDING_MODES}, got "
+                             f"{padding_mode!r}")
+        if padding_mode != "zeros" and transposed:
+            raise ValueError(f"[{name}] only padding_mode='zeros' is supported")
+        self.padding_mode = padding_mode
         if in_channels % groups or out_channels % groups:
             raise ValueError(f"[{type(self).__name__}] in_channels ({in_channels}) and "
                              f"out_channels ({out_channels}) must be divisible by groups "
@@ -42,6 +53,20 @@ class _ConvNd(Module):
             bound = 1.0 / math.sqrt(fan_in) if fan_in else 0.0
             init.uniform_(self.bias, -bound, bound)
 
+    def _padded(self, input: Tensor) -> tuple[Tensor, Any]:
+        """``input`` padded by ``padding_mode`` and the padding left for the convolution."""
+        if self.padding_mode == "zeros" or self.padding == "valid":
+            return input, self.padding
+        n = len(self.kernel_size)
+        if self.padding == "same":
+            dil = tuple_of(self.dilation, n, type(self).__name__, "dilation", 1)
+            totals = [d * (k - 1) for d, k in zip(dil, self.kernel_size, strict=True)]
+            sides = [(t // 2, t - t // 2) for t in totals]
+        else:
+            sides = [(p, p) for p in tuple_of(self.padding, n, type(self).__name__, "padding", 0)]
+        widths = [w for lo_hi in reversed(sides) for w in lo_hi]
+        return pad(input, widths, mode=self.padding_mode), 0
+
     def extra_repr(self) -> str:
         text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
                 f"stride={self.stride}")
@@ -51,6 +76,8 @@ class _ConvNd(Module):
             text += f", dilation={self.dilation}"
         if self.groups != 1:
             text += f", groups={self.groups}"
+        if self.padding_mode != "zeros":
+            text += f", padding_mode={self.padding_mode!r}"
         return text + ("" if self.bias is not None else ", bias=False")
 
 
@@ -64,13 +91,16 @@ class Conv1d(_ConvNd):
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: int,
                  stride: int = 1, padding: Any = 0, dilation: int = 1, groups: int = 1,
-                 bias: bool = True, device: Any = None, dtype: Any = None) -> None:
-        super().__init__(in_channels, out_channels, (int(kernel_size),), stride, padding,
-                         dilation, groups, bias, False, device, dtype)
+                 bias: bool = True, padding_mode: str = "zeros", device: Any = None,
+                 dtype: Any = None) -> None:
+        size = kernel_size if isinstance(kernel_size, int) else tuple(kernel_size)[0]
+        super().__init__(in_channels, out_channels, (int(size),), stride, padding,
+                         dilation, groups, bias, False, device, dtype, padding_mode)
 
     def forward(self, input: Tensor) -> Tensor:
         """Convolve ``input``."""
-        return conv1d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
+        x, padding = self._padded(input)
+        return conv1d(x, self.weight, self.bias, self.stride, padding, self.dilation,
                       self.groups)
 
 
@@ -84,14 +114,63 @@ class Conv2d(_ConvNd):
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any,
                  stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1,
-                 bias: bool = True, device: Any = None, dtype: Any = None) -> None:
+                 bias: bool = True, padding_mode: str = "zeros", device: Any = None,
+                 dtype: Any = None) -> None:
         super().__init__(in_channels, out_channels, pair(kernel_size, "Conv2d", "kernel_size", 1),
-                         stride, padding, dilation, groups, bias, False, device, dtype)
+                         stride, padding, dilation, groups, bias, False, device, dtype,
+                         padding_mode)
 
     def forward(self, input: Tensor) -> Tensor:
         """Convolve ``input``."""
-        return conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation,
+        x, padding = self._padded(input)
+        return conv2d(x, self.weight, self.bias, self.stride, padding, self.dilation,
                       self.groups)
+
+
+class Conv3d(_ConvNd):
+    """3-D convolution over ``(N, C, D, H, W)``.
+
+    Example:
+        >>> gt.nn.Conv3d(1, 4, 3, padding=1)(gt.randn(1, 1, 4, 4, 4)).shape  # doctest: +SKIP
+        (1, 4, 4, 4, 4)
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any,
+                 stride: Any = 1, padding: Any = 0, dilation: Any = 1, groups: int = 1,
+                 bias: bool = True, padding_mode: str = "zeros", device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__(in_channels, out_channels,
+                         tuple_of(kernel_size, 3, "Conv3d", "kernel_size", 1), stride, padding,
+                         dilation, groups, bias, False, device, dtype, padding_mode)
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Convolve ``input``."""
+        x, padding = self._padded(input)
+        return conv3d(x, self.weight, self.bias, self.stride, padding, self.dilation,
+                      self.groups)
+
+
+class ConvTranspose1d(_ConvNd):
+    """1-D transposed convolution over ``(N, C, L)`` (the gradient of Conv1d in its input).
+
+    Example:
+        >>> gt.nn.ConvTranspose1d(4, 2, 2, stride=2)(gt.randn(1, 4, 3)).shape  # doctest: +SKIP
+        (1, 2, 6)
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any,
+                 stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+                 bias: bool = True, dilation: Any = 1, padding_mode: str = "zeros",
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__(in_channels, out_channels,
+                         tuple_of(kernel_size, 1, "ConvTranspose1d", "kernel_size", 1), stride,
+                         padding, dilation, groups, bias, True, device, dtype, padding_mode)
+        self.output_padding = output_padding
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Apply the transposed convolution to ``input``."""
+        return conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
+                                self.output_padding, self.groups, self.dilation)
 
 
 class ConvTranspose2d(_ConvNd):

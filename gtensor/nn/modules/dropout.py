@@ -1,4 +1,4 @@
-"""Dropout layer."""
+"""Dropout layers: elementwise (Dropout) and whole channels (Dropout1d, 2d, 3d)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class Dropout(Module):
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
         if not 0.0 <= p <= 1.0:
-            raise ValueError(f"[Dropout] p must be in [0, 1], got {p}")
+            raise ValueError(f"[{type(self).__name__}] p must be in [0, 1], got {p}")
         self.p = p
         self.inplace = inplace
 
@@ -28,3 +28,42 @@ class Dropout(Module):
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout1d(Dropout):
+    """Zero whole channels of ``(N, C, L)`` with probability ``p`` in training.
+
+    Example:
+        >>> gt.nn.Dropout1d(0.2)(gt.randn(2, 3, 4)).shape  # doctest: +SKIP
+        (2, 3, 4)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Apply channel dropout when training."""
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(Dropout):
+    """Zero whole channels of ``(N, C, H, W)`` with probability ``p`` in training.
+
+    Example:
+        >>> gt.nn.Dropout2d(0.2)(gt.randn(2, 3, 4, 4)).shape  # doctest: +SKIP
+        (2, 3, 4, 4)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Apply channel dropout when training."""
+        return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(Dropout):
+    """Zero whole channels of ``(N, C, D, H, W)`` with probability ``p`` in training.
+
+    Example:
+        >>> gt.nn.Dropout3d(0.2)(gt.randn(2, 3, 2, 2, 2)).shape  # doctest: +SKIP
+        (2, 3, 2, 2, 2)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Apply channel dropout when training."""
+        return F.dropout3d(input, self.p, self.training, self.inplace)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...tensor import Tensor
 from .. import functional as F
 from .module import Module
@@ -159,3 +161,23 @@ class TripletMarginLoss(_Loss):
         """The triplet loss of ``anchor`` with ``positive`` and ``negative``."""
         return F.triplet_margin_loss(anchor, positive, negative, self.margin, self.p, self.eps,
                                      self.swap, self.reduction)
+
+
+class CTCLoss(_Loss):
+    """:func:`~gtensor.nn.functional.ctc_loss` as a module.
+
+    Example:
+        >>> gt.nn.CTCLoss()(log_probs, targets, input_lengths, target_lengths)  # doctest: +SKIP
+    """
+
+    def __init__(self, blank: int = 0, reduction: str = "mean",
+                 zero_infinity: bool = False) -> None:
+        super().__init__(reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs: Tensor, targets: Tensor, input_lengths: Any,
+                target_lengths: Any) -> Tensor:
+        """The CTC loss of ``log_probs`` ``(T, N, C)`` against ``targets``."""
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                          self.reduction, self.zero_infinity)

@@ -1,4 +1,4 @@
-"""Normalization layers: BatchNorm1d, BatchNorm2d, LayerNorm, GroupNorm."""
+"""Normalization layers: BatchNorm1d/2d/3d, InstanceNorm1d/2d, LayerNorm, GroupNorm, RMSNorm."""
 
 from __future__ import annotations
 
@@ -116,6 +116,72 @@ class BatchNorm2d(_BatchNorm):
     _expected_dims = (4,)
 
 
+class BatchNorm3d(_BatchNorm):
+    """Batch normalization over ``(N, C, D, H, W)`` inputs, with running statistics.
+
+    Same arguments as :class:`BatchNorm1d`.
+
+    Example:
+        >>> gt.nn.BatchNorm3d(3)(gt.randn(2, 3, 2, 2, 2)).shape  # doctest: +SKIP
+        (2, 3, 2, 2, 2)
+    """
+
+    _expected_dims = (5,)
+
+
+class _InstanceNorm(_BatchNorm):
+    """Per-sample, per-channel normalization; PyTorch's defaults: no affine, no running stats."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
+                 affine: bool = False, track_running_stats: bool = False, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device,
+                         dtype)
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Normalize each channel of each sample (unbatched input gets N = 1)."""
+        name = type(self).__name__
+        batched = self._expected_dims[-1]
+        if input.ndim not in self._expected_dims:
+            raise ShapeError(f"[{name}] expected {batched - 1}-D or {batched}-D input, got "
+                             f"shape {input.shape}")
+        if input.ndim == batched - 1:
+            return self.forward(input.unsqueeze(0)).squeeze(0)
+        if input.shape[1] != self.num_features and self.affine:
+            raise ShapeError(f"[{name}] expected {self.num_features} channels, got input of "
+                             f"shape {input.shape}")
+        use_input = self.training or not self.track_running_stats
+        return F.instance_norm(input, self.running_mean, self.running_var, self.weight,
+                               self.bias, use_input, self.momentum or 0.0, self.eps)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Instance normalization over ``(N, C, L)`` or ``(C, L)`` inputs.
+
+    Same arguments as :class:`BatchNorm1d`, with ``affine`` and
+    ``track_running_stats`` off by default.
+
+    Example:
+        >>> gt.nn.InstanceNorm1d(3)(gt.randn(2, 3, 5)).shape  # doctest: +SKIP
+        (2, 3, 5)
+    """
+
+    _expected_dims = (2, 3)
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Instance normalization over ``(N, C, H, W)`` or ``(C, H, W)`` inputs.
+
+    Same arguments as :class:`InstanceNorm1d`.
+
+    Example:
+        >>> gt.nn.InstanceNorm2d(3, affine=True)(gt.randn(2, 3, 4, 4)).shape  # doctest: +SKIP
+        (2, 3, 4, 4)
+    """
+
+    _expected_dims = (3, 4)
+
+
 class LayerNorm(Module):
     """Normalize over the trailing ``normalized_shape`` dimensions, with an elementwise affine.
 
@@ -183,3 +249,39 @@ class GroupNorm(Module):
 
     def extra_repr(self) -> str:
         return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+
+
+class RMSNorm(Module):
+    """Root-mean-square normalization over the trailing ``normalized_shape`` dims.
+
+    Args:
+        normalized_shape: the trailing shape to normalize over.
+        eps: added to the mean square (None: the dtype's machine epsilon).
+        elementwise_affine: learn a scale of shape ``normalized_shape`` (starting at 1).
+        device: where to create the scale.
+        dtype: its floating dtype.
+
+    Example:
+        >>> gt.nn.RMSNorm(8)(gt.randn(2, 8)).shape  # doctest: +SKIP
+        (2, 8)
+    """
+
+    def __init__(self, normalized_shape: int | Sequence[int], eps: float | None = None,
+                 elementwise_affine: bool = True, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.normalized_shape = (normalized_shape,) if isinstance(normalized_shape, int) \
+            else tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(ones(self.normalized_shape, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Normalize ``input``."""
+        return F.rms_norm(input, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.normalized_shape}, eps={self.eps}, "
+                f"elementwise_affine={self.elementwise_affine}")

@@ -1,4 +1,4 @@
-"""Pooling and resampling layers: MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, Upsample."""
+"""Pooling and resampling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvg/MaxPool2d, Upsample."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 from ...ops.pooling import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from ...ops.resample import interpolate
 from ...tensor import Tensor
+from ..functional.pooling import adaptive_max_pool2d, avg_pool1d, max_pool1d
 from .module import Module
 
 
@@ -81,7 +82,7 @@ class AdaptiveAvgPool2d(Module):
 
 
 class Upsample(Module):
-    """Resize ``(N, C, H, W)`` input by ``size`` or ``scale_factor`` (nearest or bilinear).
+    """Resize ``(N, C, H, W)`` input by ``size`` or ``scale_factor`` (any ``interpolate`` mode).
 
     Example:
         >>> gt.nn.Upsample(scale_factor=2)(gt.randn(1, 1, 2, 2)).shape  # doctest: +SKIP
@@ -100,3 +101,52 @@ class Upsample(Module):
 
     def extra_repr(self) -> str:
         return f"size={self.size}, scale_factor={self.scale_factor}, mode={self.mode!r}"
+
+
+class MaxPool1d(MaxPool2d):
+    """Max over sliding windows of ``(N, C, L)`` input.
+
+    Example:
+        >>> gt.nn.MaxPool1d(2)(gt.randn(1, 1, 6)).shape  # doctest: +SKIP
+        (1, 1, 3)
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        """Pool ``input``."""
+        return max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                          ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class AvgPool1d(AvgPool2d):
+    """Mean over sliding windows of ``(N, C, L)`` input.
+
+    Example:
+        >>> gt.nn.AvgPool1d(2)(gt.randn(1, 1, 6)).shape  # doctest: +SKIP
+        (1, 1, 3)
+    """
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 ceil_mode: bool = False, count_include_pad: bool = True) -> None:
+        super().__init__(kernel_size, stride, padding, ceil_mode, count_include_pad)
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Pool ``input``."""
+        return avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                          self.count_include_pad)
+
+
+class AdaptiveMaxPool2d(AdaptiveAvgPool2d):
+    """Max pooling to a fixed output size.
+
+    Example:
+        >>> gt.nn.AdaptiveMaxPool2d(2)(gt.randn(2, 3, 5, 5)).shape  # doctest: +SKIP
+        (2, 3, 2, 2)
+    """
+
+    def __init__(self, output_size: Any, return_indices: bool = False) -> None:
+        super().__init__(output_size)
+        self.return_indices = return_indices
+
+    def forward(self, input: Tensor) -> Any:
+        """Pool ``input``."""
+        return adaptive_max_pool2d(input, self.output_size, self.return_indices)

@@ -1,8 +1,8 @@
 """Multi-layer recurrent layers: RNN, LSTM and GRU, in PyTorch's shape.
 
 Each layer and direction projects its whole input with one matmul
-(``x @ W_ih.T + b_ih`` over every time step), then loops over time for the
-recurrent part with the cell steps of :mod:`.rnn_cells`. The sequence is
+(``x @ W_ih.T + b_ih`` over every time step), then runs the recurrent part
+with :func:`.rnn_cells.recurrence` (fused per-step kernels). The sequence is
 kept as time-major rows ``(sum of batch sizes, features)``: a padded batch is
 the case where every step has the full batch, and a packed sequence runs each
 step on the prefix of the batch still active, so both take one path.
@@ -21,44 +21,9 @@ from .. import functional as F
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence
 from .module import Module
-from .rnn_cells import GATES, STEPS, State, Step, reset_uniform, rnn_mode
+from .rnn_cells import GATES, State, recurrence, reset_uniform, rnn_mode
 
 _WEIGHTS = ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr")
-
-
-def _scan(step: Step, gi: Tensor, state: State, weights: tuple[Tensor | None, ...],
-          batch_sizes: list[int], reverse: bool) -> tuple[Tensor, State]:
-    """Run ``step`` over time on time-major rows ``gi``; return the outputs and final state.
-
-    Step ``t`` owns ``batch_sizes[t]`` rows of ``gi``, a non-increasing
-    prefix of the batch. Going forward, rows that stop are set aside as
-    their sequence's final state; going backward, rows join from ``state``
-    when their sequence starts.
-    """
-    offsets = [0]
-    for n in batch_sizes:
-        offsets.append(offsets[-1] + n)
-    outputs: list[Tensor] = [gi] * len(batch_sizes)
-    if reverse:
-        full = state
-        state = tuple(s[:batch_sizes[-1]] for s in full)
-        for t in reversed(range(len(batch_sizes))):
-            n, have = batch_sizes[t], state[0].shape[0]
-            if n > have:
-                state = tuple(cat([s, f[have:n]]) for s, f in zip(state, full, strict=True))
-            state = step(gi[offsets[t]:offsets[t + 1]], state, *weights)
-            outputs[t] = state[0]
-        return cat(outputs), state
-    finished: list[State] = []
-    for t, n in enumerate(batch_sizes):
-        if n < state[0].shape[0]:
-            finished.append(tuple(s[n:] for s in state))
-            state = tuple(s[:n] for s in state)
-        state = step(gi[offsets[t]:offsets[t + 1]], state, *weights)
-        outputs[t] = state[0]
-    if finished:
-        state = tuple(cat([s, *reversed(rest)]) for s, *rest in zip(state, *finished, strict=True))
-    return cat(outputs), state
 
 
 class RNNBase(Module):
@@ -228,7 +193,6 @@ class RNNBase(Module):
                        for shape in self._state_shapes(batch))
         else:
             self._check_state(hx, batch)
-        step = STEPS[self.mode]
         directions = 2 if self.bidirectional else 1
         finals: list[State] = []
         for layer in range(self.num_layers):
@@ -236,9 +200,9 @@ class RNNBase(Module):
             for direction in range(directions):
                 index = layer * directions + direction
                 w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(index)
-                out, last = _scan(step, F.linear(rows, w_ih, b_ih),
-                                  tuple(h[index] for h in hx), (w_hh, b_hh, w_hr),
-                                  batch_sizes, reverse=direction == 1)
+                out, last = recurrence(self.mode, F.linear(rows, w_ih, b_ih),
+                                       tuple(h[index] for h in hx), (w_hh, b_hh, w_hr),
+                                       batch_sizes, direction == 1)
                 outputs.append(out)
                 finals.append(last)
             rows = outputs[0] if directions == 1 else cat(outputs, dim=-1)

@@ -1,21 +1,27 @@
-"""Recurrent cells (RNNCell, LSTMCell, GRUCell) and the one-step updates the layers share.
+"""Recurrent cells (RNNCell, LSTMCell, GRUCell) and the time loop the layers share.
 
 A step takes the input projection ``gi = x @ W_ih.T + b_ih`` already
 computed, so a layer can project a whole sequence with one matmul and loop
-over time only for the recurrent part. Everything is written in gtensor ops:
-autograd differentiates it and no kernel of its own is needed. Gate order is
-PyTorch's: LSTM ``i, f, g, o``; GRU ``r, z, n`` with
+over time only for the recurrent part. In float32 and float64 the loop is
+the fused op :func:`gtensor.ops.recurrent.rnn_scan` (a matmul and one cell
+kernel per step, forward and backward); otherwise, and for a recorded
+backward pass, it is :func:`scan` over the steps below, written in gtensor
+ops. Gate order is PyTorch's: LSTM ``i, f, g, o``; GRU ``r, z, n`` with
 ``n = tanh(W_in x + b_in + r * (W_hn h + b_hn))``.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
 
+from ...autograd import grad as autograd_grad
 from ...errors import check
 from ...ops.creation import empty, zeros
+from ...ops.layout.copies import cat
+from ...ops.recurrent import fused, rnn_scan
 from ...tensor import Tensor
 from .. import functional as F
 from .. import init
@@ -34,6 +40,70 @@ def _rnn_tanh_step(gi: Tensor, state: State, w_hh: Tensor, b_hh: Tensor | None,
 def _rnn_relu_step(gi: Tensor, state: State, w_hh: Tensor, b_hh: Tensor | None,
                    w_hr: Tensor | None) -> State:
     return (F.relu(gi + F.linear(state[0], w_hh, b_hh)),)
+
+
+def scan(step: Step, gi: Tensor, state: State, weights: tuple[Tensor | None, ...],
+         batch_sizes: list[int], reverse: bool) -> tuple[Tensor, State]:
+    """Run ``step`` over time on time-major rows ``gi``; return the outputs and final state.
+
+    Step ``t`` owns ``batch_sizes[t]`` rows of ``gi``, a non-increasing
+    prefix of the batch. Going forward, rows that stop are set aside as
+    their sequence's final state; going backward, rows join from ``state``
+    when their sequence starts. This is the loop in gtensor ops, for dtypes
+    the fused loop (:func:`recurrence`) does not run and for its
+    ``create_graph`` backward pass.
+    """
+    offsets = [0]
+    for n in batch_sizes:
+        offsets.append(offsets[-1] + n)
+    pieces = gi.split(batch_sizes)
+    outputs: list[Tensor] = list(pieces)
+    if reverse:
+        full = state
+        state = tuple(s[:batch_sizes[-1]] for s in full)
+        for t in reversed(range(len(batch_sizes))):
+            n, have = batch_sizes[t], state[0].shape[0]
+            if n > have:
+                state = tuple(cat([s, f[have:n]]) for s, f in zip(state, full, strict=True))
+            state = step(pieces[t], state, *weights)
+            outputs[t] = state[0]
+        return cat(outputs), state
+    finished: list[State] = []
+    for t, n in enumerate(batch_sizes):
+        if n < state[0].shape[0]:
+            finished.append(tuple(s[n:] for s in state))
+            state = tuple(s[:n] for s in state)
+        state = step(pieces[t], state, *weights)
+        outputs[t] = state[0]
+    if finished:
+        state = tuple(cat([s, *reversed(rest)]) for s, *rest in zip(state, *finished, strict=True))
+    return cat(outputs), state
+
+
+def _scan_grads(mode: str, gi: Tensor, state: State, w_hh: Tensor, b_hh: Tensor | None,
+                w_hr: Tensor | None, batch_sizes: list[int], reverse: bool,
+                grads: tuple[Tensor, ...]) -> tuple[Any, ...]:
+    """The gradients of :func:`scan` for ``grads``, recorded (the fused loop's double backward)."""
+    out, last = scan(STEPS[mode], gi, state, (w_hh, b_hh, w_hr), batch_sizes, reverse)
+    inputs = [gi, *state, w_hh, b_hh, w_hr]
+    live = [i for i, x in enumerate(inputs) if x is not None and x.requires_grad]
+    found = autograd_grad([out, *last], [inputs[i] for i in live], list(grads),
+                          create_graph=True, allow_unused=True)
+    result: list[Any] = [None] * len(inputs)
+    for i, g in zip(live, found, strict=True):
+        result[i] = g
+    k = len(state)
+    return result[0], tuple(result[1:1 + k]), result[1 + k], result[2 + k], result[3 + k]
+
+
+def recurrence(mode: str, gi: Tensor, state: State, weights: tuple[Tensor | None, ...],
+               batch_sizes: list[int], reverse: bool) -> tuple[Tensor, State]:
+    """One layer and direction over time-major rows: the fused loop where it runs, else
+    :func:`scan`. ``weights`` is ``(w_hh, b_hh, w_hr)``."""
+    if fused(gi, (*state, *weights)):
+        return rnn_scan(mode, gi, state, *weights, batch_sizes, reverse,
+                        functools.partial(_scan_grads, mode))
+    return scan(STEPS[mode], gi, state, weights, batch_sizes, reverse)
 
 
 def _lstm_step(gi: Tensor, state: State, w_hh: Tensor, b_hh: Tensor | None,
@@ -135,7 +205,8 @@ class RNNCellBase(Module):
                                        f"{h.shape[1]}, expected {self.hidden_size}",
                       RuntimeError)
         gi = F.linear(x, self.weight_ih, self.bias_ih)
-        out = STEPS[self._mode](gi, hx, self.weight_hh, self.bias_hh, None)
+        _, out = recurrence(self._mode, gi, hx, (self.weight_hh, self.bias_hh, None),
+                            [x.shape[0]], False)
         return out if batched else tuple(h.squeeze(0) for h in out)
 
 

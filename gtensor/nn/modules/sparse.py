@@ -1,4 +1,4 @@
-"""Embedding layer."""
+"""Embedding layers: Embedding and EmbeddingBag."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ class Embedding(Module):
         num_embeddings: table size.
         embedding_dim: vector size.
         padding_idx: this row starts at zero and receives no gradient.
+        max_norm: rows picked by a lookup are first rescaled in place to at most this norm.
+        norm_type: the p of that norm.
         device: where to create the table.
         dtype: the table's floating dtype.
 
@@ -29,16 +31,18 @@ class Embedding(Module):
     """
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: int | None = None,
-                 device: Any = None, dtype: Any = None) -> None:
+                 max_norm: float | None = None, norm_type: float = 2.0, device: Any = None,
+                 dtype: Any = None) -> None:
         super().__init__()
         if padding_idx is not None:
             if not -num_embeddings <= padding_idx < num_embeddings:
-                raise ValueError(f"[Embedding] padding_idx {padding_idx} is out of range for "
-                                 f"{num_embeddings} embeddings")
+                raise ValueError(f"[{type(self).__name__}] padding_idx {padding_idx} is out of "
+                                 f"range for {num_embeddings} embeddings")
             padding_idx %= num_embeddings
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
         self.padding_idx = padding_idx
+        self.max_norm, self.norm_type = max_norm, norm_type
         self.weight = Parameter(empty(num_embeddings, embedding_dim, device=device, dtype=dtype))
         self.reset_parameters()
 
@@ -51,8 +55,51 @@ class Embedding(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         """Look up the rows of ``input``."""
-        return F.embedding(input, self.weight, self.padding_idx)
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type)
 
     def extra_repr(self) -> str:
         pad = "" if self.padding_idx is None else f", padding_idx={self.padding_idx}"
-        return f"{self.num_embeddings}, {self.embedding_dim}{pad}"
+        norm = "" if self.max_norm is None else f", max_norm={self.max_norm}"
+        return f"{self.num_embeddings}, {self.embedding_dim}{pad}{norm}"
+
+
+class EmbeddingBag(Embedding):
+    """Sums, means or maxima of bags of embedding rows, without the per-row intermediate API.
+
+    Args:
+        num_embeddings: table size.
+        embedding_dim: vector size.
+        max_norm: rows picked by a lookup are first rescaled in place to at most this norm.
+        norm_type: the p of that norm.
+        scale_grad_by_freq: must be False.
+        mode: ``"sum"``, ``"mean"`` or ``"max"``.
+        sparse: must be False.
+        include_last_offset: ``offsets`` carry the end of the last bag too.
+        padding_idx: indices equal to it are left out of every bag (its row starts at zero).
+        device: where to create the table.
+        dtype: the table's floating dtype.
+
+    Example:
+        >>> bag = gt.nn.EmbeddingBag(10, 3, mode="sum")  # doctest: +SKIP
+        >>> bag(gt.tensor([1, 2, 4, 5]), gt.tensor([0, 2])).shape  # doctest: +SKIP
+        (2, 3)
+    """
+
+    def __init__(self, num_embeddings: int, embedding_dim: int, max_norm: float | None = None,
+                 norm_type: float = 2.0, scale_grad_by_freq: bool = False, mode: str = "mean",
+                 sparse: bool = False, include_last_offset: bool = False,
+                 padding_idx: int | None = None, device: Any = None, dtype: Any = None) -> None:
+        super().__init__(num_embeddings, embedding_dim, padding_idx, max_norm, norm_type,
+                         device, dtype)
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
+        self.mode, self.include_last_offset = mode, include_last_offset
+
+    def forward(self, input: Tensor, offsets: Tensor | None = None,
+                per_sample_weights: Tensor | None = None) -> Tensor:
+        """Reduce the rows of each bag of ``input`` (cut at ``offsets`` when 1-D)."""
+        return F.embedding_bag(input, self.weight, offsets, self.max_norm, self.norm_type,
+                               self.scale_grad_by_freq, self.mode, self.sparse,
+                               per_sample_weights, self.include_last_offset, self.padding_idx)
+
+    def extra_repr(self) -> str:
+        return f"{super().extra_repr()}, mode={self.mode!r}"

@@ -6,6 +6,7 @@ The modules, each importing only those listed before it:
   ``ConcatDataset``, ``random_split``.
 - ``sampler``: ``SequentialSampler``, ``RandomSampler``, ``SubsetRandomSampler``,
   ``WeightedRandomSampler``, ``BatchSampler``.
+- ``distributed``: ``DistributedSampler``.
 - ``collate``: ``default_collate``.
 - ``dataloader``: ``DataLoader``.
 """
@@ -13,6 +14,7 @@ The modules, each importing only those listed before it:
 from .collate import default_collate
 from .dataloader import DataLoader
 from .dataset import ConcatDataset, Dataset, Subset, TensorDataset, random_split
+from .distributed import DistributedSampler
 from .sampler import (
     BatchSampler,
     RandomSampler,
@@ -22,6 +24,6 @@ from .sampler import (
     WeightedRandomSampler,
 )
 
-__all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "RandomSampler", "Sampler",
-           "SequentialSampler", "Subset", "SubsetRandomSampler", "TensorDataset",
-           "WeightedRandomSampler", "default_collate", "random_split"]
+__all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "DistributedSampler",
+           "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler",
+           "TensorDataset", "WeightedRandomSampler", "default_collate", "random_split"]

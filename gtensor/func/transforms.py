@@ -1,4 +1,4 @@
-"""Functional transforms over the autograd engine: ``grad``, ``vjp``, ``jvp``, ``jacobian``...
+"""Differentiation transforms over the autograd engine: ``grad``, ``vjp``, ``jvp``, ``jacrev``...
 
 They nest: an inner transform records its backward pass whenever its inputs
 already carry an outer transform's graph, so ``grad(grad(f))`` works.
@@ -9,28 +9,36 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .autograd.engine import grad as _grad
-from .graph.grad_mode import enable_grad
-from .ops.creation import zeros, zeros_like
-from .tensor import Tensor
+from ..autograd.engine import grad as _grad
+from ..graph.grad_mode import enable_grad
+from ..ops.creation import zeros, zeros_like
+from ..ops.layout.copies import stack
+from ..tensor import Tensor
+from .pytree import flatten, unflatten
 
 Argnums = int | Sequence[int]
 
 
-def _prepare(args: tuple[Any, ...], argnums: Argnums, op: str) -> tuple[list[Any], list[int]]:
+def _prepare(args: tuple[Any, ...], argnums: Argnums, op: str,
+             trees: bool = False) -> tuple[list[Any], list[int]]:
+    """Make the ``argnums`` arguments differentiable (tensors in nested containers if ``trees``)."""
     nums = [argnums] if isinstance(argnums, int) else list(argnums)
     args = list(args)
     for n in nums:
         if not -len(args) <= n < len(args):
             raise ValueError(f"[{op}] argnums {n} is out of range for {len(args)} arguments")
-        x = args[n]
-        if not isinstance(x, Tensor):
-            raise TypeError(f"[{op}] argument {n} must be a Tensor, got {type(x).__name__}")
-        if not x.dtype.is_floating_point:
-            raise TypeError(f"[{op}] argument {n} must be floating point, got {x.dtype.name}")
-        # a connected alias when an outer transform is tracking x, else a fresh leaf
-        args[n] = x.view(x.shape) if x.requires_grad else x.detach().requires_grad_()
+        leaves, spec = flatten(args[n]) if trees else ([args[n]], None)
+        args[n] = unflatten(spec, [_differentiable(x, n, op) for x in leaves])[0]
     return args, nums
+
+
+def _differentiable(x: Any, n: int, op: str) -> Tensor:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"[{op}] argument {n} must be a Tensor, got {type(x).__name__}")
+    if not x.dtype.is_floating_point:
+        raise TypeError(f"[{op}] argument {n} must be floating point, got {x.dtype.name}")
+    # a connected alias when an outer transform is tracking x, else a fresh leaf
+    return x.view(x.shape) if x.requires_grad else x.detach().requires_grad_()
 
 
 def _nested(xs: Sequence[Tensor]) -> bool:
@@ -43,7 +51,9 @@ def value_and_grad(f: Callable[..., Any], argnums: Argnums = 0,
 
     Args:
         f: returns a scalar tensor (or ``(scalar, aux)`` with ``has_aux``).
-        argnums: which positional argument(s) to differentiate.
+        argnums: which positional argument(s) to differentiate; each may be a
+            tensor or nested tuples, lists and dicts of tensors (the gradient
+            has the same structure).
         has_aux: ``f`` returns an extra value passed through untouched.
 
     Returns:
@@ -55,16 +65,21 @@ def value_and_grad(f: Callable[..., Any], argnums: Argnums = 0,
 
     def wrapped(*args: Any) -> Any:
         with enable_grad():
-            prepared, nums = _prepare(args, argnums, "grad")
+            prepared, nums = _prepare(args, argnums, "grad", trees=True)
             result = f(*prepared)
             value, aux = result if has_aux else (result, None)
             if not isinstance(value, Tensor) or value.numel() != 1:
                 raise RuntimeError("[grad] f must return a scalar tensor (one element), got "
                                    f"{getattr(value, 'shape', type(value).__name__)}")
-            xs = [prepared[n] for n in nums]
+            trees = [flatten(prepared[n]) for n in nums]
+            xs = [x for leaves, _ in trees for x in leaves]
             grads = _grad(value, xs, create_graph=_nested(xs), allow_unused=True)
-        grads = tuple(g if g is not None else _zeros(x) for g, x in zip(grads, xs, strict=True))
-        out = grads[0] if isinstance(argnums, int) else grads
+        flat = [g if g is not None else _zeros(x) for g, x in zip(grads, xs, strict=True)]
+        start, grouped = 0, []
+        for _, spec in trees:
+            tree, start = unflatten(spec, flat, start)
+            grouped.append(tree)
+        out = grouped[0] if isinstance(argnums, int) else tuple(grouped)
         value = value if value.grad_fn is None or _nested(xs) else value.detach()
         return ((value, aux), out) if has_aux else (value, out)
 
@@ -161,6 +176,85 @@ def jvp(f: Callable[..., Any], primals: Sequence[Tensor],
     return out, tangent_out[0] if isinstance(out, Tensor) else tuple(tangent_out)
 
 
+def _jacobians(f: Callable[..., Any], args: tuple[Any, ...], argnums: Argnums,
+               has_aux: bool, op: str) -> Any:
+    """Jacobians of each output of ``f`` w.r.t. each ``argnums`` input, one reverse pass a row."""
+    with enable_grad():
+        prepared, nums = _prepare(args, argnums, op)
+        result = f(*prepared)
+        out, aux = result if has_aux else (result, None)
+        single = isinstance(out, Tensor)
+        if op == "jacobian" and not single:
+            raise TypeError("[jacobian] f must return a single tensor")
+        outs = [out] if single else list(out) if isinstance(out, (tuple, list)) else [out]
+        if not all(isinstance(o, Tensor) for o in outs):
+            raise TypeError(f"[{op}] f must return a tensor or a tuple of tensors, got "
+                            f"{type(out).__name__}")
+        xs = [prepared[n] for n in nums]
+        nested = _nested(xs)
+        per_out = []
+        for o in outs:
+            flat = o.reshape(-1)
+            rows: list[list[Tensor]] = [[] for _ in xs]
+            for i in range(o.numel()):
+                got = _grad(flat[i], xs, retain_graph=True, create_graph=nested,
+                            allow_unused=True)
+                for row, g, x in zip(rows, got, xs, strict=True):
+                    row.append(g if g is not None else _zeros(x))
+            per_out.append(tuple(
+                stack(row).reshape(o.shape + x.shape) if row
+                else zeros(o.shape + x.shape, dtype=x.dtype, device=x.device)
+                for row, x in zip(rows, xs, strict=True)))
+    if not nested:
+        per_out = [tuple(j.detach() for j in jacs) for jacs in per_out]
+    picked = [jacs[0] if isinstance(argnums, int) else jacs for jacs in per_out]
+    jac = picked[0] if single else tuple(picked)
+    return (jac, aux) if has_aux else jac
+
+
+def jacrev(f: Callable[..., Any], argnums: Argnums = 0,
+           has_aux: bool = False) -> Callable[..., Any]:
+    """Return a function computing the Jacobian of ``f`` by reverse mode (PyTorch's ``jacrev``).
+
+    One backward pass per output element. Each Jacobian has shape
+    ``out.shape + x.shape``; with a tuple ``argnums`` one per argument, and
+    with a tuple of outputs one such result per output.
+
+    Args:
+        f: returns a tensor or a tuple of tensors (``(out, aux)`` with ``has_aux``).
+        argnums: which positional argument(s) to differentiate.
+        has_aux: ``f`` returns an extra value passed through untouched.
+
+    Example:
+        >>> jacrev(lambda x: x.sin())(gt.zeros(2))  # doctest: +SKIP
+        tensor([[1., 0.],
+                [0., 1.]])
+    """
+    def wrapped(*args: Any) -> Any:
+        return _jacobians(f, args, argnums, has_aux, "jacrev")
+
+    return wrapped
+
+
+def jacfwd(f: Callable[..., Any], argnums: Argnums = 0,
+           has_aux: bool = False) -> Callable[..., Any]:
+    """Return a function computing the Jacobian of ``f`` (PyTorch's ``jacfwd``).
+
+    gtensor has no forward-mode engine: the Jacobian is assembled from reverse
+    passes, one per output element, as in :func:`jacrev`; values and shapes are
+    those of forward mode.
+
+    Example:
+        >>> jacfwd(lambda x: x * x)(gt.tensor([1.0, 2.0]))  # doctest: +SKIP
+        tensor([[2., 0.],
+                [0., 4.]])
+    """
+    def wrapped(*args: Any) -> Any:
+        return _jacobians(f, args, argnums, has_aux, "jacfwd")
+
+    return wrapped
+
+
 def jacobian(f: Callable[..., Any], argnums: Argnums = 0) -> Callable[..., Any]:
     """Return a function computing the Jacobian of ``f`` (shape ``out.shape + x.shape``).
 
@@ -170,24 +264,7 @@ def jacobian(f: Callable[..., Any], argnums: Argnums = 0) -> Callable[..., Any]:
                 [0., 4.]])
     """
     def wrapped(*args: Any) -> Any:
-        with enable_grad():
-            prepared, nums = _prepare(args, argnums, "jacobian")
-            out = f(*prepared)
-            if not isinstance(out, Tensor):
-                raise TypeError("[jacobian] f must return a single tensor")
-            xs = [prepared[n] for n in nums]
-            nested = _nested(xs)
-            flat_out = out.reshape(-1)
-            jacs = tuple(zeros((out.numel(),) + x.shape, dtype=x.dtype, device=x.device)
-                         for x in xs)
-            for i in range(out.numel()):
-                got = _grad(flat_out[i], xs, retain_graph=True, create_graph=nested,
-                            allow_unused=True)
-                for jac, g in zip(jacs, got, strict=True):
-                    if g is not None:
-                        jac[i] = g
-        jacs = tuple(j.reshape(out.shape + x.shape) for j, x in zip(jacs, xs, strict=True))
-        return jacs[0] if isinstance(argnums, int) else jacs
+        return _jacobians(f, args, argnums, False, "jacobian")
 
     return wrapped
 
@@ -195,9 +272,11 @@ def jacobian(f: Callable[..., Any], argnums: Argnums = 0) -> Callable[..., Any]:
 def hessian(f: Callable[..., Any], argnums: Argnums = 0) -> Callable[..., Any]:
     """Return a function computing the Hessian of scalar-valued ``f``.
 
+    With a tuple ``argnums`` the result is nested: ``h[i][j]`` pairs arguments i and j.
+
     Example:
         >>> hessian(lambda x: (x ** 3).sum())(gt.tensor([1.0, 2.0]))  # doctest: +SKIP
         tensor([[ 6.,  0.],
                 [ 0., 12.]])
     """
-    return jacobian(grad(f, argnums), argnums)
+    return jacfwd(grad(f, argnums), argnums)

@@ -1,0 +1,142 @@
+"""Vision helpers: ``pixel_shuffle``, ``pixel_unshuffle`` and ``grid_sample``.
+
+The shuffles are a reshape and a permute. ``grid_sample`` unnormalizes the
+grid, applies the padding mode to the coordinates, then reads the corner
+pixels of every sample point with ``gather`` over the flattened plane and
+blends them with weights that are differentiable in the grid (bilinear) or
+reads the nearest pixel; autograd gives both gradients.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...dtypes import int64
+from ...errors import DTypeError, ShapeError, check
+from ...ops.elementwise import where
+from ...tensor import Tensor
+from ...tensor_base import TensorBase
+
+
+def _shuffle(op: str, input: Any, r: int, up: bool) -> Tensor:
+    """Move ``r x r`` blocks between the channels and the plane (``up``: into the plane)."""
+    check(isinstance(input, TensorBase), op, "input must be a tensor", TypeError)
+    check(input.ndim >= 3, op, lambda: f"expected an input with at least 3 dims, got shape "
+          f"{input.shape}", ShapeError)
+    check(isinstance(r, int) and r >= 1, op,
+          lambda: f"the factor must be a positive int, got {r!r}", ValueError)
+    *lead, c, h, w = input.shape
+    b = len(lead)
+    if up:
+        check(c % (r * r) == 0, op, lambda: f"channels ({c}) must be divisible by the square "
+              f"of upscale_factor ({r})", ShapeError)
+        x = input.reshape(*lead, c // (r * r), r, r, h, w)
+        x = x.permute(*range(b), b, b + 3, b + 1, b + 4, b + 2)
+        return x.reshape(*lead, c // (r * r), h * r, w * r)
+    check(h % r == 0 and w % r == 0, op, lambda: f"height ({h}) and width ({w}) must be "
+          f"divisible by downscale_factor ({r})", ShapeError)
+    x = input.reshape(*lead, c, h // r, r, w // r, r)
+    x = x.permute(*range(b), b, b + 2, b + 4, b + 1, b + 3)
+    return x.reshape(*lead, c * r * r, h // r, w // r)
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    """Rearrange ``(*, C*r*r, H, W)`` into ``(*, C, H*r, W*r)``.
+
+    Example:
+        >>> F.pixel_shuffle(gt.randn(1, 8, 2, 3), 2).shape  # doctest: +SKIP
+        (1, 2, 4, 6)
+    """
+    return _shuffle("pixel_shuffle", input, upscale_factor, True)
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """Rearrange ``(*, C, H*r, W*r)`` into ``(*, C*r*r, H, W)`` (the inverse of ``pixel_shuffle``).
+
+    Example:
+        >>> F.pixel_unshuffle(gt.randn(1, 2, 4, 6), 2).shape  # doctest: +SKIP
+        (1, 8, 2, 3)
+    """
+    return _shuffle("pixel_unshuffle", input, downscale_factor, False)
+
+
+def _reflect(coord: Tensor, low2: int, high2: int) -> Tensor:
+    """Fold ``coord`` into ``[low2/2, high2/2]`` by reflecting at the ends (PyTorch's rule)."""
+    if low2 == high2:
+        return coord * 0.0
+    low, span = low2 / 2, (high2 - low2) / 2
+    dist = (coord - low).abs()
+    flips = (dist / span).floor().detach()
+    extra = dist - flips * span
+    even = (flips.remainder(2) == 0)
+    return where(even, extra + low, (span - extra) + low)
+
+
+def _source(coord: Tensor, size: int, padding_mode: str, align: bool) -> Tensor:
+    """Pixel coordinate of normalized ``coord`` along an axis of ``size``, after padding."""
+    x = (coord + 1) * ((size - 1) / 2) if align else ((coord + 1) * size - 1) / 2
+    if padding_mode == "reflection":
+        x = _reflect(x, 0, 2 * (size - 1)) if align else _reflect(x, -1, 2 * size - 1)
+    if padding_mode != "zeros":
+        x = x.clamp(0, size - 1)
+    return x
+
+
+def _read(plane: Tensor, iy: Tensor, ix: Tensor, h: int, w: int) -> Tensor:
+    """``plane[n, c, iy, ix]`` with zeros outside ``[0, h) x [0, w)``; plane is ``(N, C, H*W)``."""
+    inside = (iy >= 0) & (iy <= h - 1) & (ix >= 0) & (ix <= w - 1)
+    flat = iy.clamp(0, h - 1) * w + ix.clamp(0, w - 1)
+    n, c = plane.shape[:2]
+    index = flat.reshape(n, 1, -1).to(int64).expand(n, c, flat[0].numel())
+    vals = plane.gather(2, index).reshape(n, c, *iy.shape[1:])
+    return vals * inside.unsqueeze(1).to(plane.dtype)
+
+
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
+                padding_mode: str = "zeros", align_corners: bool | None = None) -> Tensor:
+    """Sample ``(N, C, H, W)`` input at the normalized ``(x, y)`` points of ``grid``.
+
+    Args:
+        input: ``(N, C, H, W)`` float tensor.
+        grid: ``(N, OH, OW, 2)`` of the input's dtype; ``-1`` and ``1`` are the
+            input's edges (pixel centres of the corners with ``align_corners``).
+        mode: ``"bilinear"`` or ``"nearest"`` (rounds half to even).
+        padding_mode: ``"zeros"``, ``"border"`` or ``"reflection"``.
+        align_corners: map ``-1`` and ``1`` onto the corner pixel centres
+            (None means False).
+
+    Returns:
+        ``(N, C, OH, OW)``; differentiable in ``input`` and (bilinear) in ``grid``.
+
+    Example:
+        >>> F.grid_sample(gt.randn(1, 1, 4, 4), gt.zeros(1, 2, 2, 2)).shape  # doctest: +SKIP
+        (1, 1, 2, 2)
+    """
+    op = "grid_sample"
+    check(isinstance(input, TensorBase) and isinstance(grid, TensorBase), op,
+          "input and grid must be tensors", TypeError)
+    check(input.ndim == 4, op, lambda: f"expected a 4-D input, got shape {input.shape}",
+          ShapeError)
+    check(grid.ndim == 4 and grid.shape[3] == 2 and grid.shape[0] == input.shape[0], op,
+          lambda: f"expected a grid of shape ({input.shape[0]}, OH, OW, 2), got {grid.shape}",
+          ShapeError)
+    check(input.dtype.name in ("float32", "float64") and grid.dtype is input.dtype, op,
+          lambda: f"expected float input and grid of one dtype, got {input.dtype.name} and "
+          f"{grid.dtype.name}", DTypeError)
+    check(mode in ("bilinear", "nearest"), op,
+          lambda: f"mode must be 'bilinear' or 'nearest', got {mode!r}", ValueError)
+    check(padding_mode in ("zeros", "border", "reflection"), op, lambda: "padding_mode must "
+          f"be 'zeros', 'border' or 'reflection', got {padding_mode!r}", ValueError)
+    n, c, h, w = input.shape
+    align = bool(align_corners)
+    ix = _source(grid[..., 0], w, padding_mode, align)
+    iy = _source(grid[..., 1], h, padding_mode, align)
+    plane = input.reshape(n, c, h * w)
+    if mode == "nearest":
+        return _read(plane, iy.detach().round(), ix.detach().round(), h, w)
+    x0, y0 = ix.detach().floor(), iy.detach().floor()
+    wx1, wy1 = (ix - x0).unsqueeze(1), (iy - y0).unsqueeze(1)
+    wx0, wy0 = 1 - wx1, 1 - wy1
+    return (_read(plane, y0, x0, h, w) * (wy0 * wx0) + _read(plane, y0, x0 + 1, h, w) * (wy0 * wx1)
+            + _read(plane, y0 + 1, x0, h, w) * (wy1 * wx0)
+            + _read(plane, y0 + 1, x0 + 1, h, w) * (wy1 * wx1))

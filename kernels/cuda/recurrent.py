@@ -1,0 +1,65 @@
+"""Recurrent cell steps on CUDA: one grid-stride kernel per step.
+
+Thread ``k`` handles one hidden unit of one row (``k // hidden``,
+``k % hidden``): it reads that unit's gate sums (``gates`` loads, coalesced
+across a warp since neighbouring threads read neighbouring units) and writes
+the unit's state and saved gates. The step's matmul (``h @ W_hh.T``) runs
+before it through cuBLAS; the grid covers ``rows * hidden`` threads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numba import cuda
+
+from ..common.dtype_groups import FLOAT
+from ..common.rnn_math import cell_backward, cell_forward
+from ..registry import register
+from ._launch import on
+
+_forward = cuda.jit(device=True)(cell_forward)
+_backward = cuda.jit(device=True)(cell_backward)
+
+
+@cuda.jit
+def gtensor_rnn_cell_forward(size, hidden, mode, gi, hh, b, has_bias, hprev, cprev, h, c,  # noqa: ANN001
+                             acts):
+    k = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while k < size:
+        _forward(k, hidden, mode, gi, hh, b, has_bias, hprev, cprev, h, c, acts)
+        k += step
+
+
+@cuda.jit
+def gtensor_rnn_cell_backward(size, hidden, mode, dy, dcarry, carry, acts, c, cprev, hprev,  # noqa: ANN001
+                              h, dgi, dhh, dc, dskip):
+    k = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while k < size:
+        _backward(k, hidden, mode, dy, dcarry, carry, acts, c, cprev, hprev, h, dgi, dhh, dc,
+                  dskip)
+        k += step
+
+
+@register("rnn_cell_forward", "cuda", FLOAT)
+def gtensor_rnn_cell_forward_cuda(size: int, hidden: int, mode: int, *buffers: Any,
+                                  stream: Any = None) -> None:
+    """One forward step (see the CPU kernel for the arguments).
+
+    Example:
+        >>> gtensor_rnn_cell_forward_cuda(n, h, 0, *buffers, stream=s)  # doctest: +SKIP
+    """
+    on(gtensor_rnn_cell_forward, size, stream)(size, hidden, mode, *buffers)
+
+
+@register("rnn_cell_backward", "cuda", FLOAT)
+def gtensor_rnn_cell_backward_cuda(size: int, hidden: int, mode: int, *buffers: Any,
+                                   stream: Any = None) -> None:
+    """One backward step (see the CPU kernel for the arguments).
+
+    Example:
+        >>> gtensor_rnn_cell_backward_cuda(n, h, 0, *buffers, stream=s)  # doctest: +SKIP
+    """
+    on(gtensor_rnn_cell_backward, size, stream)(size, hidden, mode, *buffers)
