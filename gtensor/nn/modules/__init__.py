@@ -66,6 +66,13 @@ from .pooling import (
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .sparse import Embedding, EmbeddingBag
+from .transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .vision import Fold, PixelShuffle, PixelUnshuffle, Unfold
 
 __all__ = [
@@ -83,4 +90,6 @@ __all__ = [
     "AdaptiveMaxPool2d", "AvgPool1d", "BatchNorm3d", "CTCLoss", "Conv3d", "ConvTranspose1d",
     "Dropout1d", "Dropout2d", "Dropout3d", "EmbeddingBag", "Fold", "InstanceNorm1d",
     "InstanceNorm2d", "MaxPool1d", "PixelShuffle", "PixelUnshuffle", "RMSNorm", "Unfold",
+    "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
+    "TransformerEncoderLayer",
 ]
