@@ -35,4 +35,18 @@ def gtensor_matmul_cpu(
         # them first (2-4x slower on the small matrices of a training step)
         np.dot(a, b, out=out)
         return
+    if out.flags.c_contiguous and not any(b.strides[:-2]) and _folds(a):
+        # one matrix for the whole batch (a linear layer on 3-D input): NumPy's matmul
+        # loops without BLAS over a zero batch stride, so fold the batch into the rows
+        np.dot(a.reshape(-1, a.shape[-1]), b[(0,) * (b.ndim - 2)],
+               out=out.reshape(-1, out.shape[-1]))
+        return
     np.matmul(a, b, out=out)
+
+
+def _folds(a: np.ndarray) -> bool:
+    """True when ``a``'s dims before the last fold into one without a copy."""
+    for i in range(a.ndim - 2):
+        if a.shape[i] != 1 and a.strides[i] != a.strides[i + 1] * a.shape[i + 1]:
+            return False
+    return True
