@@ -113,8 +113,10 @@ def _forward(gi: Tensor, h0: Tensor, c0: Tensor, w_hh: Tensor, b_hh: Tensor | No
     a = _Buffers(gi=gi, h0=h0, c0=c0, out=t_out, acts=t_acts, cs=t_cs, rs=t_rs, h_n=h_n,
                  c_n=c_n, hh=new((batch, GATES[mode] * hidden)), w_hh_t=w_hh.mT,
                  w_hr_t=None if w_hr is None else w_hr.mT,
-                 b=b_hh if b_hh is not None else gi[0],
+                 b=b_hh if b_hh is not None else new((GATES[mode] * hidden,)),
                  hjoin=new((batch, width)), cjoin=new((batch, hidden)), dummy=new((1,)))
+    if b_hh is None:
+        launch("fill", dev, (dt,), a.b, 0)
     offsets = _offsets(batch_sizes)
     steps = len(batch_sizes)
     order = range(steps - 1, -1, -1) if reverse else range(steps)
@@ -127,7 +129,7 @@ def _forward(gi: Tensor, h0: Tensor, c0: Tensor, w_hh: Tensor, b_hh: Tensor | No
         launch(*mm, hprev, a.w_hh_t, a.hh[:n])
         h_rows = a.rs[lo:hi] if w_hr is not None else a.out[lo:hi]
         launch(*cell, n * hidden, hidden, MODES[mode], _flat(a.gi, lo, hi), a.hh[:n].reshape(-1),
-               a.b.reshape(-1), b_hh is not None, hprev.reshape(-1),
+               a.b.reshape(-1), hprev.reshape(-1),
                cprev.reshape(-1) if lstm else a.dummy, h_rows.reshape(-1),
                _flat(a.cs, lo, hi) if lstm else a.dummy, _flat(a.acts, lo, hi))
         if w_hr is not None:
@@ -178,12 +180,14 @@ def _backward(dout: Tensor, dh_n: Tensor, dc_n: Tensor, acts: Tensor, cs: Tensor
     a = _Buffers(dout=dout, acts=acts, cs=cs, out=out, rs=rs, h0=h0, c0=c0, w_hh=w_hh,
                  w_hr=w_hr, dgi=t_dgi, dhh=t_dhh, dh=dh0, dc=dc0, dh_all=t_dh_all, skip=skip,
                  dr=new((batch, hidden)) if w_hr is not None else None,
+                 no_carry=new((batch, hidden)) if w_hr is not None else None,
                  hjoin=new((batch, width)), cjoin=new((batch, hidden)), dummy=new((1,)))
     launch(*copy, dh_n._native(), a.dh)
     if lstm:
         launch(*copy, dc_n._native(), a.dc)
-    if gru:
-        launch("fill", dev, (dt,), a.skip, 0)
+    for zeroed in (a.skip if gru else None, a.no_carry):
+        if zeroed is not None:
+            launch("fill", dev, (dt,), zeroed, 0)
     offsets = _offsets(batch_sizes)
     steps = len(batch_sizes)
     order = list(range(steps) if reverse else range(steps - 1, -1, -1))
@@ -198,11 +202,11 @@ def _backward(dout: Tensor, dh_n: Tensor, dc_n: Tensor, acts: Tensor, cs: Tensor
         if w_hr is not None:
             add(dout[lo:hi], dh0[:n], out=t_dh_all[lo:hi])
             launch(*mm, a.dh_all[lo:hi], a.w_hr, a.dr[:n])
-            dy, carry = a.dr[:n].reshape(-1), False
+            dy, dcarry = a.dr[:n].reshape(-1), a.no_carry[:n].reshape(-1)
         else:
-            dy, carry = _flat(a.dout, lo, hi), True
+            dy, dcarry = _flat(a.dout, lo, hi), a.dh[:n].reshape(-1)
         c_args = (_flat(a.cs, lo, hi), cprev.reshape(-1)) if lstm else (a.dummy, a.dummy)
-        launch(*cell, n * hidden, hidden, MODES[mode], dy, a.dh[:n].reshape(-1), carry,
+        launch(*cell, n * hidden, hidden, MODES[mode], dy, dcarry,
                _flat(a.acts, lo, hi), *c_args, hprev.reshape(-1), _flat(a.out, lo, hi),
                _flat(a.dgi, lo, hi), _flat(a.dhh, lo, hi) if gru else a.dummy,
                a.dc[:n].reshape(-1) if lstm else a.dummy,

@@ -13,33 +13,35 @@ from typing import Any
 
 from numba import cuda
 
+from ..common import rnn_math
 from ..common.dtype_groups import FLOAT
-from ..common.rnn_math import cell_backward, cell_forward
 from ..registry import register
 from ._launch import on
 
-_forward = cuda.jit(device=True)(cell_forward)
-_backward = cuda.jit(device=True)(cell_backward)
+_dev = rnn_math.build(cuda.jit(device=True))
+_forward = _dev.cell_forward
+_backward = _dev.cell_backward
 
 
 @cuda.jit
-def gtensor_rnn_cell_forward(size, hidden, mode, gi, hh, b, has_bias, hprev, cprev, h, c,  # noqa: ANN001
-                             acts):
+def gtensor_rnn_cell_forward(size, hidden, mode, gi, hh, b, hprev, cprev, h, c, acts):  # noqa: ANN001
     k = cuda.grid(1)
     step = cuda.gridsize(1)
     while k < size:
-        _forward(k, hidden, mode, gi, hh, b, has_bias, hprev, cprev, h, c, acts)
+        row = k // hidden
+        _forward(row, k - row * hidden, hidden, mode, gi, hh, b, hprev, cprev, h, c, acts)
         k += step
 
 
 @cuda.jit
-def gtensor_rnn_cell_backward(size, hidden, mode, dy, dcarry, carry, acts, c, cprev, hprev,  # noqa: ANN001
-                              h, dgi, dhh, dc, dskip):
+def gtensor_rnn_cell_backward(size, hidden, mode, dy, dcarry, acts, c, cprev, hprev, h, dgi,  # noqa: ANN001
+                              dhh, dc, dskip):
     k = cuda.grid(1)
     step = cuda.gridsize(1)
     while k < size:
-        _backward(k, hidden, mode, dy, dcarry, carry, acts, c, cprev, hprev, h, dgi, dhh, dc,
-                  dskip)
+        row = k // hidden
+        _backward(row, k - row * hidden, hidden, mode, dy, dcarry, acts, c, cprev, hprev, h,
+                  dgi, dhh, dc, dskip)
         k += step
 
 
