@@ -27,6 +27,11 @@ if TYPE_CHECKING:
 
 def _matmul_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
     a, b = ctx.saved_tensors
+    if b.ndim == 2 and a.ndim > 2:
+        # one matrix for the whole batch (a linear layer): its gradient is one product over
+        # every row of the batch, not a product per batch entry summed afterwards
+        rows = a.reshape(-1, a.shape[-1])
+        return g @ b.mT, rows.mT @ g.reshape(rows.shape[0], g.shape[-1])
     return g @ b.mT, a.mT @ g
 
 
