@@ -13,8 +13,9 @@ Two ``conv2d`` paths, picked by what measured faster on a 2-core host:
   GEMM per image ``W_stacked (KH*KW*O, C) @ x_padded (C, Hp*Wp)`` followed by
   a shifted sum of its ``KH*KW`` row blocks (no im2col buffer; the GEMM's
   inner dimension is ``C``);
-* otherwise im2col over a chunk of images (:data:`CHUNK_BYTES` of columns)
-  and ``W (O, C*KH*KW) @ cols`` per image.
+* otherwise im2col over a chunk of images (:data:`CHUNK_BYTES` of columns),
+  one GEMM ``W (O, C*KH*KW) @ cols`` for the chunk, and its rows copied into
+  the ``(N, O, OH, OW)`` output.
 
 ``conv2d_weight`` is one GEMM per chunk and group, ``g (O, images*positions)
 @ cols.T``; ``conv_transpose2d`` one GEMM per chunk and group, ``W.T @ x``,
@@ -144,11 +145,12 @@ def _conv_im2col(x: np.ndarray, w: np.ndarray, out: np.ndarray, stride: Pair, pa
     for n0, n1 in _chunks(x.shape[0], groups * cgk, size, x.itemsize):
         cols = np.empty((groups * cgk, (n1 - n0) * size), x.dtype)
         gtensor_im2col_cpu(x[n0:n1], cols, kh, kw, *stride, *padding, *dilation, oh_n, ow_n)
-        for n in range(n0, n1):
-            at = (n - n0) * size
-            for g in range(groups):
-                np.dot(wr[g], cols[g * cgk:(g + 1) * cgk, at:at + size],
-                       out=out[n, g * og:(g + 1) * og].reshape(og, size))
+        y = np.empty((og, (n1 - n0) * size), x.dtype)
+        for g in range(groups):
+            # one GEMM over the chunk's images, then rows of ``size`` copied into place
+            np.dot(wr[g], cols[g * cgk:(g + 1) * cgk], out=y)
+            out[n0:n1, g * og:(g + 1) * og] = y.reshape(og, n1 - n0, oh_n, ow_n).transpose(
+                1, 0, 2, 3)
 
 
 @register("conv2d", "cpu", same(FLOAT, 2))
