@@ -3,6 +3,7 @@ and the nccl backend's calls with NCCL mocked at its call boundary (simulated CU
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from datetime import timedelta
@@ -15,7 +16,7 @@ import pytest
 import gtensor as gt
 import gtensor.distributed as dist
 from gtensor.distributed.backend_nccl import NCCLBackend
-from gtensor.distributed.run import command, find_mpiexec, main
+from gtensor.distributed.run import command, find_mpiexec, main, rank_environment
 
 
 def test_work_times_out_with_a_clear_error_and_finishes_once() -> None:
@@ -48,6 +49,14 @@ def test_launcher_command_line() -> None:
                                                                         "pkg.train", "-x"]
     with pytest.raises(SystemExit):
         command(["-n", "0", "train.py"])
+
+
+def test_launcher_gives_each_rank_a_share_of_the_cores(monkeypatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    env = rank_environment(2, {"MKL_NUM_THREADS": "3", "PATH": "/bin"})
+    assert env["OMP_NUM_THREADS"] == env["NUMBA_NUM_THREADS"] == "4"
+    assert env["MKL_NUM_THREADS"] == "3" and env["PATH"] == "/bin"
+    assert rank_environment(16, {})["OPENBLAS_NUM_THREADS"] == "1"
 
 
 @pytest.mark.skipif(find_mpiexec() is None, reason="needs mpiexec: pip install 'gtensor[test]'")
