@@ -65,7 +65,6 @@ class _Buffers:
     """
 
     def __init__(self, **tensors: Tensor | None) -> None:
-        self.tensors = tensors
         for name, t in tensors.items():
             setattr(self, name, None if t is None else t._native())
 
@@ -76,12 +75,12 @@ def _flat(a: Any, start: int, stop: int) -> Any:
 
 
 def _prev_rows(state: Any, rows: Any, offsets: list[int], batch_sizes: Sequence[int],
-               t: int, first: bool, reverse: bool, join: Any) -> Any:
+               t: int, first: bool, reverse: bool, join: Any, copy: tuple[Any, ...]) -> Any:
     """The state step ``t`` starts from (native, ``batch_sizes[t]`` rows).
 
     It is the initial state at the first step, else the previous step's rows
     (going backward in time, the rows of sequences that start at ``t`` come
-    from the initial state, assembled in ``join``).
+    from the initial state, assembled in ``join`` by two ``copy`` launches).
     """
     n = batch_sizes[t]
     if first:
@@ -91,8 +90,8 @@ def _prev_rows(state: Any, rows: Any, offsets: list[int], batch_sizes: Sequence[
     block = rows[offsets[src]:offsets[src] + min(n, have)]
     if n <= have:
         return block
-    join[:have] = block
-    join[have:n] = state[have:n]
+    launch(*copy, block, join[:have])
+    launch(*copy, state[have:n], join[have:n])
     return join[:n]
 
 
@@ -121,10 +120,12 @@ def _forward(gi: Tensor, h0: Tensor, c0: Tensor, w_hh: Tensor, b_hh: Tensor | No
     steps = len(batch_sizes)
     order = range(steps - 1, -1, -1) if reverse else range(steps)
     mm, cell = ("matmul", dev, (dt, dt)), ("rnn_cell_forward", dev, (dt,))
+    copy = ("copy", dev, (dt, dt))
     for i, t in enumerate(order):
         n, lo, hi = batch_sizes[t], offsets[t], offsets[t + 1]
-        hprev = _prev_rows(a.h0, a.out, offsets, batch_sizes, t, i == 0, reverse, a.hjoin)
-        cprev = _prev_rows(a.c0, a.cs, offsets, batch_sizes, t, i == 0, reverse, a.cjoin) \
+        first = i == 0
+        hprev = _prev_rows(a.h0, a.out, offsets, batch_sizes, t, first, reverse, a.hjoin, copy)
+        cprev = _prev_rows(a.c0, a.cs, offsets, batch_sizes, t, first, reverse, a.cjoin, copy) \
             if lstm else hprev
         launch(*mm, hprev, a.w_hh_t, a.hh[:n])
         h_rows = a.rs[lo:hi] if w_hr is not None else a.out[lo:hi]
@@ -196,8 +197,8 @@ def _backward(dout: Tensor, dh_n: Tensor, dc_n: Tensor, acts: Tensor, cs: Tensor
     for t in order:
         n, lo, hi = batch_sizes[t], offsets[t], offsets[t + 1]
         first = t == first_step
-        hprev = _prev_rows(a.h0, a.out, offsets, batch_sizes, t, first, reverse, a.hjoin)
-        cprev = _prev_rows(a.c0, a.cs, offsets, batch_sizes, t, first, reverse, a.cjoin) \
+        hprev = _prev_rows(a.h0, a.out, offsets, batch_sizes, t, first, reverse, a.hjoin, copy)
+        cprev = _prev_rows(a.c0, a.cs, offsets, batch_sizes, t, first, reverse, a.cjoin, copy) \
             if lstm else hprev
         if w_hr is not None:
             add(dout[lo:hi], dh0[:n], out=t_dh_all[lo:hi])

@@ -23,10 +23,6 @@ from collections.abc import Callable
 
 from .jit_build import build_functions
 
-MODES = {"LSTM": 0, "GRU": 1, "RNN_TANH": 2, "RNN_RELU": 3}
-GATES = (4, 3, 1, 1)
-SAVED = (4, 4, 0, 0)  # saved activations per hidden unit, by mode
-
 
 def sigmoid(x):  # noqa: ANN001, ANN201
     """``1 / (1 + exp(-x))``."""
