@@ -42,6 +42,20 @@ from .errors import (
 from .func import vmap
 from .generator import Generator, default_generator, initial_seed, manual_seed
 from .linalg import outer
+from .nn.functional import (  # torch.<name> too, with the same signatures
+    avg_pool1d,
+    celu,
+    conv3d,
+    conv_transpose1d,
+    cosine_similarity,
+    max_pool1d,
+    pairwise_distance,
+    pixel_shuffle,
+    pixel_unshuffle,
+    prelu,
+    rms_norm,
+    selu,
+)
 from .ops.conv import conv1d, conv2d, conv_transpose2d
 from .ops.copy import clone
 from .ops.creation import (
@@ -256,24 +270,9 @@ swapaxes = transpose
 detach = TensorBase.detach
 numel = TensorBase.numel
 
-# the nn.functional ops PyTorch also has at top level with the same signature
-_TOP_LEVEL_FUNCTIONAL = (
+__all__ = [
     "avg_pool1d", "celu", "conv3d", "conv_transpose1d", "cosine_similarity", "max_pool1d",
-    "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "prelu", "rms_norm", "selu")
-avg_pool1d = nn.functional.avg_pool1d
-celu = nn.functional.celu
-conv3d = nn.functional.conv3d
-conv_transpose1d = nn.functional.conv_transpose1d
-cosine_similarity = nn.functional.cosine_similarity
-max_pool1d = nn.functional.max_pool1d
-pairwise_distance = nn.functional.pairwise_distance
-pixel_shuffle = nn.functional.pixel_shuffle
-pixel_unshuffle = nn.functional.pixel_unshuffle
-prelu = nn.functional.prelu
-rms_norm = nn.functional.rms_norm
-selu = nn.functional.selu
-
-__all__ = [*_TOP_LEVEL_FUNCTIONAL,
+    "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "prelu", "rms_norm", "selu",
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
     "SizeOverflowError", "Tensor", "Untraceable", "abs", "abs_", "absolute", "accelerator", "acos",

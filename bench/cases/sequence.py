@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 
 from ..libraries import Library
-from ..registry import Unsupported, Workload, case
+from ..registry import Workload, case
+from .train_step import TrainStep
 
 # full: the size of issue 18's target (2 layers, hidden 256, 64 steps, batch 32)
 _SIZES: dict[str, dict[str, Any]] = {
@@ -16,33 +17,25 @@ _SIZES: dict[str, dict[str, Any]] = {
     "full": {"batch": 32, "steps": 64, "features": 128, "hidden": 256, "layers": 2}}
 
 
-class _LstmStep:
+class _LstmStep(TrainStep):
     """LSTM (batch first) over ``steps`` steps, a linear head on the last, cross-entropy, Adam."""
 
     def __init__(self, lib: Library, batch: int, steps: int, features: int, hidden: int,
                  layers: int, compiled: bool) -> None:
-        if lib.name not in ("gtensor", "torch"):
-            raise Unsupported("no autograd or nn modules")
-        nn = lib.ns.nn
-        lib.ns.manual_seed(0)
-        self.lstm = nn.LSTM(features, hidden, num_layers=layers, batch_first=True).to(lib.device)
-        self.head = nn.Linear(hidden, 10).to(lib.device)
-        self.opt = lib.ns.optim.Adam([*self.lstm.parameters(), *self.head.parameters()],
-                                     lr=1e-3)
-        self.loss_fn = nn.CrossEntropyLoss()
+        self.sizes = (features, hidden, layers)
+        super().__init__(lib, compiled=compiled)
         self.x = lib.randn(batch, steps, features, seed=1)
         self.y = lib.asarray(np.random.default_rng(2).integers(0, 10, batch, dtype=np.int64))
-        self.step = lib.ns.compile(self._step) if compiled and lib.name == "gtensor" \
-            else self._step
 
-    def _step(self, x: Any, y: Any) -> None:
-        self.opt.zero_grad()
-        out, _ = self.lstm(x)
-        self.loss_fn(self.head(out[:, -1]), y).backward()
-        self.opt.step()
+    def build(self, nn: Any) -> Any:
+        features, hidden, layers = self.sizes
+        return nn.ModuleList([nn.LSTM(features, hidden, num_layers=layers, batch_first=True),
+                              nn.Linear(hidden, 10)])
 
-    def __call__(self) -> None:
-        self.step(self.x, self.y)
+    def logits(self, x: Any) -> Any:
+        lstm, head = self.model
+        out, _ = lstm(x)
+        return head(out[:, -1])
 
 
 def _flops(batch: int, steps: int, features: int, hidden: int, layers: int) -> int:

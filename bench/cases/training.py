@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from ..libraries import Library
-from ..registry import Unsupported, Workload, case
+from ..registry import Workload, case
+from .train_step import TrainStep
 
 _SIZES: dict[str, dict[str, Any]] = {
     "tiny": {"batch": 8, "features": 16, "hidden": 8, "classes": 4},
@@ -16,8 +17,8 @@ _SIZES: dict[str, dict[str, Any]] = {
     "full": {"batch": 256, "features": 784, "hidden": 512, "classes": 10}}
 
 
-class _Step:
-    """A training step over fixed data; records allocated bytes after 2 steps and at the end.
+class _Step(TrainStep):
+    """An MLP training step; records allocated bytes after 2 steps and at the end.
 
     Adam creates its state in the first step, so from the second on the bytes
     held should stay the same (a growing number is a leak).
@@ -25,26 +26,18 @@ class _Step:
 
     def __init__(self, lib: Library, batch: int, features: int, hidden: int, classes: int,
                  optimizer: str, compiled: bool = False) -> None:
-        if lib.name not in ("gtensor", "torch"):
-            raise Unsupported("no autograd or nn modules")
-        nn, dev = lib.ns.nn, lib.device
-        self.lib = lib
-        lib.ns.manual_seed(0)
-        self.model = nn.Sequential(
-            nn.Linear(features, hidden, device=dev), nn.ReLU(),
-            nn.Linear(hidden, hidden, device=dev), nn.ReLU(),
-            nn.Linear(hidden, classes, device=dev))
-        params = self.model.parameters()
-        self.opt = (lib.ns.optim.Adam(params, lr=1e-3) if optimizer == "adam"
-                    else lib.ns.optim.SGD(params, lr=1e-2))
-        self.loss_fn = nn.CrossEntropyLoss()
+        self.sizes = (features, hidden, classes)
+        super().__init__(lib, optimizer, compiled)
         self.x = lib.randn(batch, features, seed=1)
         rng = np.random.default_rng(2)
         self.y = lib.asarray(rng.integers(0, classes, batch, dtype=np.int64))
         self.steps = 0
         self.allocated: dict[str, int] = {}
-        self.step = lib.ns.compile(self._step) if compiled and lib.name == "gtensor" \
-            else self._step
+
+    def build(self, nn: Any) -> Any:
+        features, hidden, classes = self.sizes
+        return nn.Sequential(nn.Linear(features, hidden), nn.ReLU(), nn.Linear(hidden, hidden),
+                             nn.ReLU(), nn.Linear(hidden, classes))
 
     def _allocated(self) -> int | None:
         gc.collect()  # objects in cycles (an earlier case's, in this worker) still hold memory
@@ -54,13 +47,8 @@ class _Step:
             return int(self.lib.ns.cuda.memory_allocated())
         return None
 
-    def _step(self, x: Any, y: Any) -> None:
-        self.opt.zero_grad()
-        self.loss_fn(self.model(x), y).backward()
-        self.opt.step()
-
     def __call__(self) -> None:
-        self.step(self.x, self.y)
+        super().__call__()
         self.steps += 1
         if self.steps == 2:
             self.allocated["after_2_steps"] = self._allocated() or 0

@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 
 from ..libraries import Library
-from ..registry import Unsupported, Workload, case
+from ..registry import Workload, case
+from .train_step import TrainStep
 
 _SIZES: dict[str, dict[str, Any]] = {
     "tiny": {"layers": 1, "d_model": 8, "nhead": 2, "ff": 8, "seq": 3, "batch": 2},
@@ -16,31 +17,27 @@ _SIZES: dict[str, dict[str, Any]] = {
 _CLASSES = 10
 
 
-class _EncoderStep:
+class _EncoderStep(TrainStep):
     """Encoder layers (dropout 0.1, ReLU, post-norm), a linear head per token, cross-entropy."""
 
     def __init__(self, lib: Library, layers: int, d_model: int, nhead: int, ff: int, seq: int,
                  batch: int) -> None:
-        if lib.name not in ("gtensor", "torch"):
-            raise Unsupported("no autograd or nn modules")
-        nn = lib.ns.nn
-        lib.ns.manual_seed(0)
-        layer = nn.TransformerEncoderLayer(d_model, nhead, ff, batch_first=True)
-        kwargs = {"enable_nested_tensor": False} if lib.name == "torch" else {}
-        self.encoder = nn.TransformerEncoder(layer, layers, **kwargs).to(lib.device)
-        self.head = nn.Linear(d_model, _CLASSES).to(lib.device)
-        self.opt = lib.ns.optim.Adam([*self.encoder.parameters(), *self.head.parameters()],
-                                     lr=1e-3)
-        self.loss_fn = nn.CrossEntropyLoss()
+        self.sizes = (layers, d_model, nhead, ff)
+        super().__init__(lib)
         self.x = lib.randn(batch, seq, d_model, seed=1)
         labels = np.random.default_rng(2).integers(0, _CLASSES, batch * seq, dtype=np.int64)
         self.y = lib.asarray(labels)
 
-    def __call__(self) -> None:
-        self.opt.zero_grad()
-        out = self.head(self.encoder(self.x)).reshape(-1, _CLASSES)
-        self.loss_fn(out, self.y).backward()
-        self.opt.step()
+    def build(self, nn: Any) -> Any:
+        layers, d_model, nhead, ff = self.sizes
+        layer = nn.TransformerEncoderLayer(d_model, nhead, ff, batch_first=True)
+        kwargs = {"enable_nested_tensor": False} if self.lib.name == "torch" else {}
+        return nn.ModuleList([nn.TransformerEncoder(layer, layers, **kwargs),
+                              nn.Linear(d_model, _CLASSES)])
+
+    def logits(self, x: Any) -> Any:
+        encoder, head = self.model
+        return head(encoder(x)).reshape(-1, _CLASSES)
 
 
 def _flops(layers: int, d_model: int, nhead: int, ff: int, seq: int, batch: int) -> int:

@@ -7,7 +7,8 @@ from typing import Any
 import numpy as np
 
 from ..libraries import Library
-from ..registry import Unsupported, Workload, case
+from ..registry import Workload, case
+from .train_step import TrainStep
 
 # full: the size of issue 18's target (conv 1-32-64, 3x3, batch 64, 28x28)
 _SIZES: dict[str, dict[str, Any]] = {
@@ -16,34 +17,23 @@ _SIZES: dict[str, dict[str, Any]] = {
     "full": {"batch": 64, "side": 28, "width": 32, "hidden": 128}}
 
 
-class _CnnStep:
+class _CnnStep(TrainStep):
     """conv(1, w) relu conv(w, 2w) relu max_pool(2) flatten linear relu linear, cross-entropy."""
 
     def __init__(self, lib: Library, batch: int, side: int, width: int, hidden: int,
                  compiled: bool) -> None:
-        if lib.name not in ("gtensor", "torch"):
-            raise Unsupported("no autograd or nn modules")
-        nn = lib.ns.nn
-        lib.ns.manual_seed(0)
-        flat = 2 * width * ((side - 4) // 2) ** 2
-        self.model = nn.Sequential(
-            nn.Conv2d(1, width, 3), nn.ReLU(), nn.Conv2d(width, 2 * width, 3), nn.ReLU(),
-            nn.MaxPool2d(2), nn.Flatten(), nn.Linear(flat, hidden), nn.ReLU(),
-            nn.Linear(hidden, 10)).to(lib.device)
-        self.opt = lib.ns.optim.Adam(self.model.parameters(), lr=1e-3)
-        self.loss_fn = nn.CrossEntropyLoss()
+        self.sizes = (side, width, hidden)
+        super().__init__(lib, compiled=compiled)
         self.x = lib.randn(batch, 1, side, side, seed=1)
         self.y = lib.asarray(np.random.default_rng(2).integers(0, 10, batch, dtype=np.int64))
-        self.step = lib.ns.compile(self._step) if compiled and lib.name == "gtensor" \
-            else self._step
 
-    def _step(self, x: Any, y: Any) -> None:
-        self.opt.zero_grad()
-        self.loss_fn(self.model(x), y).backward()
-        self.opt.step()
-
-    def __call__(self) -> None:
-        self.step(self.x, self.y)
+    def build(self, nn: Any) -> Any:
+        side, width, hidden = self.sizes
+        flat = 2 * width * ((side - 4) // 2) ** 2
+        return nn.Sequential(
+            nn.Conv2d(1, width, 3), nn.ReLU(), nn.Conv2d(width, 2 * width, 3), nn.ReLU(),
+            nn.MaxPool2d(2), nn.Flatten(), nn.Linear(flat, hidden), nn.ReLU(),
+            nn.Linear(hidden, 10))
 
 
 def _flops(batch: int, side: int, width: int, hidden: int) -> int:

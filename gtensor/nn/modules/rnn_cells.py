@@ -53,9 +53,6 @@ def scan(step: Step, gi: Tensor, state: State, weights: tuple[Tensor | None, ...
     the fused loop (:func:`recurrence`) does not run and for its
     ``create_graph`` backward pass.
     """
-    offsets = [0]
-    for n in batch_sizes:
-        offsets.append(offsets[-1] + n)
     pieces = gi.split(batch_sizes)
     outputs: list[Tensor] = list(pieces)
     if reverse:
