@@ -7,7 +7,17 @@ Example:
     (2, 3)
 """
 
-from . import accelerator, autograd, cuda, distributed, func, linalg, memory, nn, optim, utils
+from . import accelerator, amp, autograd, cuda, distributed, func, linalg, memory, nn, optim, utils
+from .amp import (
+    autocast,
+    clear_autocast_cache,
+    get_autocast_dtype,
+    is_autocast_cache_enabled,
+    is_autocast_enabled,
+    set_autocast_cache_enabled,
+    set_autocast_dtype,
+    set_autocast_enabled,
+)
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .compiler import compile
 from .device import device
@@ -276,21 +286,25 @@ __all__ = [
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
     "SizeOverflowError", "Tensor", "Untraceable", "abs", "abs_", "absolute", "accelerator", "acos",
-    "acos_", "adaptive_avg_pool2d", "add", "addcdiv", "addcmul", "all", "amax", "amin", "any",
-    "arange", "argmax", "argmin", "argsort", "argwhere", "as_tensor", "asin", "asin_", "atan",
-    "atan2", "atan_", "autograd", "avg_pool2d", "bernoulli", "bincount", "bitwise_and",
+    "acos_", "adaptive_avg_pool2d", "add", "addcdiv", "addcmul", "all", "amax", "amin", "amp",
+    "any", "arange", "argmax", "argmin", "argsort", "argwhere", "as_tensor", "asin", "asin_",
+    "atan", "atan2", "atan_", "autocast", "autograd", "avg_pool2d", "bernoulli", "bincount",
+    "bitwise_and",
     "bitwise_not", "bitwise_or", "bitwise_xor", "bmm", "bool_", "broadcast_shapes", "broadcast_to",
-    "cat", "ceil", "ceil_", "chunk", "clamp", "clamp_", "clip", "clip_", "clone", "compile",
+    "cat", "ceil", "ceil_", "chunk", "clamp", "clamp_", "clear_autocast_cache", "clip", "clip_",
+    "clone", "compile",
     "conv1d", "conv2d", "conv_transpose2d", "cos", "cos_", "cosh", "cosh_", "cuda", "cumprod",
     "cumsum", "default_generator", "detach", "device", "diag", "diagonal", "distributed", "div",
     "divide",
     "dropout_mask", "dtype", "einsum", "empty", "empty_like", "enable_grad", "eq", "erf", "erf_",
     "exp", "exp2", "exp2_", "exp_", "expm1", "expm1_", "eye", "fill_", "flatten", "flip",
     "float16", "float32", "float64", "floor", "floor_", "floor_divide", "from_dlpack",
-    "from_numpy", "full", "full_like", "func", "gather", "ge", "gelu", "get_default_dtype", "gt",
+    "from_numpy", "full", "full_like", "func", "gather", "ge", "gelu", "get_autocast_dtype",
+    "get_default_dtype", "gt",
     "histc", "index_add", "index_copy", "index_fill", "index_put", "index_put_", "index_select",
     "inference_mode", "initial_seed", "int16", "int32", "int64", "int8", "interpolate",
-    "is_grad_enabled", "isfinite", "isinf", "isnan", "kthvalue", "le", "left_shift", "lerp",
+    "is_autocast_cache_enabled", "is_autocast_enabled", "is_grad_enabled", "isfinite", "isinf",
+    "isnan", "kthvalue", "le", "left_shift", "lerp",
     "linalg", "linspace", "load", "log", "log10", "log10_", "log1p", "log1p_", "log2", "log2_",
     "log_",
     "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "logsumexp", "lt",
@@ -302,7 +316,8 @@ __all__ = [
     "rand", "rand_like", "randint", "randn", "randn_like", "randperm", "reciprocal", "reciprocal_",
     "relu", "relu_", "remainder", "repeat_interleave", "reshape", "result_type", "right_shift",
     "roll", "round", "round_", "rsqrt", "rsqrt_", "save", "scatter", "scatter_add",
-    "scatter_reduce", "searchsorted", "select", "set_default_dtype", "set_grad_enabled",
+    "scatter_reduce", "searchsorted", "select", "set_autocast_cache_enabled", "set_autocast_dtype",
+    "set_autocast_enabled", "set_default_dtype", "set_grad_enabled",
     "set_printoptions", "sigmoid", "sigmoid_", "sign", "silu", "sin", "sin_", "sinh", "sinh_",
     "softmax", "softplus", "sort", "split", "sqrt", "sqrt_", "square", "square_", "squeeze",
     "stack", "std", "sub", "subtract", "sum", "swapaxes", "t", "take", "take_along_dim", "tan",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..graph.autocast_mode import autocast_inputs
 from ..tensor_base import TensorBase
 from . import elementwise as ew
 
@@ -21,6 +22,7 @@ def _forward(op: str) -> Callable[[Tensor, Any], Any]:
     spec = ew.SPECS[op]
 
     def forward(self: Tensor, other: Any) -> Any:
+        self, other = autocast_inputs(op, self, other)
         if isinstance(other, TensorBase):
             result = ew.same_layout_binary(spec, self, other)
             if result is not None:
@@ -37,6 +39,7 @@ def _reflected(op: str) -> Callable[[Tensor, Any], Any]:
     spec = ew.SPECS[op]
 
     def reflected(self: Tensor, other: Any) -> Any:
+        self, other = autocast_inputs(op, self, other)
         if not ew.is_scalar(other):
             return NotImplemented
         return ew.binary(spec, other, self)

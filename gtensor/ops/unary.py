@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..dtypes import bool_, dtype, float16, get_default_dtype
 from ..errors import DTypeError, check
+from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import state
 from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node, make_node, needs_grad, record
@@ -238,6 +239,7 @@ def _define(name: str) -> Callable[..., Tensor]:
     spec = UNARY[name]
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
+        (input,) = autocast_inputs(name, input)
         return unary(spec, input, out)
 
     fn.__name__ = fn.__qualname__ = name
@@ -311,6 +313,7 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
         >>> softplus(gt.zeros(1)).item()  # doctest: +SKIP
         0.6931...
     """
+    (input,) = autocast_inputs("softplus", input)
     check_floating(input, "softplus")
     if beta == 1.0 and threshold == 20.0:
         return unary(UNARY["softplus"], input)
