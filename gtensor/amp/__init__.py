@@ -1,4 +1,4 @@
-"""Automatic mixed precision: ``autocast`` regions, as ``torch.amp``.
+"""Automatic mixed precision: ``autocast`` regions and ``GradScaler``, as ``torch.amp``.
 
 Example:
     >>> import gtensor as gt
@@ -19,7 +19,9 @@ from ..graph.autocast_mode import (
     set_autocast_enabled,
 )
 from .autocast_mode import autocast, custom_bwd, custom_fwd
+from .grad_scaler import GradScaler, OptState
 
-__all__ = ["autocast", "clear_autocast_cache", "custom_bwd", "custom_fwd", "get_autocast_dtype",
-           "is_autocast_available", "is_autocast_cache_enabled", "is_autocast_enabled",
-           "set_autocast_cache_enabled", "set_autocast_dtype", "set_autocast_enabled"]
+__all__ = ["GradScaler", "OptState", "autocast", "clear_autocast_cache", "custom_bwd",
+           "custom_fwd", "get_autocast_dtype", "is_autocast_available",
+           "is_autocast_cache_enabled", "is_autocast_enabled", "set_autocast_cache_enabled",
+           "set_autocast_dtype", "set_autocast_enabled"]
