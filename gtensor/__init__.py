@@ -12,6 +12,7 @@ from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set
 from .compiler import compile
 from .device import device
 from .dtypes import (
+    bfloat16,
     bool_,
     dtype,
     float16,
@@ -286,7 +287,7 @@ __all__ = [
     "divide",
     "dropout_mask", "dtype", "einsum", "empty", "empty_like", "enable_grad", "eq", "erf", "erf_",
     "exp", "exp2", "exp2_", "exp_", "expm1", "expm1_", "eye", "fill_", "flatten", "flip",
-    "float16", "float32", "float64", "floor", "floor_", "floor_divide", "from_dlpack",
+    "float16", "bfloat16", "float32", "float64", "floor", "floor_", "floor_divide", "from_dlpack",
     "from_numpy", "full", "full_like", "func", "gather", "ge", "gelu", "get_default_dtype", "gt",
     "histc", "index_add", "index_copy", "index_fill", "index_put", "index_put_", "index_select",
     "inference_mode", "initial_seed", "int16", "int32", "int64", "int8", "interpolate",

@@ -126,12 +126,7 @@ def _missing_message(op: str, backend: str, dtypes: Signature) -> str:
     avail = "; ".join(
         f"{b}: " + ", ".join("(" + ", ".join(s) + ")" for s in sigs) for b, sigs in where.items()
     )
-    hint = ""
-    if "float16" in dtypes:
-        hint = " (float16 is storage-only for most kernels: Numba computes in float32; cast first)"
-    return (
-        f"[{op}] no kernel for backend {backend!r} and dtypes {dtypes}{hint}; available: {avail}"
-    )
+    return f"[{op}] no kernel for backend {backend!r} and dtypes {dtypes}; available: {avail}"
 
 
 def registered() -> dict[tuple[str, str], list[Signature]]:

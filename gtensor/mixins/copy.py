@@ -13,6 +13,7 @@ from ..device import DeviceLike
 from ..dtypes import (
     ALL_DTYPES,
     as_dtype,
+    bfloat16,
     bool_,
     dtype,
     float16,
@@ -30,7 +31,8 @@ from ..ops import copy, creation, interop
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-_TYPE_NAMES = {float32: "Float", float64: "Double", float16: "Half", int64: "Long",
+_TYPE_NAMES = {float32: "Float", float64: "Double", float16: "Half", bfloat16: "BFloat16",
+               int64: "Long",
                int32: "Int", int16: "Short", int8: "Char", uint8: "Byte", bool_: "Bool"}
 _BY_TYPE_NAME = {f"{_TYPE_NAMES[d]}Tensor": d for d in ALL_DTYPES}
 
@@ -154,6 +156,7 @@ class CopyMethods:
     float = _cast(float32)
     double = _cast(float64)
     half = _cast(float16)
+    bfloat16 = _cast(bfloat16)
     int = _cast(int32)
     long = _cast(int64)
     short = _cast(int16)

@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..dtypes import as_dtype, bool_, dtype, float16, float32, int64, uint8
+from ..dtypes import as_dtype, bool_, dtype, float32, int64, uint8
 from ..errors import DTypeError, check
 from ..graph.grad_mode import no_grad
 from ..graph.node import Node, needs_grad, record
@@ -72,7 +72,7 @@ _plans = PlanCache()
 
 def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_dt: dtype,
                   param: float = 0.0) -> Tensor:
-    """Allocate the result and launch reduction kernel ``op`` (float16 runs in float32).
+    """Allocate the result and launch reduction kernel ``op`` (half types run in float32).
 
     The result shape and the kernel's bound layout are planned once per
     (op, device, dtypes, shape, strides, dims, keepdim).
@@ -87,10 +87,10 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
                 kept_shape(x._shape, dims, keepdim), out_dt)
         return tracing.state.trace.reduce(op, x, dims, keepdim, out_dt)
     kdt = x._dtype
-    if kdt is float16:
+    if kdt.is_half:
         kdt = float32
         x = x.to(kdt)  # type: ignore[attr-defined]
-    res_dt = float32 if out_dt is float16 else out_dt
+    res_dt = float32 if out_dt.is_half else out_dt
     dev = x._storage.device
     stream = None if dev._type == "cpu" else current_stream_of(dev)
     key = (op, dev._type, dev._index, None if stream is None else stream.handle, kdt, res_dt,
@@ -353,7 +353,7 @@ def _arg_extreme(op: str, x: Tensor, dim: int | None, keepdim: bool,
     dims = reduce_dims(x, dim, op)
     if dim is None:
         keepdim = keepdim and x.ndim > 0
-    src = x.to(float32) if x.dtype is float16 else x  # type: ignore[attr-defined]
+    src = x.to(float32) if x.dtype.is_half else x  # type: ignore[attr-defined]
     shape = kept_shape(x.shape, dims, keepdim)
     outputs = [(shape, int64), (shape, src.dtype)] if values else [(shape, int64)]
     found = tracing.library_calls(op, functools.partial(_arg_extreme_kernel, op=op, dims=dims,
