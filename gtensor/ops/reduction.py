@@ -72,7 +72,7 @@ _plans = PlanCache()
 
 def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_dt: dtype,
                   param: float = 0.0) -> Tensor:
-    """Allocate the result and launch reduction kernel ``op`` (half types run in float32).
+    """Allocate the result and launch reduction kernel ``op`` (half types accumulate in float32).
 
     The result shape and the kernel's bound layout are planned once per
     (op, device, dtypes, shape, strides, dims, keepdim).
@@ -87,10 +87,12 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
                 kept_shape(x._shape, dims, keepdim), out_dt)
         return tracing.state.trace.reduce(op, x, dims, keepdim, out_dt)
     kdt = x._dtype
-    if kdt.is_half:
+    res_dt = out_dt
+    if kdt.is_half and out_dt is not kdt and out_dt is not bool_:
+        # the half kernels accumulate in float32 and round into their own type only
         kdt = float32
         x = x.to(kdt)  # type: ignore[attr-defined]
-    res_dt = float32 if out_dt.is_half else out_dt
+        res_dt = float32 if out_dt.is_half else out_dt
     dev = x._storage.device
     stream = None if dev._type == "cpu" else current_stream_of(dev)
     key = (op, dev._type, dev._index, None if stream is None else stream.handle, kdt, res_dt,
@@ -104,7 +106,8 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
     if by_address is not None:  # x and result are held here while the kernel runs
         by_address(x._ptr, result._ptr, float(param))
     else:
-        run(x._storage.flat(kdt.numpy), x._offset, result._storage.flat(res_dt.numpy), 0, param)
+        run(x._storage.flat(kdt.kernel), x._offset, result._storage.flat(res_dt.kernel), 0,
+            param)
     return result if res_dt is out_dt else result.to(out_dt)  # type: ignore[attr-defined]
 
 
@@ -119,7 +122,7 @@ def _plan_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool,
     shape = kept_shape(x._shape, dims, keepdim)
     out_strides = contiguous_strides(kept_shape(x._shape, dims, False))
     fn = kernel(op, x._storage.device, x._dtype)
-    args = (x._shape, x._strides, out_strides, dims, x._dtype.numpy, res_dt.numpy)
+    args = (x._shape, x._strides, out_strides, dims, x._dtype.kernel, res_dt.kernel)
     by_address = getattr(fn, "plan_pointers", None)
     return (shape, fn.plan(*args, stream),
             None if by_address is None else by_address(*args))

@@ -16,36 +16,12 @@ Every op defined for float32 is also registered for ``float16`` and
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from functools import partial
 
-from ..registry import register
+from ..registry import LazyKernel, register
 from .dtype_groups import ALL, HALF, same
 from .scalar_binary import BINARY, TERNARY, TERNARY_SCALAR, where
 from .scalar_unary import UNARY
-
-
-class LazyKernel:
-    """A kernel built by ``factory(*args, half=half)`` on first use (half kernels are many and
-    rarely all used; building one costs a few milliseconds of Numba set-up)."""
-
-    def __init__(self, factory: Callable[..., Callable], op: str, fn: Callable, arity: int,
-                 value_start: int, half: str) -> None:
-        self._make = (factory, op, fn, arity, value_start, half)
-        self._kernel: Any = None
-        self.__name__ = op
-
-    def built(self) -> Any:
-        """The kernel, built now if it was not yet."""
-        if self._kernel is None:
-            factory, op, fn, arity, value_start, half = self._make
-            self._kernel = factory(op, fn, arity, value_start, half=half)
-        return self._kernel
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.built(), name)
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.built()(*args, **kwargs)
 
 
 def register_elementwise(backend: str, factory: Callable[..., Callable]) -> None:
@@ -61,8 +37,8 @@ def register_elementwise(backend: str, factory: Callable[..., Callable]) -> None
                 if "float32" in dtypes:
                     for h in HALF:
                         register(op, backend, same((h,), min(arity, 3)))(
-                            LazyKernel(factory, op, fn, arity, 0, h))
+                            LazyKernel(partial(factory, op, fn, arity, 0, half=h), op))
     register("where", backend, [("bool", d, d) for d in ALL])(factory("where", where, 3, 1))
     for h in HALF:
         register("where", backend, [("bool", h, h)])(
-            LazyKernel(factory, "where", where, 3, 1, h))
+            LazyKernel(partial(factory, "where", where, 3, 1, half=h), "where"))
