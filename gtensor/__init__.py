@@ -102,6 +102,16 @@ from .ops.elementwise import (
     sub,
     where,
 )
+from .ops.float_math import (
+    acosh,
+    asinh,
+    atanh,
+    copysign,
+    hypot,
+    logaddexp,
+    nextafter,
+    signbit,
+)
 from .ops.indexing.along_dim import (
     gather,
     index_add,
@@ -274,6 +284,7 @@ numel = TensorBase.numel
 __all__ = [
     "avg_pool1d", "celu", "conv3d", "conv_transpose1d", "cosine_similarity", "max_pool1d",
     "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "prelu", "rms_norm", "selu",
+    "acosh", "asinh", "atanh", "copysign", "hypot", "logaddexp", "nextafter", "signbit",
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
     "SizeOverflowError", "Tensor", "Untraceable", "abs", "abs_", "absolute", "accelerator", "acos",
