@@ -130,6 +130,8 @@ def promoted(*operands: Any) -> list[Any]:
     if len({t.ndim == 0 for t in tensors}) < 2 or len({t.dtype for t in tensors}) < 2:
         return list(operands)
     want = result_type(*tensors)
+    if want is _dtypes.result_type(*tensors):
+        return list(operands)
     return [t.to(want) if isinstance(t, TensorBase) and t.dtype is not want else t
             for t in operands]
 
@@ -149,8 +151,9 @@ def can_cast(from_: Any, to: dtype, /) -> bool:
 
 def astype(x: Tensor, dtype: Any, /, *, copy: bool = True, device: DeviceLike | None = None
            ) -> Tensor:
-    """``x`` converted to ``dtype`` (and moved to ``device``): a new tensor unless ``copy=False``
-    and nothing changes.
+    """``x`` converted to ``dtype`` and moved to ``device``.
+
+    A new tensor, unless ``copy=False`` and nothing changes (then ``x`` itself).
 
     Example:
         >>> astype(gt.tensor([1.7, -1.7]), gt.int32).tolist()

@@ -173,12 +173,14 @@ def _real_only(x: Tensor, op: str) -> Tensor:
     return x
 
 
-def _bound(value: Any, dt: dtype) -> Any:
-    """A Python int bound outside an integer dtype's range clips nothing: None."""
+def _bound(value: Any, dt: dtype, upper: bool) -> Any:
+    """A Python int bound for an integer dtype, in its range; None where it clips nothing."""
     if dt.category != 1 or isinstance(value, (TensorBase, bool)) or not isinstance(value, int):
         return value
     info = iinfo(dt)
-    return None if value >= info.max and value > 0 or value <= info.min and value < 0 else value
+    if (value >= info.max) if upper else (value <= info.min):
+        return None
+    return min(max(value, info.min), info.max)
 
 
 def clip(x: Tensor, /, min: Operand = None, max: Operand = None) -> Tensor:  # noqa: A002
@@ -194,7 +196,7 @@ def clip(x: Tensor, /, min: Operand = None, max: Operand = None) -> Tensor:  # n
     """
     check(isinstance(x, TensorBase), "clip", lambda: f"expected an array, got "
           f"{type(x).__name__}", TypeError)
-    lo, hi = _bound(min, x.dtype), _bound(max, x.dtype)
+    lo, hi = _bound(min, x.dtype, False), _bound(max, x.dtype, True)
     if lo is None and hi is None:
         return x.clone()
     out = ternary.clamp(*promoted(x, lo, hi))

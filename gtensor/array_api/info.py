@@ -12,7 +12,6 @@ from typing import Any
 from ..device import CPU, cuda_device_count, cuda_is_available, device, resolve
 from ..dtypes import dtype, get_default_dtype, int64
 from ..errors import check
-from ..serialization_objects import MAX_NDIM
 from .data_types import KINDS, STANDARD_NAMES, by_name
 
 
@@ -22,14 +21,13 @@ class Info:
     __slots__ = ()
 
     def capabilities(self) -> dict[str, Any]:
-        """Boolean-mask indexing, data-dependent output shapes, and the most axes an array has.
+        """Boolean-mask indexing and data-dependent output shapes; no fixed limit on axes (None).
 
         Example:
             >>> Info().capabilities()["boolean indexing"]
             True
         """
-        return {"boolean indexing": True, "data-dependent shapes": True,
-                "max dimensions": MAX_NDIM}
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": None}
 
     def default_device(self) -> device:
         """Where arrays go when no ``device=`` is given: cpu."""
@@ -46,7 +44,10 @@ class Info:
         return [CPU, *(device("cuda", i) for i in range(count))]
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, dtype]:
-        """The dtypes of arrays made from Python floats, ints and of index arrays.
+        """The dtypes of arrays made from Python floats and ints, and of index arrays.
+
+        ``"complex floating"`` is listed once gtensor has the complex dtype
+        that pairs with the default float dtype.
 
         Example:
             >>> Info().default_dtypes()["integral"]

@@ -58,8 +58,11 @@ def matmul(x1: Tensor, x2: Tensor, /) -> Tensor:
 
 
 def tensordot(x1: Tensor, x2: Tensor, /, *, axes: int | Sequence[Sequence[int]] = 2) -> Tensor:
-    """The sum of products over ``axes``: the last ``axes`` of ``x1`` with the first of ``x2``,
-    or the two given sequences of axes."""
+    """The sum of products over ``axes`` of ``x1`` and ``x2``.
+
+    ``axes``: a count (the last ones of ``x1`` with the first ones of ``x2``)
+    or two sequences of axes.
+    """
     return _linalg.tensordot(*_common(x1, x2), dims=axes)
 
 

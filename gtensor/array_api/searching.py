@@ -16,6 +16,7 @@ from ..errors import ShapeError, check
 from ..ops import elementwise as ew
 from ..ops import reduction, sorting
 from ..ops.indexing import along_dim, masked
+from ..tensor_base import TensorBase
 from .data_types import promoted, result_type
 from .statistics import Axis, sum
 
@@ -82,7 +83,8 @@ def searchsorted(x1: Tensor, x2: Any, /, *, side: str = "left",
     dt = result_type(seq, x2)
     if seq.dtype is not dt:
         seq = seq.to(dt)
-    return sorting.searchsorted(seq, x2.to(dt) if hasattr(x2, "to") else x2, side=side)
+    values = x2.to(dt) if isinstance(x2, TensorBase) and x2.dtype is not dt else x2
+    return sorting.searchsorted(seq, values, side=side)
 
 
 def where(condition: Tensor, x1: Any, x2: Any, /) -> Tensor:

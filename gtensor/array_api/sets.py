@@ -1,5 +1,4 @@
-"""The array API's set functions: ``unique_all``, ``unique_counts``, ``unique_inverse``,
-``unique_values``, over gtensor's sort-based ``unique``.
+"""The array API's set functions (``unique_*``) over gtensor's sort-based ``unique``.
 
 The values come sorted; every NaN is a distinct value (sorted last) and
 ``-0.0`` equals ``0.0``. ``unique_all``'s first-occurrence indices are the

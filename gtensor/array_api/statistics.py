@@ -120,7 +120,7 @@ def _with_initial(out: Tensor, axis: int, value: int) -> Tensor:
 
 def cumulative_sum(x: Tensor, /, *, axis: int | None = None, dtype: Any = None,
                    include_initial: bool = False) -> Tensor:
-    """Running sums along ``axis`` (optional for 1-d ``x``), a leading 0 with ``include_initial``.
+    """Running sums along ``axis`` (optional for 1-d ``x``); ``include_initial`` puts a 0 first.
 
     Example:
         >>> cumulative_sum(gt.tensor([1, 2, 3]), include_initial=True).tolist()
@@ -133,8 +133,10 @@ def cumulative_sum(x: Tensor, /, *, axis: int | None = None, dtype: Any = None,
 
 def cumulative_prod(x: Tensor, /, *, axis: int | None = None, dtype: Any = None,
                     include_initial: bool = False) -> Tensor:
-    """Running products along ``axis`` (optional for 1-d ``x``), a leading 1 with
-    ``include_initial``."""
+    """Running products along ``axis`` (optional for 1-d ``x``).
+
+    ``include_initial`` puts a 1 first.
+    """
     d = _scan_axis(x, axis, "cumulative_prod")
     out = _in_dtype(scan.cumprod(x, d, dtype=dtype), dtype)
     return _with_initial(out, d, 1) if include_initial else out
@@ -156,8 +158,9 @@ def any(x: Tensor, /, *, axis: Axis = None, keepdims: bool = False) -> Tensor:  
 
 def diff(x: Tensor, /, *, axis: int = -1, n: int = 1, prepend: Tensor | None = None,
          append: Tensor | None = None) -> Tensor:
-    """The ``n``-th differences along ``axis`` (``!=`` of neighbours for bools), after joining
-    ``prepend`` and ``append``.
+    """The ``n``-th differences along ``axis``, after joining ``prepend`` and ``append``.
+
+    Bools differ by ``!=`` of neighbours.
 
     Example:
         >>> diff(gt.tensor([1, 4, 9]), prepend=gt.tensor([0])).tolist()

@@ -1,13 +1,14 @@
-"""Float functions composed of existing kernels: signbit, copysign, nextafter, hypot, logaddexp,
-asinh, acosh, atanh.
+"""Float functions composed of existing elementwise kernels (signbit, copysign, hypot...).
 
-Each runs a few elementwise kernels on the tensor's device (no host round
-trip) and, when differentiable, records one node whose VJP sits beside it, as
-PyTorch defines them. The sign bit is read through an integer view of the same
-width (``x.view(int32)`` for float32), so ``signbit(-0.0)`` and the sign of a
-NaN are exact and ``nextafter`` steps one unit in the last place by adding
-one to those bits. Integer inputs compute in the default float dtype, float16
-in float32 (rounded once at the end), as the unary kernels do.
+``signbit``, ``copysign``, ``nextafter``, ``hypot``, ``logaddexp``,
+``asinh``, ``acosh`` and ``atanh`` each run a few elementwise kernels on the
+tensor's device (no host round trip) and, when differentiable, record one
+node whose VJP sits beside them, as PyTorch defines it. The sign bit is read
+through an integer view of the same width (``x.view(int32)`` for float32), so
+``signbit(-0.0)`` and the sign of a NaN are exact and ``nextafter`` steps one
+unit in the last place by adding one to those bits. Integer inputs compute in
+the default float dtype, float16 in float32 (rounded once at the end), as the
+unary kernels do.
 """
 
 from __future__ import annotations

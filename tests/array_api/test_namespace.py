@@ -1,5 +1,8 @@
-"""The namespace object and the array attributes: __array_namespace__, inspection, data types,
-copy semantics, DLPack, and the special cases where the namespace corrects gtensor's ops."""
+"""The namespace object, the array attributes it needs, and the namespace's own special cases.
+
+__array_namespace__, inspection, data types, copy semantics, DLPack, and
+the special values where the namespace corrects gtensor's ops.
+"""
 
 from __future__ import annotations
 
@@ -30,10 +33,10 @@ def test_inspection_api(device: str) -> None:
     info = gxp.__array_namespace_info__()
     caps = info.capabilities()
     assert caps["boolean indexing"] and caps["data-dependent shapes"]
-    assert caps["max dimensions"] >= 8
+    assert caps["max dimensions"] is None
+    assert gxp.sum(gxp.ones((1,) * 40, device=device)).item() == 1.0
     assert info.default_device() == gt.device("cpu")
-    assert gt.device(device) in [d for d in info.devices() if d.type == device] or \
-        any(d.type == device for d in info.devices())
+    assert info.devices()[0] == gt.device("cpu") and any(d.type == device for d in info.devices())
     defaults = info.default_dtypes(device=device)
     assert defaults["real floating"] is gt.get_default_dtype()
     assert defaults["integral"] is defaults["indexing"] is gt.int64

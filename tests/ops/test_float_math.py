@@ -1,5 +1,9 @@
-"""signbit, copysign, nextafter, hypot, logaddexp, asinh, acosh, atanh against NumPy at IEEE
-edge values (signed zeros, infinities, NaNs, subnormals), on cpu and cuda, and their gradients."""
+"""The float functions of gtensor.ops.float_math against NumPy at IEEE edge values.
+
+signbit, copysign, nextafter, hypot, logaddexp, asinh, acosh and atanh at
+signed zeros, infinities, NaNs and subnormals, on cpu and cuda, and their
+gradients.
+"""
 
 from __future__ import annotations
 
