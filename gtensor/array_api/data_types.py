@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import ml_dtypes
 import numpy as np
 
 from .. import dtypes as _dtypes
@@ -197,7 +198,7 @@ def finfo(type: Any, /) -> finfo_object:  # noqa: A002 - the standard's name
     d = _dtype_of(type, "finfo")
     check(d.category == 2, "finfo", lambda: f"expected a floating dtype, got {d.name}",
           TypeError)
-    info = np.finfo(d.numpy)
+    info = ml_dtypes.finfo(d.numpy)
     return finfo_object(int(info.bits), float(info.eps), float(info.max), float(info.min),
                         float(info.smallest_normal), d)
 

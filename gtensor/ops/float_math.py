@@ -7,8 +7,8 @@ node whose VJP sits beside them, as PyTorch defines it. The sign bit is read
 through an integer view of the same width (``x.view(int32)`` for float32), so
 ``signbit(-0.0)`` and the sign of a NaN are exact and ``nextafter`` steps one
 unit in the last place by adding one to those bits. Integer inputs compute in
-the default float dtype, float16 in float32 (rounded once at the end), as the
-unary kernels do.
+the default float dtype; the steps for float16 and bfloat16 run in float32 and
+round once at the end.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
+import ml_dtypes
 
-from ..dtypes import ALL_DTYPES, bool_, dtype, get_default_dtype, result_type
+from ..dtypes import ALL_DTYPES, bool_, dtype, float32, get_default_dtype, result_type
 from ..errors import DTypeError, check
 from ..graph.grad_mode import no_grad
 from ..graph.node import Node, record
@@ -40,10 +40,15 @@ def _float_dtype(*xs: Any) -> dtype:
     return dt if dt.category == 2 else get_default_dtype()
 
 
+def _compute_dtype(dt: dtype) -> dtype:
+    """The dtype the steps of a composite run in: float32 for the half types (one rounding)."""
+    return float32 if dt.is_half else dt
+
+
 def _operand(x: Any, dt: dtype, dev: Any, op: str) -> Any:
-    """``x`` in the kernels' dtype for ``dt`` (float16 computes in float32); numbers stay."""
+    """``x`` in the dtype the steps for ``dt`` run in; numbers stay."""
     x = ew.as_operand(x, dev, op)
-    kdt = ew.compute_dtype(dt)
+    kdt = _compute_dtype(dt)
     return x.to(kdt) if isinstance(x, TensorBase) and x.dtype is not kdt else x
 
 
@@ -84,7 +89,7 @@ def copysign(input: Any, other: Any) -> Tensor:
     """
     dt = _float_dtype(input, other)
     dev = ew.device_of("copysign", (input, other))
-    a = _as_tensor(_operand(input, dt, dev, "copysign"), ew.compute_dtype(dt), dev)
+    a = _as_tensor(_operand(input, dt, dev, "copysign"), _compute_dtype(dt), dev)
     b = _as_tensor(_operand(other, dt, dev, "copysign"), a.dtype, dev)
     bits = _bits_dtype(a.dtype)
     sign = -(1 << (8 * bits.itemsize - 1))  # only the sign bit set
@@ -129,7 +134,7 @@ def nextafter(input: Any, other: Any) -> Tensor:
         # a positive float's bits grow toward +inf, a negative one's toward -inf
         step = (up == (a > 0)).to(bits) * 2 - 1
         out = view_dtype(view_dtype(a, bits) + step, dt)
-        tiny = as_tensor(float(np.finfo(dt.numpy).smallest_subnormal), dtype=dt, device=dev)
+        tiny = as_tensor(float(ml_dtypes.finfo(dt.numpy).smallest_subnormal), dtype=dt, device=dev)
         out = ew.where(a == 0, ew.where(up, tiny, -tiny), out)
         out = ew.where(a == b, b, out)
         return ew.where(a.isnan() | b.isnan(), math.nan, out)
@@ -146,7 +151,7 @@ def hypot(input: Any, other: Any) -> Tensor:
     dev = ew.device_of("hypot", (input, other))
     a, b = _operand(input, dt, dev, "hypot"), _operand(other, dt, dev, "hypot")
     with no_grad():
-        ax = _as_tensor(a, ew.compute_dtype(dt), dev).abs()
+        ax = _as_tensor(a, _compute_dtype(dt), dev).abs()
         bx = _as_tensor(b, ax.dtype, dev).abs()
         big, small = ew.maximum(ax, bx), ew.minimum(ax, bx)
         ratio = small / ew.where(big == 0, 1.0, big)
@@ -205,12 +210,12 @@ def _unary_float(x: Tensor, op: str) -> tuple[Tensor, dtype]:
     check(isinstance(x, TensorBase), op, lambda: f"expected a tensor, got {type(x).__name__}",
           TypeError)
     dt = x.dtype if x.dtype.category == 2 else get_default_dtype()
-    return x.detach().to(ew.compute_dtype(dt)), dt
+    return x.detach().to(_compute_dtype(dt)), dt
 
 
 def _large(dt: dtype) -> float:
     """Above this, ``sqrt(x*x + 1) == x`` in ``dt``, and ``log(2x)`` is exact enough."""
-    return 1.0 / math.sqrt(float(np.finfo(dt.numpy).eps))
+    return 1.0 / math.sqrt(float(ml_dtypes.finfo(dt.numpy).eps))
 
 
 def asinh(input: Tensor) -> Tensor:

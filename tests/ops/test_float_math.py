@@ -41,10 +41,16 @@ def test_special_values_match_numpy(device: str) -> None:
             assert ok.all(), (name, a[~ok], b[~ok], got[~ok])
 
 
-def test_half_and_integer_inputs() -> None:
-    x = gt.tensor([1.0, -1.0, 0.0, -0.0], dtype=gt.float16)
-    up = gt.nextafter(x, gt.tensor(math.inf, dtype=gt.float16)).numpy()
-    np.testing.assert_array_equal(up, np.nextafter(x.numpy(), np.float16(np.inf)))
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_and_integer_inputs(dtype: str) -> None:
+    half = gt.bfloat16 if dtype == "bfloat16" else gt.float16
+    values = np.array([1.0, -1.0, 0.0, -0.0, 3.5], dtype=half.numpy)
+    x = gt.tensor(values.astype(np.float32), dtype=half)
+    up = gt.nextafter(x, gt.tensor(math.inf, dtype=half)).numpy()
+    np.testing.assert_array_equal(up.view(np.uint16), np.nextafter(
+        values, half.numpy.type(np.inf)).view(np.uint16))
+    assert gt.signbit(x).tolist() == [False, True, False, True, False]
+    assert gt.hypot(x, x).dtype is half and gt.asinh(x).dtype is half
     assert gt.hypot(gt.tensor([3]), gt.tensor([4])).tolist() == [5.0]
     assert gt.hypot(gt.tensor([3]), 4).dtype is gt.get_default_dtype()
     assert gt.signbit(gt.tensor([-2, 0, 3])).tolist() == [True, False, False]
