@@ -7,7 +7,19 @@ Example:
     (2, 3)
 """
 
-from . import accelerator, autograd, cuda, distributed, func, linalg, memory, nn, optim, utils
+from . import (
+    accelerator,
+    array_api,
+    autograd,
+    cuda,
+    distributed,
+    func,
+    linalg,
+    memory,
+    nn,
+    optim,
+    utils,
+)
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .compiler import compile
 from .device import device
@@ -101,6 +113,16 @@ from .ops.elementwise import (
     right_shift,
     sub,
     where,
+)
+from .ops.float_math import (
+    acosh,
+    asinh,
+    atanh,
+    copysign,
+    hypot,
+    logaddexp,
+    nextafter,
+    signbit,
 )
 from .ops.indexing.along_dim import (
     gather,
@@ -274,6 +296,8 @@ numel = TensorBase.numel
 __all__ = [
     "avg_pool1d", "celu", "conv3d", "conv_transpose1d", "cosine_similarity", "max_pool1d",
     "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "prelu", "rms_norm", "selu",
+    "acosh", "array_api", "asinh", "atanh", "copysign", "hypot", "logaddexp", "nextafter",
+    "signbit",
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
     "SizeOverflowError", "Tensor", "Untraceable", "abs", "abs_", "absolute", "accelerator", "acos",
