@@ -7,7 +7,20 @@ Example:
     (2, 3)
 """
 
-from . import accelerator, amp, autograd, cuda, distributed, func, linalg, memory, nn, optim, utils
+from . import (
+    accelerator,
+    amp,
+    array_api,
+    autograd,
+    cuda,
+    distributed,
+    func,
+    linalg,
+    memory,
+    nn,
+    optim,
+    utils,
+)
 from .amp import (
     autocast,
     clear_autocast_cache,
@@ -22,6 +35,7 @@ from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set
 from .compiler import compile
 from .device import device
 from .dtypes import (
+    bfloat16,
     bool_,
     dtype,
     float16,
@@ -110,6 +124,16 @@ from .ops.elementwise import (
     right_shift,
     sub,
     where,
+)
+from .ops.float_math import (
+    acosh,
+    asinh,
+    atanh,
+    copysign,
+    hypot,
+    logaddexp,
+    nextafter,
+    signbit,
 )
 from .ops.indexing.along_dim import (
     gather,
@@ -283,6 +307,8 @@ numel = TensorBase.numel
 __all__ = [
     "avg_pool1d", "celu", "conv3d", "conv_transpose1d", "cosine_similarity", "max_pool1d",
     "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "prelu", "rms_norm", "selu",
+    "acosh", "array_api", "asinh", "atanh", "copysign", "hypot", "logaddexp", "nextafter",
+    "signbit",
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
     "SizeOverflowError", "Tensor", "Untraceable", "abs", "abs_", "absolute", "accelerator", "acos",
@@ -298,7 +324,7 @@ __all__ = [
     "divide",
     "dropout_mask", "dtype", "einsum", "empty", "empty_like", "enable_grad", "eq", "erf", "erf_",
     "exp", "exp2", "exp2_", "exp_", "expm1", "expm1_", "eye", "fill_", "flatten", "flip",
-    "float16", "float32", "float64", "floor", "floor_", "floor_divide", "from_dlpack",
+    "float16", "bfloat16", "float32", "float64", "floor", "floor_", "floor_divide", "from_dlpack",
     "from_numpy", "full", "full_like", "func", "gather", "ge", "gelu", "get_autocast_dtype",
     "get_default_dtype", "gt",
     "histc", "index_add", "index_copy", "index_fill", "index_put", "index_put_", "index_select",

@@ -6,7 +6,8 @@ Promotion table (``promote_types``), by category bool < integer < floating:
   (``int64 + float16 -> float16``, ``bool + int8 -> int8``);
 * two integers: the smallest signed or unsigned type that holds both
   (``uint8 + int8 -> int16``, ``uint8 + int64 -> int64``);
-* two floats: the wider one.
+* two floats: the wider one; ``bfloat16`` and ``float16`` (same width, different
+  formats) promote to ``float32``.
 
 ``result_type`` adds PyTorch's rules for operands of different kinds: tensors
 with at least one dimension decide the dtype; zero-dim tensors and then Python
@@ -18,7 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
+
+_NUMPY = {"bfloat16": np.dtype(ml_dtypes.bfloat16)}
 
 
 class dtype:  # noqa: N801 - PyTorch's spelling
@@ -29,18 +33,23 @@ class dtype:  # noqa: N801 - PyTorch's spelling
         (4, True)
     """
 
-    __slots__ = ("name", "numpy", "itemsize", "category", "is_signed")
+    __slots__ = ("name", "numpy", "itemsize", "category", "is_signed", "is_half", "kernel",
+                 "compute")
 
     def __init__(self, name: str, category: int) -> None:
         self.name = name
-        self.numpy = np.dtype(name)
+        self.numpy = _NUMPY.get(name) or np.dtype(name)
         self.itemsize = self.numpy.itemsize
         self.category = category  # 0 bool, 1 integer, 2 floating
         self.is_signed = name != "bool" and not name.startswith("uint")
+        self.is_half = name in ("float16", "bfloat16")
+        # kernels see a half type's buffers as its bits (uint16) and compute in float32
+        self.kernel = np.dtype(np.uint16) if self.is_half else self.numpy
+        self.compute = np.dtype(np.float32) if self.is_half else self.numpy
 
     @property
     def is_floating_point(self) -> bool:
-        """True for float16, float32 and float64."""
+        """True for bfloat16, float16, float32 and float64."""
         return self.category == 2
 
     def __repr__(self) -> str:
@@ -57,10 +66,12 @@ int16 = dtype("int16", 1)
 int32 = dtype("int32", 1)
 int64 = dtype("int64", 1)
 float16 = dtype("float16", 2)
+bfloat16 = dtype("bfloat16", 2)
 float32 = dtype("float32", 2)
 float64 = dtype("float64", 2)
 
-ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64)
+HALF_DTYPES = (float16, bfloat16)
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
 _ALIASES = {"float": float32, "double": float64, "half": float16, "int": int32, "long": int64,
             "short": int16, "bool_": bool_}
@@ -106,7 +117,7 @@ def set_default_dtype(d: Any) -> None:
     """Set the default floating dtype.
 
     Args:
-        d: ``float16``, ``float32`` or ``float64``.
+        d: ``float16``, ``bfloat16``, ``float32`` or ``float64``.
 
     Example:
         >>> set_default_dtype(float64); set_default_dtype(float32)
@@ -134,6 +145,8 @@ def promote_types(a: Any, b: Any) -> dtype:
     if a.category != b.category:
         return a if a.category > b.category else b
     if a.category == 2:
+        if a.itemsize == b.itemsize:  # float16 and bfloat16
+            return float32
         return a if a.itemsize >= b.itemsize else b
     if a.is_signed == b.is_signed:
         return a if a.itemsize >= b.itemsize else b

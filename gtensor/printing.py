@@ -123,7 +123,7 @@ def tensor_repr(t: Any) -> str:
         'tensor([1.0000, 2.5000])'
     """
     arr = t.detach().cpu().numpy()
-    if arr.dtype == np.float16:
+    if t.dtype.is_half:
         arr = arr.astype(np.float32)  # the formatter computes in float32
     summarize = arr.size > _options.threshold
     shown = _summarized(arr, _options.edgeitems) if summarize else arr

@@ -115,11 +115,12 @@ class Storage:
             arr = host[: count * dtype.itemsize].view(dtype)
         elif host is not None:  # the CUDA simulator writes every array argument back
             arr = np.asarray(_ArrayInterface(host, {
-                "shape": (count,), "typestr": dtype.str, "version": 3,
-                "data": (self.ptr, False)})) if count else np.empty(0, dtype)
+                "shape": (count,), "typestr": interface_typestr(dtype), "version": 3,
+                "data": (self.ptr, False)})).view(dtype) if count else np.empty(0, dtype)
         else:
             arr = runtime.numba_cuda().from_cuda_array_interface({
-                "shape": (count,), "strides": None, "typestr": dtype.str, "version": 3,
+                "shape": (count,), "strides": None, "typestr": interface_typestr(dtype),
+                "version": 3,
                 "data": (self.ptr if count else 0, False), "stream": None}, owner=None,
                 sync=False)
         self._flat = arr
@@ -253,12 +254,24 @@ def host_view(storage: Storage, dtype: np.dtype, shape: tuple[int, ...],
     readonly = storage.readonly and storage.device.type == "cpu"
     typestr = _TYPESTR.get(dtype)
     if typestr is None:  # ``dtype.str`` builds a new string on every access
-        typestr = _TYPESTR[dtype] = dtype.str
-    return np.asarray(_ArrayInterface(storage, {
+        typestr = _TYPESTR[dtype] = interface_typestr(dtype)
+    arr = np.asarray(_ArrayInterface(storage, {
         "shape": shape, "typestr": typestr, "version": 3,
         "data": (storage.ptr + offset * itemsize, readonly),
         "strides": tuple([s * itemsize for s in strides]),
     }))
+    return arr if arr.dtype is dtype else arr.view(dtype)
+
+
+def interface_typestr(dtype: np.dtype) -> str:
+    """The array-interface type string of ``dtype``; an unsigned integer of its width for
+    element types the interface cannot name (``bfloat16``), viewed back as ``dtype`` after.
+
+    Example:
+        >>> interface_typestr(np.dtype("float32"))
+        '<f4'
+    """
+    return f"<u{dtype.itemsize}" if dtype.kind == "V" else dtype.str
 
 
 def cuda_array_interface(storage: Storage, typestr: str, shape: tuple[int, ...],

@@ -23,7 +23,7 @@ from .device import CPU, device
 from .dtypes import as_dtype, dtype
 from .errors import DeviceMismatchError, DTypeError, GTensorError, ShapeError, check
 from .shape_rules import wrap_dim
-from .storage import Storage, cuda_array_interface, host_view
+from .storage import Storage, cuda_array_interface, host_view, interface_typestr
 from .trace_state import state as _tracing
 
 if TYPE_CHECKING:
@@ -330,7 +330,10 @@ class TensorBase:
             return cached
         s = self._storage
         if s.host is not None:
-            arr = host_view(s, self._dtype.numpy, self._shape, self._strides, self._offset)
+            np_dt = self._dtype.numpy
+            if np_dt.kind == "V" and s.device.type != "cpu":  # as on a GPU: bfloat16 as bits
+                np_dt = self._dtype.kernel
+            arr = host_view(s, np_dt, self._shape, self._strides, self._offset)
         else:
             arr = runtime.numba_cuda().from_cuda_array_interface(self._cai(None), owner=s,
                                                                  sync=False)
@@ -357,7 +360,9 @@ class TensorBase:
         self._native_cache = None
 
     def _cai(self, stream_handle: int | None) -> dict[str, Any]:
-        return cuda_array_interface(self._storage, self._dtype.numpy.str, self._shape,
+        # bfloat16 has no type string: kernels see its bits as uint16
+        return cuda_array_interface(self._storage, interface_typestr(self._dtype.numpy),
+                                    self._shape,
                                     self._strides, self._offset, self._dtype.itemsize,
                                     stream_handle)
 
@@ -367,5 +372,8 @@ class TensorBase:
         if not self.is_cuda:
             raise AttributeError("[__cuda_array_interface__] only CUDA tensors expose it; "
                                  "this tensor is on cpu")
+        if self._dtype.numpy.kind == "V":
+            raise TypeError(f"[__cuda_array_interface__] {self._dtype.name} has no type string "
+                            "in the CUDA array interface; use DLPack (__dlpack__)")
         handle = current_stream(self.device).handle
         return self._cai(1 if handle == 0 else handle)

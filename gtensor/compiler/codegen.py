@@ -3,7 +3,9 @@
 A generator (``fusion_cpu``, ``fusion_cuda``) writes Python source for one
 loop; :class:`Body` emits the lines that compute elementwise nodes from the
 loaded leaves (each node once, its operands converted to its computation dtype
-and its result to its own dtype, as the eager ops do).
+and its result to its own dtype, as the eager ops do). Half types live in
+float32 registers: loads widen their bits, each half result is rounded to the
+half type's precision (as an eager op stores it) and stores write the bits.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ class Body:
     """Source lines computing elementwise nodes from loaded leaves, each node once."""
 
     def __init__(self, trace: Trace, scalar: Callable[[str, dtype, int], Callable],
-                 roots: list[int] | None = None) -> None:
+                 roots: list[int] | None = None, bits: Any = None) -> None:
         self.trace = trace
         self.scalar = scalar
         self.roots = roots or []  # computed here even when another loop reads them from memory
@@ -58,6 +60,10 @@ class Body:
         self.names: dict[int, str] = {}
         self.leaves: list[int] = []
         self.namespace: dict[str, Any] = {"np": np}
+        if bits is not None:  # the backend's half-precision loads and stores
+            self.namespace.update({
+                "ld_float16": bits.load_f16, "st_float16": bits.store_f16,
+                "ld_bfloat16": bits.load_bf16, "st_bfloat16": bits.store_bf16})
 
     def value(self, i: int, index: Callable[[int], str]) -> str:
         """Return the name holding node ``i`` at the current point (emitting its lines)."""
@@ -78,9 +84,12 @@ class Body:
             at = index(i)
             if min(leaf_strides(node), default=0) >= 0:  # indices from 0: no wraparound test
                 self.views.append(f"v{k} = b{k}[o{k}:]")
-                self.lines.append(f"{name} = v{k}[{unsigned(at[3:])}]")
+                load = f"v{k}[{unsigned(at[3:])}]"
             else:
-                self.lines.append(f"{name} = b{k}[o{k}{at}]")
+                load = f"b{k}[o{k}{at}]"
+            if node.dtype.is_half:
+                load = f"ld_{node.dtype.name}({load})"
+            self.lines.append(f"{name} = {load}")
             return name
         compute = np_type(node.compute)
         args = []
@@ -97,7 +106,10 @@ class Body:
             self.namespace[fn] = self.scalar(node.op, node.compute, len(args))
             expr = f"{fn}({', '.join(args)})"
         name = self.names[i] = f"t{i}"
-        self.lines.append(f"{name} = {np_type(node.dtype)}({expr})")
+        value = f"{np_type(node.dtype)}({expr})"
+        if node.dtype.is_half:  # rounded to the half type, in a float32 register
+            value = f"ld_{node.dtype.name}({stored(node.dtype, value)})"
+        self.lines.append(f"{name} = {value}")
         return name
 
 
@@ -161,8 +173,22 @@ def params(leaves: int, outputs: int) -> str:
 
 
 def np_type(dt: dtype) -> str:
-    """The NumPy scalar type of ``dt`` as generated source names it."""
+    """The NumPy scalar type of ``dt``'s values as generated source names it (a half type's
+    values are float32 in registers)."""
+    if dt.is_half:
+        return "np.float32"
     return f"np.{dt.numpy.name}" if dt is not bool_ else "np.bool_"
+
+
+def stored(dt: dtype, value: str) -> str:
+    """Source of ``value`` as written into a buffer of ``dt`` (a half type: its bits).
+
+    Example:
+        >>> from gtensor import bfloat16
+        >>> stored(bfloat16, "t3")
+        'st_bfloat16(np.float32(t3))'
+    """
+    return f"st_{dt.name}(np.float32({value}))" if dt.is_half else value
 
 
 def scalar_body(op: str, compute: dtype, arity: int) -> Callable:
@@ -174,8 +200,9 @@ def scalar_body(op: str, compute: dtype, arity: int) -> Callable:
         3.0
     """
     table = {1: UNARY, 2: BINARY, 3: TERNARY, 4: TERNARY_SCALAR}.get(arity, {})
+    name = "float32" if compute.is_half else compute.name  # half types compute in float32
     for fn, dtypes, _ in table.get(op, ()):
-        if compute.name in dtypes:
+        if name in dtypes:
             return fn  # type: ignore[return-value]
     raise Untraceable(f"[compile] {op} on {compute.name} is not fused yet")
 
@@ -195,7 +222,8 @@ def indexer(trace: Trace, shape: tuple[int, ...], dims: list[int]) -> Callable[[
     return index
 
 
-def reduction_body(trace: Trace, r: int, scalar: Callable[[str, dtype, int], Callable]
+def reduction_body(trace: Trace, r: int, scalar: Callable[[str, dtype, int], Callable],
+                   bits: Any = None
                    ) -> tuple[TraceNode, tuple[int, ...], Body, list[int], list[int], str]:
     """Start the kernel of reduction node ``r``: its node, the reduced input's shape, the
     body computing that input, the kept and reduced dims (size-1 dims dropped) and the
@@ -203,7 +231,7 @@ def reduction_body(trace: Trace, r: int, scalar: Callable[[str, dtype, int], Cal
     node = trace.nodes[r]
     x = node.args[0]
     full = trace.nodes[x].shape
-    body = Body(trace, scalar)
+    body = Body(trace, scalar, bits=bits)
     kept = [d for d, n in enumerate(full) if d not in node.dims and n != 1]
     reduced = [d for d, n in enumerate(full) if d in node.dims and n != 1]
     value = body.value(x, indexer(trace, full, kept + reduced))

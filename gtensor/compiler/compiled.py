@@ -209,11 +209,11 @@ class Program:
                 if number:
                     args += (t, 0)
                 else:
-                    args += (t._storage.flat(t._dtype.numpy), t._offset + offset)
+                    args += (t._storage.flat(t._dtype.kernel), t._offset + offset)
             for r, shape, dt, dest in roots:
                 out = values[r] = TensorBase.empty(shape, dt, dev) if dest is None \
                     else values[dest]
-                args += (out._storage.flat(dt.numpy), out._offset)
+                args += (out._storage.flat(dt.kernel), out._offset)
             fn(*args)
 
 

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..dtypes import float16
-from ..errors import Untraceable
 from ..ops.tracing import Trace
 from .codegen import Kernel
 from .fusion_cpu import cpu_map, cpu_reduction
@@ -32,9 +30,6 @@ def plan(trace: Trace, outputs: list[int], start: int = 0, stop: int | None = No
     Example:
         >>> plan(trace, [3])  # doctest: +SKIP
     """
-    for node in trace.nodes:
-        if node.dtype is float16 or node.compute is float16:
-            raise Untraceable("[compile] float16 is not fused yet")
     reduction, fused_map = _generators(trace)
     stop = len(trace.nodes) if stop is None else stop
     bound_recomputation(trace, start, stop)

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..dtypes import dtype
+from ..kernels.cpu import half as half_bits
 from ..kernels.cpu._call import PlannedCall
 from ..ops.elementwise import unary_same_dtype
 from ..ops.tracing import Trace
@@ -30,6 +31,7 @@ from .codegen import (
     reduction_body,
     root_strides,
     scalar_body,
+    stored,
     unsigned,
 )
 
@@ -45,7 +47,7 @@ def cpu_map(trace: Trace, roots: list[int], shape: tuple[int, ...],
     Each root goes into a new contiguous buffer, or into the memory of node
     ``dests[j]`` (a tensor the trace writes in place), at its strides.
     """
-    body = Body(trace, scalar_fn, roots)
+    body = Body(trace, scalar_fn, roots, half_bits)
     dims = [d for d, n in enumerate(shape) if n != 1]
     loop = [f"i{d}" for d in dims]
     index = indexer(trace, shape, dims)
@@ -55,7 +57,7 @@ def cpu_map(trace: Trace, roots: list[int], shape: tuple[int, ...],
     for j, (r, strides) in enumerate(zip(roots, root_strides(trace, roots, dests),
                                          strict=True)):
         at = unsigned(" + ".join(f"i{d} * {strides[d]}" for d in dims if strides[d]))
-        stores.append(f"w{j}[{at}] = {body.names[r]}")
+        stores.append(f"w{j}[{at}] = {stored(trace.nodes[r].dtype, body.names[r])}")
     body.views += [f"w{j} = out{j}[oo{j}:]" for j in range(len(roots))]
     count = int(np.prod(shape)) if shape else 1
     header = params(len(body.leaves), len(roots))
@@ -68,7 +70,7 @@ def cpu_map(trace: Trace, roots: list[int], shape: tuple[int, ...],
 
 def cpu_reduction(trace: Trace, r: int) -> Kernel:
     """Return the loop nest computing reduction node ``r``: kept dims outside, reduced inside."""
-    node, full, body, kept, reduced, value = reduction_body(trace, r, scalar_fn)
+    node, full, body, kept, reduced, value = reduction_body(trace, r, scalar_fn, half_bits)
     kept_shape = tuple(full[d] for d in kept)
     out_strides = contiguous_strides(kept_shape)
     store = unsigned(" + ".join(f"i{d} * {s}" for d, s in zip(kept, out_strides, strict=True)))
@@ -80,7 +82,7 @@ def cpu_reduction(trace: Trace, r: int) -> Kernel:
     inner = _nest([(f"i{d}", full[d]) for d in reduced], body.lines + update,
                   parallel=not kept and total >= PARALLEL_MIN and node.op in ("sum", "mean"))
     per_output = [f"acc = {acc_type}({init})", *inner,
-                  f"w0[{store}] = {np_type(node.dtype)}({result})"]
+                  f"w0[{store}] = {stored(node.dtype, f'{np_type(node.dtype)}({result})')}"]
     lines = body.views + ["w0 = out0[oo0:]"] + _nest(
         [(f"i{d}", full[d]) for d in kept], per_output,
         parallel=bool(kept) and total >= PARALLEL_MIN)

@@ -22,6 +22,7 @@ import numpy as np
 from numba import cuda
 
 from ..dtypes import dtype
+from ..kernels.cuda import half as half_bits
 from ..kernels.cuda._launch import PlannedLaunch
 from ..kernels.simulator import SIMULATED
 from ..ops.dispatch import current_stream_of
@@ -38,6 +39,7 @@ from .codegen import (
     reduction_body,
     root_strides,
     scalar_body,
+    stored,
 )
 
 THREADS = 4 if SIMULATED else 256  # threads per block of a reduction (a power of two)
@@ -52,7 +54,7 @@ def cuda_map(trace: Trace, roots: list[int], shape: tuple[int, ...],
     Each root goes into a new contiguous buffer, or into the memory of node
     ``dests[j]`` (a tensor the trace writes in place), at its strides.
     """
-    body = Body(trace, device_fn, roots)
+    body = Body(trace, device_fn, roots, half_bits)
     dims = [d for d, n in enumerate(shape) if n != 1]
     index = indexer(trace, shape, dims)
     for r in roots:
@@ -67,7 +69,7 @@ def cuda_map(trace: Trace, roots: list[int], shape: tuple[int, ...],
                                          strict=True)):
         at = "j" if strides == contiguous else " + ".join(
             [f"i{d} * {strides[d]}" for d in dims if strides[d]] or ["0"])
-        inner.append(f"w{j}[{at}] = {body.names[r]}")
+        inner.append(f"w{j}[{at}] = {stored(trace.nodes[r].dtype, body.names[r])}")
     lines += ["    " + line for line in inner]
     kernel = _compile("cuda_map", params(len(body.leaves), len(roots)), lines, body, roots,
                       count, None, trace)
@@ -77,7 +79,7 @@ def cuda_map(trace: Trace, roots: list[int], shape: tuple[int, ...],
 
 def cuda_reduction(trace: Trace, r: int) -> Kernel:
     """Return the kernel computing reduction node ``r`` (its input chain fused in)."""
-    node, full, body, kept, reduced, value = reduction_body(trace, r, device_fn)
+    node, full, body, kept, reduced, value = reduction_body(trace, r, device_fn, half_bits)
     acc_type, init, update = accumulate(node, value)
     outputs = int(np.prod([full[d] for d in kept])) if kept else 1
     count = int(np.prod([full[d] for d in reduced])) if reduced else 1
@@ -98,7 +100,8 @@ def cuda_reduction(trace: Trace, r: int) -> Kernel:
                    "        other = part[tid + s]"]
     per_output += ["        " + line for line in merge]
     per_output += ["        part[tid] = acc", "    cuda.syncthreads()", "    s //= 2",
-                   "if tid == 0:", f"    w0[o] = {np_type(node.dtype)}({result})",
+                   "if tid == 0:",
+                   f"    w0[o] = {stored(node.dtype, f'{np_type(node.dtype)}({result})')}",
                    "cuda.syncthreads()"]
     lines += ["    " + line for line in per_output]
     return _compile("cuda_reduce", params(len(body.leaves), 1), lines, body, [r],

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd import no_grad
+from ..dtypes import bfloat16
 from ..ops.creation import as_tensor
 from ..storage import host_view
 from ..tensor import Tensor
@@ -34,20 +35,30 @@ def mpi_module() -> Any:
 
 
 class _Staged:
-    """A contiguous NumPy buffer standing for a tensor; ``write_back`` stores it into the tensor."""
+    """A contiguous NumPy buffer standing for a tensor; ``write_back`` stores it into the tensor.
+
+    MPI has no bfloat16: a bfloat16 tensor travels as its bits (``uint16``), or,
+    for a reduction (``reduce=True``), as a float32 copy rounded back on the way in.
+    """
 
     __slots__ = ("tensor", "array", "copied")
 
-    def __init__(self, tensor: Tensor) -> None:
+    def __init__(self, tensor: Tensor, reduce: bool = False) -> None:
         self.tensor = tensor
         if tensor.is_cuda:
             self.array = np.ascontiguousarray(tensor.detach().cpu().numpy())
             self.copied = True
-            return
-        view = host_view(tensor._storage, tensor._dtype.numpy, tensor._shape, tensor._strides,
-                         tensor._offset)
-        self.copied = not view.flags.c_contiguous
-        self.array = np.ascontiguousarray(view) if self.copied else view
+        else:
+            view = host_view(tensor._storage, tensor._dtype.numpy, tensor._shape,
+                             tensor._strides, tensor._offset)
+            self.copied = not view.flags.c_contiguous
+            self.array = np.ascontiguousarray(view) if self.copied else view
+        if tensor._dtype is bfloat16:
+            if reduce:
+                self.array = self.array.astype(np.float32)
+                self.copied = True
+            else:
+                self.array = self.array.view(np.uint16)
 
     def write_back(self) -> None:
         """Store the buffer into the tensor when the buffer is a copy."""
@@ -57,6 +68,8 @@ class _Staged:
 
 def _store(t: Tensor, values: np.ndarray) -> None:
     """Store ``values`` (C-ordered, ``t``'s number of elements) into tensor ``t``."""
+    if t._dtype is bfloat16 and values.dtype == np.uint16:  # bits, as they travelled
+        values = values.view(t._dtype.numpy)
     if t.is_cuda:
         with no_grad():
             t.copy_(as_tensor(values.reshape(t.shape), device=t.device))
@@ -114,7 +127,7 @@ class MPIBackend:
 
     def all_reduce(self, tensor: Tensor, op: ReduceOp) -> Work:
         """Combine ``tensor`` over the ranks in place."""
-        buf = _Staged(tensor)
+        buf = _Staged(tensor, reduce=True)
 
         def finish() -> None:
             self._average(buf.array, op)
@@ -148,10 +161,10 @@ class MPIBackend:
                        op: ReduceOp) -> Work:
         """Reduce the ranks' inputs and leave block ``rank`` of the result in ``output``."""
         if isinstance(inputs, Tensor):
-            send = _Staged(inputs).array
+            send = _Staged(inputs, reduce=True).array
         else:
-            send = np.stack([_Staged(t).array for t in inputs])
-        dst = _Staged(output)
+            send = np.stack([_Staged(t, reduce=True).array for t in inputs])
+        dst = _Staged(output, reduce=True)
 
         def finish() -> None:
             self._average(dst.array, op)
@@ -162,7 +175,7 @@ class MPIBackend:
 
     def reduce(self, tensor: Tensor, root: int, op: ReduceOp) -> Work:
         """Combine ``tensor`` over the ranks into rank ``root``'s ``tensor``."""
-        buf = _Staged(tensor)
+        buf = _Staged(tensor, reduce=True)
         mpi_op = self._op(op, buf.array.dtype)
         if self.rank != root:
             return self._start("reduce", lambda: self.comm.Ireduce(buf.array, None, mpi_op,

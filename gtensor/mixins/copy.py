@@ -1,18 +1,20 @@
 """Methods that copy, cast or allocate like ``self``: ``clone``, ``to``, ``float()``, ``new_zeros``.
 
-Also the export protocols: DLPack and ``format()``. ``detach`` copies
-nothing: it is :meth:`TensorBase.detach`.
+Also the export protocols: DLPack, the array API namespace and ``format()``.
+``detach`` copies nothing: it is :meth:`TensorBase.detach`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..device import DeviceLike
 from ..dtypes import (
     ALL_DTYPES,
     as_dtype,
+    bfloat16,
     bool_,
     dtype,
     float16,
@@ -30,7 +32,8 @@ from ..ops import copy, creation, interop
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
-_TYPE_NAMES = {float32: "Float", float64: "Double", float16: "Half", int64: "Long",
+_TYPE_NAMES = {float32: "Float", float64: "Double", float16: "Half", bfloat16: "BFloat16",
+               int64: "Long",
                int32: "Int", int16: "Short", int8: "Char", uint8: "Byte", bool_: "Bool"}
 _BY_TYPE_NAME = {f"{_TYPE_NAMES[d]}Tensor": d for d in ALL_DTYPES}
 
@@ -154,6 +157,7 @@ class CopyMethods:
     float = _cast(float32)
     double = _cast(float64)
     half = _cast(float16)
+    bfloat16 = _cast(bfloat16)
     int = _cast(int32)
     long = _cast(int64)
     short = _cast(int16)
@@ -163,3 +167,27 @@ class CopyMethods:
 
     __dlpack__ = interop.__dlpack__
     __dlpack_device__ = interop.__dlpack_device__
+
+    def to_device(self, device: DeviceLike, /, *, stream: Any = None) -> Tensor:
+        """This tensor on ``device`` (itself when already there): the array API's ``to(device)``.
+
+        The copy is ordered on gtensor's current stream; ``stream`` is accepted
+        for the standard's signature.
+        """
+        return copy.to(self, device)
+
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> ModuleType:
+        """The array API namespace of gtensor tensors: :mod:`gtensor.array_api` (2024.12).
+
+        Raises:
+            ValueError: for an ``api_version`` the namespace does not serve.
+
+        Example:
+            >>> import gtensor as gt
+            >>> gt.ones(2).__array_namespace__().__name__
+            'gtensor.array_api'
+        """
+        from .. import array_api  # the namespace sits above the Tensor class it serves
+
+        array_api.check_version(api_version)
+        return array_api

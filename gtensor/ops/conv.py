@@ -31,6 +31,7 @@ from ..graph.node import Node, record
 from ..tensor_base import TensorBase
 from .dispatch import launch
 from .tracing import library_call
+from .widen import half_in_float32
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -199,6 +200,7 @@ def _conv_out(size: int, lo: int, hi: int, k: int, s: int, d: int) -> int:
     return (size + lo + hi - d * (k - 1) - 1) // s + 1
 
 
+@half_in_float32
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     """2-D cross-correlation over ``(N, C, H, W)`` (or unbatched ``(C, H, W)``) input.
@@ -256,6 +258,7 @@ def _check_groups(op: str, groups: int, c_in: int, c_out: int, per_group: int,
         f"{groups}), got {c_in}"), ShapeError)
 
 
+@half_in_float32
 def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     """1-D cross-correlation over ``(N, C, L)`` (or unbatched ``(C, L)``), as ``conv2d`` with H = 1.
@@ -320,6 +323,7 @@ def unit_height(value: Any, op: str, name: str, fill: int) -> tuple[int, int]:
     return (fill, items[0])
 
 
+@half_in_float32
 def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
                      stride: Any = 1, padding: Any = 0, output_padding: Any = 0,
                      groups: int = 1, dilation: Any = 1) -> Tensor:
@@ -360,6 +364,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
             unit_height(dilation, op, "dilation", 1)).squeeze(2)
 
 
+@half_in_float32
 def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
                      stride: Any = 1, padding: Any = 0, output_padding: Any = 0,
                      groups: int = 1, dilation: Any = 1) -> Tensor:
@@ -409,6 +414,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
     return conv_transpose_primitive(input, weight, bias, ConvGeometry(s, p, d, groups), out_hw)
 
 
+@half_in_float32
 def conv2d_weight(input: Tensor, weight_size: Sequence[int], grad_output: Tensor,
                   stride: Any = 1, padding: Any = 0, dilation: Any = 1,
                   groups: int = 1) -> Tensor:

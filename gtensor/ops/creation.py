@@ -122,8 +122,8 @@ def as_tensor(data: Any, dtype: Any = None, device: DeviceLike | None = None) ->
     return t.to(device=dev, dtype=dt)
 
 
-_SUPPORTED = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
-              "float64"}
+_SUPPORTED = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+              "float32", "float64"}
 
 
 def creation_args(shape: tuple[Any, ...], dtype: Any, device: DeviceLike | None,
@@ -164,9 +164,12 @@ def fill_(t: Tensor, value: Any) -> Tensor:
         tracing.state.trace.fill(t, _cast_scalar(value, t.dtype))
     elif n:
         # a contiguous target is filled through its storage's flat buffer (no view to build)
-        out = t._storage.flat(t._dtype.numpy)[t._offset:t._offset + n] if t.is_contiguous() \
+        dt = t._dtype
+        out = t._storage.flat(dt.kernel)[t._offset:t._offset + n] if t.is_contiguous() \
             else t._native()
-        launch("fill", t.device, (t.dtype,), out, _cast_scalar(value, t.dtype))
+        if dt.is_half:
+            out = out.view(dt.kernel)
+        launch("fill", t.device, (dt,), out, _kernel_scalar(value, dt))
     t._bump_version()
     if grad:
         record_write(t, None, "fill_")
@@ -179,7 +182,7 @@ def _filled(shape: tuple[int, ...], dt: dtype, dev: Any, value: Any) -> Tensor:
     if tracing.state.trace is not None:
         tracing.state.trace.fill(t, _cast_scalar(value, dt))
     elif t._storage.nbytes:
-        launch("fill", dev, (dt,), t._storage.flat(dt.numpy), _cast_scalar(value, dt))
+        launch("fill", dev, (dt,), t._storage.flat(dt.kernel), _kernel_scalar(value, dt))
     return t
 
 
@@ -187,6 +190,12 @@ def _cast_scalar(value: Any, dt: dtype) -> Any:
     if isinstance(value, TensorBase):
         value = value.item()
     return dt.numpy.type(value).item() if dt is not bool_ else bool(value)
+
+
+def _kernel_scalar(value: Any, dt: dtype) -> Any:
+    """``value`` as the fill kernel stores it: a half type's value as its bits."""
+    v = _cast_scalar(value, dt)
+    return int(np.array(v, dt.numpy).view(dt.kernel)) if dt.is_half else v
 
 
 def full(size: Any, fill_value: Any, dtype: Any = None, device: DeviceLike | None = None,

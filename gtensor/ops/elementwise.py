@@ -3,7 +3,7 @@
 An elementwise call: find the operands' device (all tensors on one device;
 a 0-d cpu tensor joins a CUDA op as a Python number, as in PyTorch), promote
 dtypes with :func:`gtensor.result_type`, broadcast, run one kernel from the
-dispatch table (float16 computes in float32: Numba's kernels do not take it),
+dispatch table (half types compute in float32 registers inside the kernels),
 and record one autograd node whose VJP is written with these same ops.
 """
 
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..dtypes import ALL_DTYPES, bool_, dtype, float16, float32, get_default_dtype, result_type
+from ..dtypes import ALL_DTYPES, bool_, dtype, get_default_dtype, result_type
 from ..errors import DivisionByZeroError, DTypeError, ShapeError, check, check_same_device
 from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import state
@@ -65,11 +65,6 @@ def as_operand(x: Any, dev: Any, op: str) -> Operand:
     raise TypeError(f"[{op}] unsupported operand type {type(x).__name__}")
 
 
-def compute_dtype(dt: dtype) -> dtype:
-    """The dtype kernels run in: float16 computes in float32."""
-    return float32 if dt is float16 else dt
-
-
 def _cast(x: Operand, dt: dtype) -> Operand:
     if isinstance(x, Tensor) and x.dtype is not dt:
         return x.to(dt)  # type: ignore[attr-defined]
@@ -106,10 +101,10 @@ def run_kernel(op: str, values: Sequence[Operand], out_dtype: dtype, dev: Any,
     args: list[Any] = []
     for v in values:
         if isinstance(v, Tensor):
-            args += (v._storage.flat(v._dtype.numpy), v._offset)
+            args += (v._storage.flat(v._dtype.kernel), v._offset)
         else:
             args += (v, 0)
-    run(*args, out._storage.flat(out._dtype.numpy), out._offset)
+    run(*args, out._storage.flat(out._dtype.kernel), out._offset)
     return out
 
 
@@ -120,12 +115,12 @@ def _plan_kernel(op: str, values: Sequence[Operand], out_dtype: dtype, dev: Any,
                else None for v in values]
     out_strides = contiguous_strides(shape) if out is None else out._strides
     fn = kernel(op, dev, *sig)
-    return shape, fn.plan(shape, strides, out_strides, sig[-1].numpy,
+    return shape, fn.plan(shape, strides, out_strides, sig[-1].compute,
                           None if stream is None else stream.numba)
 
 
 def finish(result: Tensor, want: dtype, out: Tensor | None, op: str) -> Tensor:
-    """Cast a float32 result back to float16, or write it into ``out=``."""
+    """Cast a result to ``want``, or write it into ``out=``."""
     if result.dtype is not want:
         result = result.to(want)  # type: ignore[attr-defined]
     if out is None:
@@ -154,7 +149,7 @@ class BinarySpec:
         kind = self.kind
         same = {} if kind not in ("arith", "compare", "true_div", "float") else {
             d: bool_ if kind == "compare" else d for d in ALL_DTYPES
-            if d is not float16 and (kind in ("arith", "compare") or d.category == 2)}
+            if (kind in ("arith", "compare") or d.category == 2)}
         object.__setattr__(self, "same", same)
 
 
@@ -202,8 +197,8 @@ def _result_dtypes(spec: BinarySpec, a: Operand, b: Operand) -> tuple[dtype, dty
         check(common.category < 2, spec.name, lambda: f"not supported for dtype {common.name}; "
               "expected integer or bool tensors", DTypeError)
     if spec.kind in ("compare", "logical"):
-        return compute_dtype(common), bool_
-    return compute_dtype(common), common
+        return common, bool_
+    return common, common
 
 
 def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tensor:
@@ -272,7 +267,7 @@ def _same_dtype_plan(op: str, dev: Any, stream: Any, dt: dtype, shape: tuple[int
     out_strides = contiguous_strides(shape) if out_strides is None else out_strides
     by_address = getattr(fn, "plan_pointers", None)
     return (None if by_address is None else by_address(
-                shape, strides, out_strides, (dt.numpy,) * len(strides), out_dt.numpy),
+                shape, strides, out_strides, (dt.kernel,) * len(strides), out_dt.kernel),
             fn.plan(shape, strides, out_strides, None, None if stream is None else stream.numba))
 
 
@@ -306,9 +301,9 @@ def planned_binary(op: str, a: Tensor, b: Tensor, out_dt: dtype,
     if by_address is not None:  # the tensors are held here while the kernel runs
         by_address(a._ptr, b._ptr, out._ptr)
         return out
-    np_dt = dt.numpy
+    np_dt = dt.kernel
     plans[1](a._storage.flat(np_dt), a._offset, b._storage.flat(np_dt), b._offset,
-             out._storage.flat(out_dt.numpy), out._offset)
+             out._storage.flat(out_dt.kernel), out._offset)
     return out
 
 
@@ -335,7 +330,7 @@ def unary_same_dtype(op: str, x: Tensor) -> Tensor:
     if by_address is not None:
         by_address(x._ptr, result._ptr)
         return result
-    np_dt = dt.numpy
+    np_dt = dt.kernel
     plans[1](x._storage.flat(np_dt), x._offset, result._storage.flat(np_dt), 0)
     return result
 
@@ -456,7 +451,7 @@ def inplace_binary(spec: BinarySpec, self: Tensor, other: Any) -> Tensor:
     """Run ``spec`` writing into ``self`` (autograd goes through ``differentiable_inplace``)."""
     op = spec.name + "_"
     dt = self._dtype
-    if spec.kind == "arith" and dt.category == 2 and dt is not float16 and (
+    if spec.kind == "arith" and dt.category == 2 and (
             type(other) is float or type(other) is int or (
                 isinstance(other, Tensor) and other._dtype is dt and other._shape == self._shape
                 and other._storage.device == self._storage.device)):
@@ -577,9 +572,7 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
     if not isinstance(cond, Tensor) or cond.dtype is not bool_:
         cond = as_tensor(cond, device=dev).to(bool_)
     want = result_type(a, b)
-    kdt = compute_dtype(want)
+    kdt = want
     out = run_kernel("where", (cond, _cast(a, kdt), _cast(b, kdt)), kdt, dev, (bool_, kdt, kdt))
-    if want is float16:
-        out = out.to(want)
     record_operands("where", out, (cond, a, b), _where_vjp)
     return out

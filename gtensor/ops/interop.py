@@ -37,6 +37,10 @@ def __dlpack__(self: Tensor, *, stream: Any = None, max_version: Any = None,  # 
         stream: the consumer's CUDA stream (DLPack convention: None or 1 for the legacy
             default stream, 2 for the per-thread one, -1 for no synchronization); work
             queued on gtensor's current stream before the export is ordered before it.
+        max_version: the newest DLPack version the consumer reads.
+        dl_device: the DLPack device the consumer wants the data on: this tensor's own
+            (``__dlpack_device__()``), or ``(1, 0)`` (cpu) for a copy of a GPU tensor.
+        copy: True exports a copy; False refuses (``BufferError``) where one is needed.
 
     Example:
         >>> import numpy as np
@@ -48,10 +52,16 @@ def __dlpack__(self: Tensor, *, stream: Any = None, max_version: Any = None,  # 
     kwargs: dict[str, Any] = {}
     if max_version is not None:
         kwargs["max_version"] = max_version
+    if dl_device is not None and tuple(dl_device) != __dlpack_device__(self):
+        check(tuple(dl_device) == (_DL_CPU, 0), "__dlpack__", lambda: f"can't export a "
+              f"{self.device} tensor to DLPack device {tuple(dl_device)}", BufferError)
+        check(copy is not False, "__dlpack__", lambda: f"copy=False, but a {self.device} "
+              "tensor must be copied to reach the cpu", BufferError)
+        return self.cpu().numpy().__dlpack__(**kwargs)
     if copy is not None:
         kwargs["copy"] = copy
     if self._storage.host is not None:
-        return self.numpy().__dlpack__(**kwargs)
+        return self._native().__dlpack__(**kwargs)  # host memory, simulated CUDA too
     cp = runtime.cupy()
     with cp.cuda.Device(self.device.index or 0), \
             cp.cuda.ExternalStream(current_stream(self.device).handle):

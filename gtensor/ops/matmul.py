@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..dtypes import float16, float32
 from ..errors import DTypeError, ShapeError, check, check_same_device
 from ..graph.autocast_mode import autocast_inputs
 from ..graph.node import Node, needs_grad, record
@@ -53,10 +52,7 @@ def _matmul_nd(a: Tensor, b: Tensor) -> Tensor:
     batch = broadcast_shapes(a.shape[:-2], b.shape[:-2], op="matmul")
     m, n = a.shape[-2], b.shape[-1]
     want = a.dtype
-    ka, kb = (a.to(float32), b.to(float32)) if want is float16 else (a, b)
-    out = tracing.library_call("matmul", _product, (ka, kb), (*batch, m, n), ka.dtype)
-    if want is float16:
-        out = out.to(float16)
+    out = tracing.library_call("matmul", _product, (a, b), (*batch, m, n), want)
     if want.is_floating_point:
         record("matmul", out, (a, b), _matmul_vjp, save=[a, b])
     return out

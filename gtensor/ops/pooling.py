@@ -19,6 +19,7 @@ from ..tensor_base import TensorBase
 from .conv import pair
 from .dispatch import launch
 from .tracing import library_call, library_calls
+from .widen import half_in_float32
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -116,6 +117,7 @@ def _window(op: str, x: Tensor, kernel_size: Any, stride: Any, padding: Any, dil
     return k, s, p, d, out_hw  # type: ignore[return-value]
 
 
+@half_in_float32
 def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                dilation: Any = 1, ceil_mode: bool = False,
                return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
@@ -190,6 +192,7 @@ def _gather_vjp(ctx: Node, g: Tensor) -> Tensor:
     return max_pool_scatter(g, idx, ctx.geom, ctx.in_shape)
 
 
+@half_in_float32
 def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                ceil_mode: bool = False, count_include_pad: bool = True,
                divisor_override: int | None = None) -> Tensor:
@@ -242,6 +245,7 @@ def adaptive_size(x: Tensor, output_size: Any, op: str) -> tuple[int, int]:
     return out_hw  # type: ignore[return-value]
 
 
+@half_in_float32
 def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     """Average over adaptive bins: bin ``o`` spans ``[floor(o*H/OH), ceil((o+1)*H/OH))``.
 

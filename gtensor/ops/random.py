@@ -5,8 +5,10 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ..device import DeviceLike, resolve
-from ..dtypes import as_dtype, get_default_dtype, int64
+from ..dtypes import as_dtype, bfloat16, dtype, float32, get_default_dtype, int64
 from ..errors import check
 from ..generator import Generator, default_generator_for
 from ..tensor_base import TensorBase
@@ -35,16 +37,37 @@ def _draw(out: Tensor, op: str, generator: Generator | None, *params: Any) -> Te
     gen = default_generator_for(out.device) if generator is None else generator
     check(gen.device.type == out.device.type, op, lambda: f"generator on {gen.device} can't "
           f"draw for a tensor on {out.device}", RuntimeError)
-    target = out if out.is_contiguous() else TensorBase.empty(out.shape, out.dtype, out.device)
+    # bfloat16 draws in float32 (its kernels have no bfloat16 store) and rounds on the copy
+    wide = out.dtype is bfloat16
+    target = out if out.is_contiguous() and not wide else TensorBase.empty(
+        out.shape, float32 if wide else out.dtype, out.device)
     n = target.numel()
     if n:
         seed, offset = gen.take(n)
         flat = target._make_view((n,), (1,), target._offset)
-        launch(op, out.device, (out.dtype,), flat._native(), seed, offset, *params)
+        launch(op, out.device, (target.dtype,), flat._native(), seed, offset, *params)
     if target is not out:
         out.copy_(target)
+        if wide and op == "random_uniform" and n:  # a value rounded up to `high` stays below
+            high = params[1]
+            out.masked_fill_(out >= high, largest_below(high, bfloat16))
     out._bump_version()
     return out
+
+
+def largest_below(value: float, dt: dtype) -> float:
+    """The largest value of half dtype ``dt`` below ``value``.
+
+    Example:
+        >>> largest_below(1.0, bfloat16)
+        0.99609375
+    """
+    x = np.array(value, np.float32).astype(dt.numpy)
+    if float(x) < value:
+        return float(x)
+    bits = int(x.view(np.uint16))
+    bits = bits - 1 if float(x) > 0 else (bits + 1 if float(x) < 0 else 0x8001)
+    return float(np.array(bits, np.uint16).view(dt.numpy))
 
 
 def _drawn(shape: tuple[int, ...], dt: Any, dev: Any, op: str, generator: Generator | None,

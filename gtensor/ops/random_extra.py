@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cuda import runtime
 from ..device import DeviceLike, device, resolve
-from ..dtypes import as_dtype, bool_, float64, get_default_dtype, int64
+from ..dtypes import as_dtype, bfloat16, bool_, float32, float64, get_default_dtype, int64
 from ..errors import ShapeError, check
 from ..generator import Generator, default_generator_for
 from ..shape_rules import checked_numel, normalize_shape
@@ -181,10 +181,11 @@ def dropout_mask(*size: Any, p: float = 0.5, scale: bool = True, dtype: Any = No
 
 def _dropout_mask(dims: tuple[int, ...], dt: Any, dev: Any, keep: float, value: float,
                   generator: Generator | None) -> Tensor:
-    out = TensorBase.empty(dims, dt, dev)
+    wide = dt is bfloat16  # drawn in float32 (no bfloat16 kernel), rounded once
+    out = TensorBase.empty(dims, float32 if wide else dt, dev)
     n = out.numel()
     if n:
         seed, offset = _counters(dev, n, generator, "dropout_mask")
-        launch("random_dropout_mask", dev, (dt,), out.reshape(-1)._native(), seed, offset,
-               keep, value)
-    return out
+        launch("random_dropout_mask", dev, (out.dtype,), out.reshape(-1)._native(), seed,
+               offset, keep, value)
+    return out.to(dt) if wide else out

@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..dtypes import as_dtype, bool_, dtype, float16, float32, int64, uint8
+from ..dtypes import as_dtype, bool_, dtype, float32, int64, uint8
 from ..errors import DTypeError, check
 from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import no_grad
@@ -73,7 +73,7 @@ _plans = PlanCache()
 
 def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_dt: dtype,
                   param: float = 0.0) -> Tensor:
-    """Allocate the result and launch reduction kernel ``op`` (float16 runs in float32).
+    """Allocate the result and launch reduction kernel ``op`` (half types accumulate in float32).
 
     The result shape and the kernel's bound layout are planned once per
     (op, device, dtypes, shape, strides, dims, keepdim).
@@ -88,10 +88,12 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
                 kept_shape(x._shape, dims, keepdim), out_dt)
         return tracing.state.trace.reduce(op, x, dims, keepdim, out_dt)
     kdt = x._dtype
-    if kdt is float16:
+    res_dt = out_dt
+    if kdt.is_half and out_dt is not kdt and out_dt is not bool_:
+        # the half kernels accumulate in float32 and round into their own type only
         kdt = float32
         x = x.to(kdt)  # type: ignore[attr-defined]
-    res_dt = float32 if out_dt is float16 else out_dt
+        res_dt = float32 if out_dt.is_half else out_dt
     dev = x._storage.device
     stream = None if dev._type == "cpu" else current_stream_of(dev)
     key = (op, dev._type, dev._index, None if stream is None else stream.handle, kdt, res_dt,
@@ -105,7 +107,8 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
     if by_address is not None:  # x and result are held here while the kernel runs
         by_address(x._ptr, result._ptr, float(param))
     else:
-        run(x._storage.flat(kdt.numpy), x._offset, result._storage.flat(res_dt.numpy), 0, param)
+        run(x._storage.flat(kdt.kernel), x._offset, result._storage.flat(res_dt.kernel), 0,
+            param)
     return result if res_dt is out_dt else result.to(out_dt)  # type: ignore[attr-defined]
 
 
@@ -120,7 +123,7 @@ def _plan_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool,
     shape = kept_shape(x._shape, dims, keepdim)
     out_strides = contiguous_strides(kept_shape(x._shape, dims, False))
     fn = kernel(op, x._storage.device, x._dtype)
-    args = (x._shape, x._strides, out_strides, dims, x._dtype.numpy, res_dt.numpy)
+    args = (x._shape, x._strides, out_strides, dims, x._dtype.kernel, res_dt.kernel)
     by_address = getattr(fn, "plan_pointers", None)
     return (shape, fn.plan(*args, stream),
             None if by_address is None else by_address(*args))
@@ -356,7 +359,7 @@ def _arg_extreme(op: str, x: Tensor, dim: int | None, keepdim: bool,
     dims = reduce_dims(x, dim, op)
     if dim is None:
         keepdim = keepdim and x.ndim > 0
-    src = x.to(float32) if x.dtype is float16 else x  # type: ignore[attr-defined]
+    src = x.to(float32) if x.dtype.is_half else x  # type: ignore[attr-defined]
     shape = kept_shape(x.shape, dims, keepdim)
     outputs = [(shape, int64), (shape, src.dtype)] if values else [(shape, int64)]
     found = tracing.library_calls(op, functools.partial(_arg_extreme_kernel, op=op, dims=dims,

@@ -20,6 +20,7 @@ from ..errors import ShapeError, check
 from ..graph.autocast_mode import autocast_inputs
 from .creation import tensor
 from .pooling import adaptive_avg_pool2d, batched, linear_map
+from .widen import half_in_float32
 
 MODES = ("nearest", "linear", "bilinear", "bicubic", "area", "nearest-exact")
 CUBIC_A = -0.75
@@ -32,6 +33,7 @@ def _per_axis(value: Any, n: int, op: str, name: str) -> tuple[Any, ...]:
     return items
 
 
+@half_in_float32
 def interpolate(input: Any, size: Any = None, scale_factor: Any = None,
                 mode: str = "nearest", align_corners: bool | None = None,
                 recompute_scale_factor: bool | None = None) -> Any:

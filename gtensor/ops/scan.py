@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
-from ..dtypes import as_dtype, float16, float32, int64
+from ..dtypes import as_dtype, float32, int64
 from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import is_grad_enabled
 from ..graph.node import Node, record
@@ -77,7 +77,7 @@ def _scan(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:
     x = input if dtype is None else input.to(as_dtype(dtype))
     d = wrap_dim(dim, x.ndim, op)
     want = x.dtype if x.dtype.is_floating_point else int64
-    if x.dtype is float16:
+    if x.dtype.is_half:
         x = x.to(float32)
     out_dt = x.dtype if x.dtype.is_floating_point else int64
     out = library_call(op, functools.partial(_scanned, op=op, dim=d, out_dt=out_dt), (x,),

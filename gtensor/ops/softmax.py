@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..dtypes import as_dtype, float16, float32
+from ..dtypes import as_dtype, float32
 from ..errors import DTypeError, check
 from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import no_grad
@@ -46,7 +46,7 @@ def _run(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:
           f"{x.dtype.name}; pass dtype=", DTypeError)
     d = wrap_dim(dim, x.ndim, op)
     want = x.dtype
-    if want is float16:
+    if want.is_half:
         x = x.to(float32)
     if tracing.state.trace is not None:
         with no_grad():  # traced as the ops it is made of; differentiated as one op below
@@ -55,8 +55,8 @@ def _run(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:
         out = TensorBase.empty(x.shape, x.dtype, x.device)
         if out.numel():
             launch(op, x.device, (x.dtype,), x._native(), out._native(), d)
-    if want is float16:
-        out = out.to(float16)
+    if want.is_half:
+        out = out.to(want)
     record(op, out, (input if dtype is None else x,), vjp, save=[out], dim=d)
     return out
 

@@ -15,7 +15,7 @@ import functools
 import math
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..dtypes import bool_, int64
+from ..dtypes import bool_, float32, int64
 from ..errors import ShapeError, check, check_same_device
 from ..graph.grad_mode import no_grad
 from ..graph.node import Node, record
@@ -50,14 +50,15 @@ def _rows(self: Tensor, dim: int, op: str) -> tuple[Tensor, list[int], int]:
 
 def _sorted(moved: Tensor, descending: bool) -> tuple[Tensor, Tensor]:
     """The library call of :func:`sort`: new values and indices, sorted along the last dim."""
-    values = moved.clone()
+    half = moved.dtype.is_half  # sorted as float32 (exact both ways), not as their bits
+    values = moved.to(float32) if half else moved.clone()
     indices = TensorBase.empty(values.shape, int64, values.device)
     if values.numel():
         n = values.shape[-1]
         launch("sort_rows", values.device, (values.dtype,),
                values.view(math.prod(values.shape[:-1]), n)._native(),
                indices.view(math.prod(values.shape[:-1]), n)._native(), descending)
-    return values, indices
+    return (values.to(moved.dtype) if half else values), indices
 
 
 def _unrows(t: Tensor, self: Tensor, order: list[int], n: int) -> Tensor:
@@ -199,7 +200,8 @@ def _runs(starts: Tensor, perm: Tensor) -> tuple[Tensor, Tensor]:
 def _unique_flat(self: Tensor) -> tuple[Tensor, Tensor, Tensor]:
     values, perm = sort(self.reshape(-1))
     flags = TensorBase.empty(values.shape, bool_, self.device)
-    launch("unique_flags", self.device, (self.dtype, flags.dtype), values._native(),
+    keys = values.to(float32) if values.dtype.is_half else values  # compared as values
+    launch("unique_flags", self.device, (keys.dtype, flags.dtype), keys._native(),
            flags._native())
     starts = mask_rows(flags, "unique")[0].contiguous()
     counts, inverse = _runs(starts, perm)
@@ -225,8 +227,9 @@ def _unique_dim(self: Tensor, d: int) -> tuple[Tensor, Tensor, Tensor]:
     else:
         flags = TensorBase.empty((m, n), bool_, self.device)
         for c in range(m):
-            column = ordered.select(1, c).contiguous()
-            launch("unique_flags", self.device, (self.dtype, bool_), column._native(),
+            column = ordered.select(1, c)
+            column = (column.to(float32) if column.dtype.is_half else column).contiguous()
+            launch("unique_flags", self.device, (column.dtype, bool_), column._native(),
                    flags.select(0, c)._native())
         changed = mask_rows(flags, "unique")[1]
         starts = _unique_flat(changed)[0].contiguous()
@@ -316,7 +319,7 @@ def histc(self: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tens
     check(isinstance(bins, int) and bins > 0, "histc", lambda: f"bins must be > 0, got {bins}",
           ValueError)
     x = self.reshape(-1).contiguous()
-    if x.dtype.name == "float16":
+    if x.dtype.is_half:
         x = x.to("float32")
     lo, hi = float(min), float(max)
     if lo == hi and x.numel():

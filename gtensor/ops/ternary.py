@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..dtypes import float16, result_type
+from ..dtypes import result_type
 from ..errors import DTypeError, check
 from ..graph.autocast_mode import autocast_inputs
 from ..graph.inplace import differentiable_inplace
@@ -19,7 +19,6 @@ from ..tensor_base import TensorBase
 from .elementwise import (
     _cast,
     as_operand,
-    compute_dtype,
     device_of,
     finish,
     record_operands,
@@ -64,11 +63,9 @@ def clamp(input: Tensor, min: Any = None, max: Any = None, *,  # noqa: A002
     lo = as_operand(_bound(min, input.dtype, False), dev, "clamp")
     hi = as_operand(_bound(max, input.dtype, True), dev, "clamp")
     want = result_type(x, *(t for t in (min, max) if t is not None))
-    kdt = compute_dtype(want)
+    kdt = want
     result = run_kernel("clamp", (_cast(x, kdt), _cast(lo, kdt), _cast(hi, kdt)), kdt, dev,
                         (kdt, kdt, kdt))
-    if want is float16:
-        result = result.to(want)
     record_operands("clamp", result, (x, lo, hi), _clamp_vjp)
     return finish(result, want, out, "clamp") if out is not None else result
 
@@ -140,7 +137,7 @@ def _float_ternary(name: str, args: tuple[Any, ...], params: tuple[Any, ...], vj
     if name in ("lerp", "addcdiv"):
         check(want.is_floating_point, name, lambda: f"expected floating point tensors, got "
               f"{want.name}", DTypeError)
-    kdt = compute_dtype(want)
+    kdt = want
     values = tuple(_cast(o, kdt) for o in ops) + params
     if into is not None and into.dtype is kdt and broadcast_shapes(
             *(o.shape for o in ops if isinstance(o, TensorBase)), op=name) == into.shape:
@@ -148,8 +145,6 @@ def _float_ternary(name: str, args: tuple[Any, ...], params: tuple[Any, ...], vj
         into._bump_version()
         return into
     result = run_kernel(name, values, kdt, dev, (kdt, kdt, kdt))
-    if want is float16:
-        result = result.to(want)
     if into is not None:
         return into.copy_(result)
     record_operands(name, result, ops, vjp, **attrs)

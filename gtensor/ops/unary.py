@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..dtypes import bool_, dtype, float16, get_default_dtype
+from ..dtypes import bool_, dtype, get_default_dtype
 from ..errors import DTypeError, check
 from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import state
@@ -17,7 +17,6 @@ from ..graph.node import Node, make_node, needs_grad, record
 from ..tensor_base import TensorBase
 from .creation import zeros_like
 from .elementwise import (
-    compute_dtype,
     finish,
     planned_binary,
     run_kernel,
@@ -59,7 +58,7 @@ def _result(spec: UnarySpec, x: Tensor) -> tuple[dtype, dtype]:
     if spec.kind == "int":
         check(dt.category < 2, spec.name, lambda: f"not supported for dtype {dt.name}; "
               "expected integer or bool tensors", DTypeError)
-    kdt = compute_dtype(dt)
+    kdt = dt
     return kdt, bool_ if spec.kind == "bool" else dt
 
 
@@ -73,7 +72,7 @@ def unary(spec: UnarySpec, x: Tensor, out: Tensor | None = None) -> Tensor:
     if not isinstance(x, TensorBase):
         raise TypeError(f"[{spec.name}] expected a Tensor, got {type(x).__name__}")
     dt = x._dtype
-    if out is None and dt.category == 2 and dt is not float16 and spec.kind in _KEEPS_FLOAT:
+    if out is None and dt.category == 2 and spec.kind in _KEEPS_FLOAT:
         # float32/float64 in, the same dtype out: nothing to promote or cast back
         result = unary_same_dtype(spec.kernel or spec.name, x)
         if spec.vjp is not None and state.enabled:
@@ -119,7 +118,7 @@ def sgn(x: Tensor) -> Tensor:
 def _relu_grad(x: Tensor, out: Tensor, g: Tensor) -> Tensor:
     """PyTorch's ``threshold_backward``: 0 where the output is <= 0 (so at 0), else ``g``."""
     dt = g._dtype
-    if dt is not out._dtype or compute_dtype(dt) is not dt or g._shape != out._shape:
+    if dt is not out._dtype or dt is not dt or g._shape != out._shape:
         return where(out <= 0, 0.0, g)
     return threshold_backward(g, out)
 

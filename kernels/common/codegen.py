@@ -223,6 +223,25 @@ def cuda_source(name: str, arity: int, layout: str, bits: int) -> str:
     return f"\n\ndef {name}_{layout}{bits}({args}):\n    {body}\n"
 
 
+HALF_SUFFIX = {"float16": "f16", "bfloat16": "bf16"}
+"""Kernel-name suffix of each half-precision type."""
+
+
+def half_source(name: str, arity: int) -> str:
+    """Return scalar body ``name``: ``f`` between loads (``ld``) and a store (``st``).
+
+    Half-precision kernels run the float32 body of an op between a load that
+    widens each operand's bits and a store that rounds the result back.
+
+    Example:
+        >>> half_source("g", 2).strip()
+        'def g(x0, x1):\n    return st(f(ld(x0), ld(x1)))'
+    """
+    args = ", ".join(f"x{k}" for k in range(arity))
+    loads = ", ".join(f"ld(x{k})" for k in range(arity))
+    return f"\n\ndef {name}({args}):\n    return st(f({loads}))\n"
+
+
 def kernel_name(op: str, scalar_fn: Callable) -> str:
     """Stable kernel name: ``gtensor_<op>``, plus the body's name when it differs from ``op``.
 

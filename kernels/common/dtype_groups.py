@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 FLOAT = ("float32", "float64")
+HALF = ("float16", "bfloat16")
 SIGNED = ("int8", "int16", "int32", "int64")
 INT = ("uint8", *SIGNED)
 NUMERIC = (*INT, *FLOAT)

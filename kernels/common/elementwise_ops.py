@@ -7,20 +7,25 @@ place); Python numbers are accepted in any input slot and converted to that
 dtype. ``out`` has the input dtype, or ``bool`` for comparisons, logical ops
 and ``isnan``-style tests. ``where`` takes ``(cond, a, b)`` with a boolean
 ``cond``; ``addcmul``/``addcdiv`` take ``(x, a, b, value)`` with a number ``value``.
+
+Every op defined for float32 is also registered for ``float16`` and
+``bfloat16``: the factory's ``half`` kernel takes those arrays as their
+``uint16`` bits and runs the float32 body in registers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
-from ..registry import register
-from .dtype_groups import ALL, same
+from ..registry import LazyKernel, register
+from .dtype_groups import ALL, HALF, same
 from .scalar_binary import BINARY, TERNARY, TERNARY_SCALAR, where
 from .scalar_unary import UNARY
 
 
 def register_elementwise(backend: str, factory: Callable[..., Callable]) -> None:
-    """Build each op's kernel with ``factory(op, scalar_fn, arity, value_start)``; register it.
+    """Build each op's kernel with ``factory(op, scalar_fn, arity, value_start, half=None)``.
 
     Example:
         >>> register_elementwise("cpu", CpuElementwise)  # doctest: +SKIP
@@ -29,4 +34,11 @@ def register_elementwise(backend: str, factory: Callable[..., Callable]) -> None
         for op, variants in table.items():
             for fn, dtypes, _ in variants:
                 register(op, backend, same(dtypes, min(arity, 3)))(factory(op, fn, arity, 0))
+                if "float32" in dtypes:
+                    for h in HALF:
+                        register(op, backend, same((h,), min(arity, 3)))(
+                            LazyKernel(partial(factory, op, fn, arity, 0, half=h), op))
     register("where", backend, [("bool", d, d) for d in ALL])(factory("where", where, 3, 1))
+    for h in HALF:
+        register("where", backend, [("bool", h, h)])(
+            LazyKernel(partial(factory, "where", where, 3, 1, half=h), "where"))

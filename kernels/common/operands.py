@@ -49,14 +49,16 @@ def as_scalar(value: Any, dtype: np.dtype) -> Any:
     return np.asarray(value).astype(dtype)[()]
 
 
-def convert_scalars(inputs: Sequence[Any], out: Any, value_start: int) -> list[Any]:
+def convert_scalars(inputs: Sequence[Any], out: Any, value_start: int,
+                    dtype: np.dtype | None = None) -> list[Any]:
     """Return ``inputs`` with every Python number converted by ``as_scalar``.
+
+    ``dtype``: the numbers' dtype (default: :func:`scalar_dtype` of the call).
 
     Example:
         >>> convert_scalars([np.zeros(1, np.float32), 2], np.zeros(1, np.float32), 0)[1].dtype
         dtype('float32')
     """
-    dtype = None
     ops = []
     for x in inputs:
         if is_array(x):

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
+from typing import Any
+
+from .codegen import HALF_SUFFIX, build
 
 _UNRAVEL_K = """
         px, po = line(k, kshape, xo, kxs, oo, kos)"""
@@ -112,6 +115,55 @@ def {name}_split(kshape, x, xo, kxs, out, oo, kos, rshape, rxs, n, a01, a02, p, 
             a = m2(a, part2[t], p)
         out[po] = f2(a, n, c, p)
 '''
+
+
+def half_fold_source(name: str) -> str:
+    """Return ``{name}_combine`` and ``{name}_final``: a fold over half-precision bits.
+
+    The combine widens each element with ``ld`` before ``combine``; the final
+    rounds the result with ``st`` after ``final`` (all bound in the namespace).
+
+    Example:
+        >>> "def g_combine(acc, v, c, p)" in half_fold_source("g")
+        True
+    """
+    return f'''
+def {name}_combine(acc, v, c, p):
+    return combine(acc, ld(v), c, p)
+
+
+def {name}_final(a, n, c, p):
+    return st(final(a, n, c, p))
+'''
+
+
+def fold_functions(red: Any, name: str, jit: Callable[[Callable], Any], half: str | None,
+                   bits: Any) -> dict[str, Any]:
+    """The compiled ``c``/``m``/``f`` (combine, merge, final) of each pass of reduction ``red``.
+
+    Keys ``c1, m1, f1`` (the centering pass, when ``red`` has one) and ``c2, m2,
+    f2``, as the kernel sources bind them. For a ``half`` type the combines widen
+    each element with the backend's ``bits.load_*`` and the main pass's final
+    rounds the result with ``bits.store_*``.
+
+    Example:
+        >>> fold_functions(red, "gtensor_sum", njit, None, None)  # doctest: +SKIP
+    """
+    out: dict[str, Any] = {}
+    for tag, fold in (("1", red.center), ("2", red.main)):
+        if fold is None:
+            continue
+        combine, final = jit(fold.combine), jit(fold.final)
+        if half is not None:
+            suffix = HALF_SUFFIX[half]
+            wrapped = build(half_fold_source(f"{name}{tag}"), fold.combine, {
+                "combine": combine, "final": final, "ld": getattr(bits, f"load_{suffix}"),
+                "st": getattr(bits, f"store_{suffix}")})
+            combine = jit(wrapped[f"{name}{tag}_combine"])
+            if tag == "2":
+                final = jit(wrapped[f"{name}{tag}_final"])
+        out.update({"c" + tag: combine, "m" + tag: jit(fold.merge), "f" + tag: final})
+    return out
 
 
 # CUDA kernels (see ``kernels.cuda.reduction``): each block's threads form groups of

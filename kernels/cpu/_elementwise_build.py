@@ -10,7 +10,14 @@ import numpy as np
 from numba import carray, njit, prange, types
 from numba.extending import overload
 
-from ..common.codegen import build, cpu_source, has_source_file, kernel_name
+from ..common.codegen import (
+    HALF_SUFFIX,
+    build,
+    cpu_source,
+    half_source,
+    has_source_file,
+    kernel_name,
+)
 from ..common.operands import (
     convert_scalars,
     elementwise_layout,
@@ -19,6 +26,7 @@ from ..common.operands import (
     with_numbers,
 )
 from ..common.strided import element_strides, host_flat
+from . import half as bits
 from ._call import PlannedCall, address, pointer_entry
 
 PARALLEL_MIN = 1 << 15  # below this many elements a parallel launch costs more than it saves
@@ -55,12 +63,25 @@ class CpuElementwise:
     All-contiguous operands take a flat loop; others are collapsed to the fewest
     dims and run through a strided loop over the original memory (no copies).
     Above ``PARALLEL_MIN`` elements the loop runs in parallel (``prange``).
+    A ``half`` kernel (``"float16"`` or ``"bfloat16"``) takes its arrays as
+    ``uint16`` bits, numbers as float32, and runs the float32 body between the
+    loads and stores of ``kernels.cpu.half``.
     """
 
-    def __init__(self, op: str, scalar_fn: Callable, arity: int, value_start: int = 0) -> None:
+    def __init__(self, op: str, scalar_fn: Callable, arity: int, value_start: int = 0,
+                 half: str | None = None) -> None:
         name = kernel_name(op, scalar_fn)
         jit = {**_JIT, "cache": has_source_file(scalar_fn)}
         body = njit(**jit)(scalar_fn)
+        self._numbers = None
+        if half is not None:
+            suffix = HALF_SUFFIX[half]
+            name = f"{name}_{suffix}"
+            wrapped = build(half_source(name + "_body", arity), scalar_fn, {
+                "f": body, "ld": getattr(bits, f"load_{suffix}"),
+                "st": getattr(bits, f"store_{suffix}")})[name + "_body"]
+            body = njit(**jit)(wrapped)
+            self._numbers = np.dtype(np.float32)
         ns = {"f": body, "item": item, "window": window, "prange": prange, "carray": carray,
               "address": address}
         serial = build(cpu_source(name, arity, False), scalar_fn, ns)
@@ -82,7 +103,7 @@ class CpuElementwise:
         n = out.size
         if n == 0:
             return
-        inputs = convert_scalars(args[:-1], out, self.value_start)
+        inputs = convert_scalars(args[:-1], out, self.value_start, self._numbers)
         run = self.plan(out.shape, [element_strides(x) if type(x) is np.ndarray else None
                                     for x in inputs], element_strides(out), None)
         packed: list[Any] = []
@@ -108,6 +129,8 @@ class CpuElementwise:
         n, cshape, per_input, so, flat = elementwise_layout(shape, strides, out_strides)
         if n == 0:
             return nothing
+        if scalar_dtype is not None and self._numbers is not None:
+            scalar_dtype = self._numbers
         par = n >= PARALLEL_MIN
         if flat:
             run: Callable[..., None] = partial(PlannedCall(self._flat_par if par else self._flat),

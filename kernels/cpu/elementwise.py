@@ -13,10 +13,11 @@ from ._elementwise_build import CpuElementwise
 from .numpy_loops import NUMPY_LOOPS, NumpyLoop
 
 
-def _kernel(op: str, scalar_fn: Callable, arity: int, value_start: int) -> Callable:
-    if op in NUMPY_LOOPS:
+def _kernel(op: str, scalar_fn: Callable, arity: int, value_start: int,
+            half: str | None = None) -> Callable:
+    if op in NUMPY_LOOPS and half is None:
         return NumpyLoop(op, NUMPY_LOOPS[op])
-    return CpuElementwise(op, scalar_fn, arity, value_start)
+    return CpuElementwise(op, scalar_fn, arity, value_start, half)
 
 
 register_elementwise("cpu", _kernel)

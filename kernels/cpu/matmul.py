@@ -5,14 +5,16 @@ Calling convention: ``kernel(a, b, out, stream=None)`` with ``a`` of shape
 ``(..., M, N)``; the batch dims of ``a`` and ``b`` are already broadcast to
 ``out``'s (strides may be 0). The 1-D rules of ``matmul`` are the frontend's.
 NumPy hands float32/float64 to BLAS (copying a strided operand into a BLAS
-layout itself when it must) and loops in C for integers.
+layout itself when it must) and loops in C for integers. float16 and bfloat16
+operands are cast to float32 once, multiplied by BLAS (float32 accumulation)
+and the product rounded once into ``out``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..common.dtype_groups import FLOAT, INT, same
+from ..common.dtype_groups import FLOAT, HALF, INT, same
 from ..registry import register
 
 
@@ -42,6 +44,23 @@ def gtensor_matmul_cpu(
                out=out.reshape(-1, out.shape[-1]))
         return
     np.matmul(a, b, out=out)
+
+
+@register("matmul", "cpu", same(HALF, 2))
+def gtensor_matmul_half_cpu(
+    a: np.ndarray, b: np.ndarray, out: np.ndarray, stream: object = None
+) -> None:
+    """Write ``a @ b`` of float16 or bfloat16 operands into ``out``, through float32 BLAS.
+
+    Example:
+        >>> out = np.empty((2, 2), np.float16)
+        >>> gtensor_matmul_half_cpu(np.eye(2, dtype=np.float16), np.ones((2, 2), np.float16), out)
+    """
+    if out.size == 0:
+        return
+    wide = np.empty(out.shape, np.float32)
+    gtensor_matmul_cpu(a.astype(np.float32), b.astype(np.float32), wide)
+    out[...] = wide.astype(out.dtype)
 
 
 def _folds(a: np.ndarray) -> bool:

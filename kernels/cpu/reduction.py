@@ -30,10 +30,10 @@ import numba
 import numpy as np
 from numba import carray, njit, prange
 
-from ..common.codegen import build
-from ..common.dtype_groups import ALL
+from ..common.codegen import HALF_SUFFIX, build
+from ..common.dtype_groups import ALL, HALF
 from ..common.operands import nothing
-from ..common.reduce_codegen import cpu_reduce_source
+from ..common.reduce_codegen import cpu_reduce_source, fold_functions
 from ..common.scalar_reduce import REDUCTIONS, Reduction, acc_dtype, start_value
 from ..common.strided import (
     Dims,
@@ -43,7 +43,8 @@ from ..common.strided import (
     reduction_operands,
     reduction_plan,
 )
-from ..registry import register
+from ..registry import LazyKernel, register
+from . import half as bits
 from ._call import PlannedCall, address, pointer_entry
 from ._elementwise_build import _JIT, PARALLEL_MIN
 from .axis_ops import element_offset_cpu, line_offsets_cpu
@@ -52,17 +53,15 @@ from .axis_ops import element_offset_cpu, line_offsets_cpu
 class CpuReduction:
     """The CPU kernel of one reduction op (see the module docstring)."""
 
-    def __init__(self, op: str, red: Reduction) -> None:
+    def __init__(self, op: str, red: Reduction, half: str | None = None) -> None:
         self.op = op
         self.red = red
-        self.__name__ = name = f"gtensor_{op}"
+        self.half = half
+        self.__name__ = name = f"gtensor_{op}" + ("" if half is None else
+                                                  f"_{HALF_SUFFIX[half]}")
         ns: dict[str, Any] = {"prange": prange, "line": line_offsets_cpu,
                               "eoff": element_offset_cpu, "carray": carray, "address": address}
-        for tag, fold in (("1", red.center), ("2", red.main)):
-            if fold is not None:
-                ns.update({"c" + tag: njit(**_JIT)(fold.combine),
-                           "m" + tag: njit(**_JIT)(fold.merge),
-                           "f" + tag: njit(**_JIT)(fold.final)})
+        ns.update(fold_functions(red, name, njit(**_JIT), half, bits))
         two = red.center is not None
         serial = build(cpu_reduce_source(name, two, False), red.main.combine, ns)
         par = build(cpu_reduce_source(name + "_par", two, True), red.main.combine, ns)
@@ -113,7 +112,7 @@ class CpuReduction:
                 return partial(_fold_rows, outputs, n, scale)
             if axes == tuple(range(len(axes))) and is_c_contiguous(kshape, kos):
                 return partial(_fold_cols, n, outputs, scale)
-        name = np.dtype(dtype).name
+        name = "float32" if self.half else np.dtype(dtype).name
         a02 = start_value(self.red.main, name)
         a01 = start_value(self.red.center, name) if self.red.center else a02
         layout = (kshape, kxs, kos, rshape, rxs, n, a01, a02)
@@ -145,7 +144,7 @@ class CpuReduction:
         if rows == 0 or n == 0 or rows * n >= PARALLEL_MIN or \
                 not is_c_contiguous(kept, out_strides):
             return None
-        name = np.dtype(dtype).name
+        name = "float32" if self.half else np.dtype(dtype).name
         a02 = start_value(self.red.main, name)
         a01 = start_value(self.red.center, name) if self.red.center else a02
         kinds = (np.dtype(dtype).type, np.dtype(out_dtype).type)
@@ -247,6 +246,10 @@ def _fold_cols(m: int, k: int, scale: float, xb: Any, xo: int, ob: Any, oo: int,
 
 for _op, _red in REDUCTIONS.items():
     register(_op, "cpu", _red.dtypes)(CpuReduction(_op, _red))
+    if "float32" in _red.dtypes:
+        for _half in HALF:
+            register(_op, "cpu", [_half])(LazyKernel(
+                partial(CpuReduction, _op, _red, _half), f"gtensor_{_op}_{_half}"))
 
 
 @njit(parallel=True, **_JIT)

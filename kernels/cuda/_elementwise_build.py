@@ -38,7 +38,15 @@ from typing import Any
 import numpy as np
 from numba import cuda
 
-from ..common.codegen import UNROLL, build, cuda_source, has_source_file, kernel_name
+from ..common.codegen import (
+    HALF_SUFFIX,
+    UNROLL,
+    build,
+    cuda_source,
+    half_source,
+    has_source_file,
+    kernel_name,
+)
 from ..common.operands import (
     convert_scalars,
     elementwise_layout,
@@ -48,6 +56,7 @@ from ..common.operands import (
     with_numbers,
 )
 from ..common.strided import element_strides
+from . import half as bits
 from ._launch import SIMULATED, PlannedLaunch, flat_operand, multiprocessors
 
 _JIT: dict[str, Any] = {} if SIMULATED else {"cache": True}
@@ -123,17 +132,23 @@ class CudaElementwise:
     Same calling convention as the CPU kernels. Operands are collapsed to the
     fewest dims; all-contiguous ones take the flat loop, others a strided loop
     for their rank (see the module docstring). Each layout and index width is
-    compiled on first use.
+    compiled on first use. A ``half`` kernel (``"float16"`` or ``"bfloat16"``)
+    takes its arrays as ``uint16`` bits, numbers as float32, and runs the
+    float32 body between the register conversions of ``kernels.cuda.half``.
     """
 
-    def __init__(self, op: str, scalar_fn: Callable, arity: int, value_start: int = 0) -> None:
+    def __init__(self, op: str, scalar_fn: Callable, arity: int, value_start: int = 0,
+                 half: str | None = None) -> None:
         self._scalar_fn = scalar_fn
         self._jit = _JIT if has_source_file(scalar_fn) else {}
         self._body: Any = None
         self._kernels: dict[str, Any] = {}
+        self._half = half
+        self._numbers = None if half is None else np.dtype(np.float32)
         self.arity = arity
         self.value_start = value_start
-        self.__name__ = kernel_name(op, scalar_fn)
+        self.__name__ = kernel_name(op, scalar_fn) + (
+            "" if half is None else f"_{HALF_SUFFIX[half]}")
         self.__doc__ = f"CUDA kernel for ``{op}``: ``kernel(*inputs, out, stream=None)``."
 
     def kernel(self, layout: str, bits: int) -> Any:
@@ -142,7 +157,7 @@ class CudaElementwise:
         compiled = self._kernels.get(name)
         if compiled is None:
             if self._body is None:
-                self._body = cuda.jit(device=True)(self._scalar_fn)
+                self._body = self._device_body()
             namespace = {"f": self._body, "item": item, "window": window, "cuda": cuda,
                          "int64": np.int64, "uint32": np.uint32, "uint64": np.uint64}
             source = cuda_source(self.__name__, self.arity, layout, bits)
@@ -150,13 +165,24 @@ class CudaElementwise:
             compiled = self._kernels[name] = cuda.jit(**self._jit)(defined)
         return compiled
 
+    def _device_body(self) -> Any:
+        body = cuda.jit(device=True)(self._scalar_fn)
+        if self._half is None:
+            return body
+        suffix = HALF_SUFFIX[self._half]
+        name = f"{self.__name__}_body"
+        wrapped = build(half_source(name, self.arity), self._scalar_fn, {
+            "f": body, "ld": getattr(bits, f"load_{suffix}"),
+            "st": getattr(bits, f"store_{suffix}")})[name]
+        return cuda.jit(device=True)(wrapped)
+
     def __call__(self, *args: Any, stream: Any = None) -> None:
         *inputs, out = args
         if len(inputs) != self.arity:
             raise TypeError(f"[{self.__name__}] expected {self.arity} inputs, got {len(inputs)}")
         if out.size == 0:
             return
-        ops = convert_scalars(inputs, out, self.value_start)
+        ops = convert_scalars(inputs, out, self.value_start, self._numbers)
         run = self.plan(tuple(out.shape), [element_strides(x) if is_array(x) else None
                                            for x in ops], element_strides(out), None, stream)
         packed: list[Any] = []
@@ -175,6 +201,8 @@ class CudaElementwise:
         n, cshape, per_input, so, flat = elementwise_layout(shape, strides, out_strides)
         if n == 0:
             return nothing
+        if scalar_dtype is not None and self._numbers is not None:
+            scalar_dtype = self._numbers
         layout = layout_name(cshape, flat)
         bits = 32 if n < INDEX32_LIMIT else 64
         launch = PlannedLaunch(self.kernel(layout, bits), n, stream,

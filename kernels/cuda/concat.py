@@ -154,7 +154,7 @@ def _compile(name: str, source: str, narrow: bool, to_bool: bool) -> Any:
     idx, uidx = _index_types(narrow)
     namespace = {"cuda": cuda, "idx": idx, "uidx": uidx, "_at": _at, "THREADS": THREADS,
                  "UNROLL": UNROLL, "conv": _nonzero if to_bool else _as_is,
-                 "put": strided_put(narrow, to_bool, False)}
+                 "put": strided_put(narrow, "nonzero" if to_bool else "as_is", False)}
     return cuda.jit(**_JIT)(build(source, _compile, namespace)[name])
 
 

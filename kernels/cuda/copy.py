@@ -43,6 +43,7 @@ from ..common.strided import Dims, collapse, is_c_contiguous, span
 from ..registry import ANY, register
 from ._elementwise_build import _JIT
 from ._launch import MAX_BLOCKS, SIMULATED, PlannedLaunch, flat_operand, remembered
+from .half import load_bf16, store_bf16
 
 THREADS = 4 if SIMULATED else 256
 """Threads per block of the flat and strided kernels."""
@@ -87,14 +88,36 @@ def _nonzero(v):  # noqa: ANN001, ANN202
     return v != 0
 
 
+@cuda.jit(device=True)
+def _from_bf16(v):  # noqa: ANN001, ANN202
+    return load_bf16(v)
+
+
+@cuda.jit(device=True)
+def _from_bf16_nonzero(v):  # noqa: ANN001, ANN202
+    return load_bf16(v) != 0
+
+
+@cuda.jit(device=True)
+def _to_bf16(v):  # noqa: ANN001, ANN202
+    return store_bf16(np.float32(v))
+
+
+CONVERSIONS = {"as_is": _as_is, "nonzero": _nonzero, "from_bf16": _from_bf16,
+               "from_bf16_nonzero": _from_bf16_nonzero, "to_bf16": _to_bf16}
+"""Each element's conversion on the way, by name: ``nonzero`` stores ``value != 0`` into a
+bool destination; the ``bf16`` ones widen bfloat16 bits read or round to bfloat16 bits
+written (bfloat16 buffers are ``uint16`` bits to the kernels)."""
+
+
 def _index_types(narrow: bool) -> tuple[Any, Any]:
     return (np.int32, np.uint32) if narrow else (np.int64, np.uint64)
 
 
 @cache
-def _flat_kernel(narrow: bool, to_bool: bool) -> Any:
+def _flat_kernel(narrow: bool, mode: str) -> Any:
     idx, _ = _index_types(narrow)
-    conv = _nonzero if to_bool else _as_is
+    conv = CONVERSIONS[mode]
 
     @cuda.jit(**_JIT)
     def gtensor_copy_flat(n, dst, do, src, so):  # noqa: ANN001, ANN202
@@ -123,15 +146,16 @@ def _flat_kernel(narrow: bool, to_bool: bool) -> Any:
 
 
 @cache
-def strided_put(narrow: bool, to_bool: bool, dst_contiguous: bool) -> Any:
+def strided_put(narrow: bool, mode: str, dst_contiguous: bool) -> Any:
     """Device function ``put(i, shape, dst, do, dst_strides, src, so, src_strides)``: copy the
     ``i``-th element (C order over ``shape``) of a strided source to a strided destination.
 
     Each call unravels ``i`` once into both offsets (none for a contiguous
-    destination, whose offset is ``i``); ``cat`` uses it too.
+    destination, whose offset is ``i``); ``cat`` uses it too. ``mode`` names the
+    element conversion (see ``CONVERSIONS``).
     """
     idx, uidx = _index_types(narrow)
-    conv = _nonzero if to_bool else _as_is
+    conv = CONVERSIONS[mode]
 
     @cuda.jit(device=True)
     def put(i, shape, dst, do, dst_strides, src, so, src_strides):  # noqa: ANN001, ANN202
@@ -156,9 +180,9 @@ def strided_put(narrow: bool, to_bool: bool, dst_contiguous: bool) -> Any:
 
 
 @cache
-def _strided_kernel(narrow: bool, to_bool: bool, dst_contiguous: bool) -> Any:
+def _strided_kernel(narrow: bool, mode: str, dst_contiguous: bool) -> Any:
     idx, _ = _index_types(narrow)
-    put = strided_put(narrow, to_bool, dst_contiguous)
+    put = strided_put(narrow, mode, dst_contiguous)
 
     @cuda.jit(**_JIT)
     def gtensor_copy_strided(n, shape, dst, do, dst_strides, src, so,  # noqa: ANN001, ANN202
@@ -173,9 +197,9 @@ def _strided_kernel(narrow: bool, to_bool: bool, dst_contiguous: bool) -> Any:
 
 
 @cache
-def _transpose_kernel(narrow: bool, to_bool: bool, tile_dtype: np.dtype) -> Any:
+def _transpose_kernel(narrow: bool, mode: str, tile_dtype: np.dtype) -> Any:
     idx, uidx = _index_types(narrow)
-    conv = _nonzero if to_bool else _as_is
+    conv = CONVERSIONS[mode]
     tile_type = from_dtype(tile_dtype)
 
     @cuda.jit(**_JIT)
@@ -269,12 +293,17 @@ def _transpose_dims(shape: Dims, dst_strides: Dims, src_strides: Dims) -> tuple[
 
 
 class CudaCopy:
-    """The CUDA ``copy`` kernel: ``kernel(src, out, stream=None)`` and ``plan``."""
+    """The CUDA ``copy`` kernel: ``kernel(src, out, stream=None)`` and ``plan``.
+
+    ``bf16``: ``"src"`` or ``"dst"`` for the kernel converting from or to
+    bfloat16 (that side's arrays are its ``uint16`` bits), None for the others.
+    """
 
     __name__ = "gtensor_copy_cuda"
 
-    def __init__(self) -> None:
+    def __init__(self, bf16: str | None = None) -> None:
         self._plans: dict[tuple[Any, ...], Callable[..., None]] = {}
+        self._bf16 = bf16
 
     def __call__(self, src: Any, out: Any, stream: Any = None) -> None:
         """Copy ``src`` (broadcast to ``out``'s shape, any strides) into ``out``, converting dtype.
@@ -323,16 +352,21 @@ class CudaCopy:
         narrow = _is_narrow(n, cshape, ds, ss)
         idx, uidx = _index_types(narrow)
         to_bool = np.dtype(out_dtype).kind == "b"
+        mode = "nonzero" if to_bool else "as_is"
+        if self._bf16 == "src":
+            mode = "from_bf16_nonzero" if to_bool else "from_bf16"
+        elif self._bf16 == "dst":
+            mode = "to_bf16"
         if len(cshape) == 1 and ds == (1,) and ss == (1,):
-            launch = PlannedLaunch(_flat_kernel(narrow, to_bool), 0, stream,
+            launch = PlannedLaunch(_flat_kernel(narrow, mode), 0, stream,
                                    _blocks(n, THREADS * UNROLL), THREADS)
             return partial(_run_flat, launch, idx(n))
         pair = _transpose_dims(cshape, ds, ss)
         if pair is not None:
-            return _transpose_plan(cshape, ds, ss, pair, narrow, to_bool, np.dtype(out_dtype),
+            return _transpose_plan(cshape, ds, ss, pair, narrow, mode, np.dtype(out_dtype),
                                    stream)
         contiguous = is_c_contiguous(cshape, ds)
-        launch = PlannedLaunch(_strided_kernel(narrow, to_bool, contiguous), 0, stream,
+        launch = PlannedLaunch(_strided_kernel(narrow, mode, contiguous), 0, stream,
                                _blocks(n, THREADS), THREADS)
         shape_arg = tuple(uidx(s) for s in cshape)
         return partial(_run_strided, launch, idx(n), shape_arg, tuple(idx(s) for s in ds),
@@ -340,7 +374,7 @@ class CudaCopy:
 
 
 def _transpose_plan(shape: Dims, ds: Dims, ss: Dims, pair: tuple[int, int], narrow: bool,
-                    to_bool: bool, out_dtype: np.dtype, stream: Any) -> Callable[..., None]:
+                    mode: str, out_dtype: np.dtype, stream: Any) -> Callable[..., None]:
     row, col = pair
     idx, uidx = _index_types(narrow)
     batch = [d for d in range(len(shape)) if d not in pair]
@@ -351,7 +385,7 @@ def _transpose_plan(shape: Dims, ds: Dims, ss: Dims, pair: tuple[int, int], narr
     tiles = row_tiles * col_tiles
     for b in bshape:
         tiles *= b
-    launch = PlannedLaunch(_transpose_kernel(narrow, to_bool, out_dtype), 0, stream,
+    launch = PlannedLaunch(_transpose_kernel(narrow, mode, out_dtype), 0, stream,
                            _blocks(tiles, 1), TILE * TILE_ROWS)
     sizes = (idx(tiles), uidx(row_tiles), uidx(col_tiles), idx(rows), idx(cols),
              tuple(uidx(b) for b in bshape))
@@ -374,4 +408,7 @@ def _run_transpose(launch: Any, sizes: tuple[Any, ...], d_layout: tuple[Any, ...
     launch(*sizes, out, oo, *d_layout, src, so, *s_layout)
 
 
+register("copy", "cuda", [("bfloat16", "bfloat16")])(CudaCopy())
+register("copy", "cuda", [("bfloat16", ANY)])(CudaCopy("src"))
+register("copy", "cuda", [(ANY, "bfloat16")])(CudaCopy("dst"))
 gtensor_copy_cuda = register("copy", "cuda", [(ANY, ANY)])(CudaCopy())

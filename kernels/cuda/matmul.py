@@ -5,6 +5,12 @@ already broadcast to ``out``'s. On a real GPU the device buffers are wrapped as
 CuPy arrays (zero-copy, through ``__cuda_array_interface__``) and multiplied on
 the caller's stream. The simulator has no CuPy, so a shared-memory tiled kernel
 (float64 accumulation for floats, int64 for integers) runs each batch item.
+
+float16 and bfloat16 operands go to cuBLAS as they are (CuPy multiplies half
+types on tensor cores with float32 accumulation); bfloat16 buffers arrive as
+their ``uint16`` bits and are viewed as ml_dtypes' bfloat16, CuPy's type for
+it. The simulated tiled kernel widens half loads into its float64 tiles and
+rounds each result once.
 """
 
 from __future__ import annotations
@@ -15,16 +21,26 @@ from typing import Any
 import numpy as np
 from numba import cuda, float64, int64
 
-from ..common.dtype_groups import FLOAT, INT, same
+from ..common.dtype_groups import FLOAT, HALF, INT, same
 from ..registry import register
 from ._launch import SIMULATED, flat_operand, stream_pointer
+from .half import load_bf16, load_f16, store_bf16, store_f16
+
+_HALF_IO = {None: (None, None), "float16": (load_f16, store_f16),
+            "bfloat16": (load_bf16, store_bf16)}
 
 TILE = 4 if SIMULATED else 16
 
 
+@cuda.jit(device=True)
+def _as_is(v):  # noqa: ANN001, ANN202
+    return v
+
+
 @cache
-def _tiled(acc: Any) -> Any:
+def _tiled(acc: Any, half: str | None = None) -> Any:
     zero = 0.0 if acc is float64 else 0
+    ld, st = (_as_is, _as_is) if half is None else _HALF_IO[half]
 
     @cuda.jit
     def gtensor_matmul_tiled(m, n, k, a, ao, sa_, b, bo, sb_, out, oo, so):  # noqa: ANN001, ANN202
@@ -37,23 +53,30 @@ def _tiled(acc: Any) -> Any:
         total = zero
         for t in range((k + TILE - 1) // TILE):
             kk = t * TILE
-            sa[ty, tx] = a[ao + row * sa_[0] + (kk + tx) * sa_[1]] if row < m and kk + tx < k else 0
-            sb[ty, tx] = b[bo + (kk + ty) * sb_[0] + col * sb_[1]] if col < n and kk + ty < k else 0
+            sa[ty, tx] = ld(a[ao + row * sa_[0] + (kk + tx) * sa_[1]]) if (
+                row < m and kk + tx < k) else 0
+            sb[ty, tx] = ld(b[bo + (kk + ty) * sb_[0] + col * sb_[1]]) if (
+                col < n and kk + ty < k) else 0
             cuda.syncthreads()
             for j in range(TILE):
                 total += sa[ty, j] * sb[j, tx]
             cuda.syncthreads()
         if row < m and col < n:
-            out[oo + row * so[0] + col * so[1]] = total
+            out[oo + row * so[0] + col * so[1]] = st(total)
 
     return gtensor_matmul_tiled
 
 
-def _cupy_matmul(a: Any, b: Any, out: Any, stream: Any) -> None:
+def _cupy_matmul(a: Any, b: Any, out: Any, stream: Any, half: str | None = None) -> None:
     import cupy
 
+    arrays = [cupy.asarray(x) for x in (a, b, out)]
+    if half == "bfloat16":
+        import ml_dtypes
+
+        arrays = [x.view(ml_dtypes.bfloat16) for x in arrays]
     with cupy.cuda.ExternalStream(stream_pointer(stream)):
-        cupy.matmul(cupy.asarray(a), cupy.asarray(b), out=cupy.asarray(out))
+        cupy.matmul(arrays[0], arrays[1], out=arrays[2])
 
 
 @register("matmul", "cuda", same((*FLOAT, *INT), 2))
@@ -63,12 +86,18 @@ def gtensor_matmul_cuda(a: Any, b: Any, out: Any, stream: Any = None) -> None:
     Example:
         >>> gtensor_matmul_cuda(a, b, out, stream=s)  # doctest: +SKIP
     """
+    _multiply(a, b, out, stream, None)
+
+
+def _multiply(a: Any, b: Any, out: Any, stream: Any, half: str | None) -> None:
     if out.size == 0:
         return
     if not SIMULATED:
-        _cupy_matmul(a, b, out, stream)
+        _cupy_matmul(a, b, out, stream, half)
         return
-    kernel = _tiled(float64 if np.dtype(out.dtype).kind == "f" else int64)
+    kernel = _tiled(float64 if half or np.dtype(out.dtype).kind == "f" else int64, half)
+    if half:  # the simulated kernel reads and writes half types as bits, as kernels do
+        a, b, out = (x.view(np.uint16) for x in (a, b, out))
     m, n = out.shape[-2:]
     grid = ((n + TILE - 1) // TILE, (m + TILE - 1) // TILE)
     launch = kernel[grid, (TILE, TILE)] if stream is None else kernel[grid, (TILE, TILE), stream]
@@ -76,3 +105,15 @@ def gtensor_matmul_cuda(a: Any, b: Any, out: Any, stream: Any = None) -> None:
     for idx in np.ndindex(*out.shape[:-2]):
         ops = [flat_operand(x[idx]) for x in (a, b, out)]
         launch(m, n, k, *[v for op in ops for v in op])
+
+
+def _half_matmul(half: str) -> Any:
+    def kernel(a: Any, b: Any, out: Any, stream: Any = None) -> None:
+        _multiply(a, b, out, stream, half)
+    kernel.__name__ = f"gtensor_matmul_{half}_cuda"
+    kernel.__doc__ = f"Write ``a @ b`` of {half} operands (their bits) into ``out``."
+    return kernel
+
+
+for _half in HALF:
+    register("matmul", "cuda", [(_half, _half)])(_half_matmul(_half))

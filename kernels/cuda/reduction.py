@@ -50,19 +50,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
 from numba import cuda, from_dtype
 
-from ..common.codegen import build
-from ..common.dtype_groups import ALL
+from ..common.codegen import HALF_SUFFIX, build
+from ..common.dtype_groups import ALL, HALF
 from ..common.operands import nothing
-from ..common.reduce_codegen import cuda_argext_source, cuda_reduce_source
+from ..common.reduce_codegen import cuda_argext_source, cuda_reduce_source, fold_functions
 from ..common.scalar_reduce import REDUCTIONS, Reduction, acc_dtype, start_value
 from ..common.strided import Dims, reduction_arrays, reduction_plan
-from ..registry import register
+from ..registry import LazyKernel, register
+from . import half as bits
 from ._elementwise_build import _JIT
 from ._launch import PlannedLaunch, flat_operand, remembered, stream_pointer
 from ._reduce_layout import THREADS, Layout, choose, group_of, scratch
@@ -74,16 +75,13 @@ _group = cuda.jit(device=True)(group_of)
 class CudaReduction:
     """The CUDA kernels of one reduction op (see the module docstring)."""
 
-    def __init__(self, op: str, red: Reduction) -> None:
+    def __init__(self, op: str, red: Reduction, half: str | None = None) -> None:
         self.red = red
-        self.__name__ = f"gtensor_{op}"
+        self.half = half
+        self.__name__ = name = f"gtensor_{op}" + ("" if half is None else
+                                                  f"_{HALF_SUFFIX[half]}")
         self._plans: dict[Any, Callable[..., None]] = {}
-        self._device = {}
-        for tag, fold in (("1", red.center), ("2", red.main)):
-            if fold is not None:
-                self._device.update({"c" + tag: cuda.jit(device=True)(fold.combine),
-                                     "m" + tag: cuda.jit(device=True)(fold.merge),
-                                     "f" + tag: cuda.jit(device=True)(fold.final)})
+        self._device = fold_functions(red, name, cuda.jit(device=True), half, bits)
 
     @cache  # noqa: B019 - one compiled pair per accumulator dtype pair, kept for the process
     def _kernels(self, acc1: np.dtype, acc2: np.dtype) -> tuple[Any, Any]:
@@ -117,7 +115,7 @@ class CudaReduction:
         dims = reduction_plan(shape, x_strides, out_strides, axes)
         if math.prod(dims[0]) == 0:
             return nothing
-        return _FoldRun(self, dims, np.dtype(dtype).name, stream)
+        return _FoldRun(self, dims, "float32" if self.half else np.dtype(dtype).name, stream)
 
 
 class _FoldRun:
@@ -165,6 +163,10 @@ class _FoldRun:
 
 for _op, _red in REDUCTIONS.items():
     register(_op, "cuda", _red.dtypes)(CudaReduction(_op, _red))
+    if "float32" in _red.dtypes:
+        for _half in HALF:
+            register(_op, "cuda", [_half])(LazyKernel(
+                partial(CudaReduction, _op, _red, _half), f"gtensor_{_op}_{_half}"))
 
 
 def takes(v, j, bv, bj, is_max):  # noqa: ANN001, ANN201 - compiled as a device function

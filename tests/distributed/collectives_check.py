@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 
+import ml_dtypes
 import numpy as np
 
 import gtensor as gt
@@ -26,6 +27,8 @@ def data(rank: int, shape: tuple[int, ...], dtype: str = "float32") -> np.ndarra
     rng = np.random.default_rng(100 + rank)
     if dtype == "bool":
         return rng.random(shape) < 0.5
+    if dtype == "bfloat16":
+        return rng.standard_normal(shape).astype(ml_dtypes.bfloat16)
     if dtype.startswith("float"):
         return rng.standard_normal(shape).astype(dtype)
     return rng.integers(1, 4, shape).astype(dtype)
@@ -34,6 +37,8 @@ def data(rank: int, shape: tuple[int, ...], dtype: str = "float32") -> np.ndarra
 def check(name: str, got: gt.Tensor | list[gt.Tensor], want: np.ndarray) -> None:
     """Compare and report (NumPy stacks a list: no kernel runs on the cpu)."""
     got = np.stack([g.cpu().numpy() for g in got]) if isinstance(got, list) else got.cpu().numpy()
+    if got.dtype.kind == "V":  # bfloat16: NumPy compares it as float32
+        got, want = got.astype(np.float32), np.asarray(want).astype(np.float32)
     np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-3, err_msg=name)
     say(f"ok {name}")
 
@@ -51,7 +56,8 @@ def run(device: str) -> None:
         dist.all_reduce(x, op=op)
         assert x._version > version, "an all_reduce must count as an in-place write"
         check(f"all_reduce {op.name}", x, fn(np.stack(every), axis=0))
-    for dtype in ("float16", "float64", "int8", "uint8", "int16", "int32", "int64", "bool"):
+    for dtype in ("float16", "bfloat16", "float64", "int8", "uint8", "int16", "int32", "int64",
+                  "bool"):
         mine = [data(r, (5,), dtype) for r in range(size)]
         x = t(mine[rank])
         dist.all_reduce(x, op=dist.ReduceOp.MAX)
@@ -64,6 +70,9 @@ def run(device: str) -> None:
     x = t(every[rank])
     dist.broadcast(x, src=size - 1)
     check("broadcast", x, every[size - 1])
+    x = t(every[rank]).bfloat16()  # MPI has no bfloat16: its bits travel
+    dist.broadcast(x, src=size - 1)
+    check("broadcast bfloat16", x, every[size - 1].astype(ml_dtypes.bfloat16))
     outs = [t(np.zeros((2, 3), np.float32)) for _ in range(size)]
     dist.all_gather(outs, t(every[rank]))
     check("all_gather", outs, np.stack(every))

@@ -26,8 +26,9 @@ except ImportError:
 needs_mpi = pytest.mark.skipif(mpi4py is None or find_mpiexec() is None,
                                reason="needs mpi4py and mpiexec: pip install 'gtensor[test]'")
 EVERY_RANK = ("all_reduce SUM", "all_reduce AVG", "all_reduce PRODUCT", "all_reduce MIN",
-              "all_reduce MAX bool", "all_reduce MAX float16", "all_reduce MAX int16",
-              "all_reduce async non-contiguous", "broadcast", "all_gather",
+              "all_reduce MAX bool", "all_reduce MAX float16", "all_reduce MAX bfloat16",
+              "all_reduce MAX int16",
+              "all_reduce async non-contiguous", "broadcast", "broadcast bfloat16", "all_gather",
               "all_gather_into_tensor", "reduce_scatter", "reduce_scatter_tensor AVG", "reduce",
               "scatter")
 ONE_RANK = ("gather", "send/recv (any source)", "isend/irecv")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -189,6 +190,25 @@ def test_integer_semantics(backend: str) -> None:
     np.testing.assert_array_equal(out, [38, 45, 46, 47])
 
 
-def test_float16_is_storage_only() -> None:
-    with pytest.raises(NotImplementedError, match="float16 is storage-only"):
-        lookup("exp", "cpu", ("float16",))
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("half", ["float16", "bfloat16"])
+def test_half_kernels_compute_float32_between_bits(backend: str, half: str) -> None:
+    """A half kernel reads the bits, computes in float32 and rounds once to nearest even."""
+    np_dt = np.dtype(ml_dtypes.bfloat16) if half == "bfloat16" else np.dtype(np.float16)
+    a = np.array([0.1, -2.5, np.inf, np.nan, 3e4, 1e-3, 7.0], np_dt)
+    b = np.array([3.0, 0.3, -1.0, 2.0, 5.0, -0.0, 7.0], np_dt)
+    wide = a.astype(np.float32), b.astype(np.float32)
+
+    def rounded(x: np.ndarray) -> np.ndarray:  # NumPy compares float32 NaNs, not bfloat16 ones
+        return x.astype(np_dt).astype(np.float32)
+
+    out = poisoned(a.shape, "uint16")
+    lookup("mul", backend, (half, half))(a.view(np.uint16), 0.3, out)
+    np.testing.assert_array_equal(out.view(np_dt).astype(np.float32),
+                                  rounded(wide[0] * np.float32(0.3)))
+    lookup("atan2", backend, (half, half))(a.view(np.uint16), b.view(np.uint16), out)
+    np.testing.assert_array_equal(out.view(np_dt).astype(np.float32),
+                                  rounded(np.arctan2(*wide)))
+    mask = poisoned(a.shape, "bool")
+    lookup("lt", backend, (half, half))(a.view(np.uint16), b.view(np.uint16), mask)
+    np.testing.assert_array_equal(mask, wide[0] < wide[1])

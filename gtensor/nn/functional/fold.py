@@ -21,6 +21,7 @@ from ...errors import DTypeError, ShapeError, check, check_same_device
 from ...graph.autocast_mode import autocast_inputs
 from ...ops.creation import tensor, zeros
 from ...ops.layout.copies import pad
+from ...ops.widen import half_in_float32
 from ...tensor import Tensor
 from ...tensor_base import TensorBase
 
@@ -96,6 +97,7 @@ def _check_float(op: str, *tensors: Any) -> None:
               lambda: f"expected float32 or float64 tensors, got {t.dtype.name}", DTypeError)
 
 
+@half_in_float32
 def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
            stride: Any = 1) -> Tensor:
     """Extract sliding patches of ``(N, C, H, W)`` as columns ``(N, C*KH*KW, L)``.
@@ -125,6 +127,7 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
     return cols.reshape(input.shape[0], -1, cols.shape[-1])
 
 
+@half_in_float32
 def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1,
          padding: Any = 0, stride: Any = 1) -> Tensor:
     """Sum columns ``(N, C*KH*KW, L)`` back into ``(N, C, H, W)`` (the adjoint of ``unfold``).
@@ -167,6 +170,7 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1,
     return summed[:, :, p[0]:p[0] + size[0], p[1]:p[1] + size[1]]
 
 
+@half_in_float32
 def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: Any = 1,
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
     """3-D cross-correlation over ``(N, C, D, H, W)`` (or unbatched ``(C, D, H, W)``) input.

@@ -90,7 +90,10 @@ def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index
     if reduction == "mean":
         total = w.sum()
         none = total == 0  # every target ignored: PyTorch's nan, with a zero gradient
-        return loss.sum() / where(none, 1.0, total) + where(none, math.nan, 0.0)
+        nan_if = where(none, math.nan, 0.0)
+        if nan_if.dtype is not loss.dtype:  # a half-precision loss stays in its dtype
+            nan_if = nan_if.to(loss.dtype)
+        return loss.sum() / where(none, 1.0, total) + nan_if
     if reduction == "sum":
         return loss.sum()
     return loss.reshape(target.shape)

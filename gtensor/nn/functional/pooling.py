@@ -18,6 +18,7 @@ from ...errors import ShapeError, check
 from ...ops.conv import renamed_errors, unit_height
 from ...ops.creation import tensor
 from ...ops.pooling import adaptive_size, avg_pool2d, batched, max_pool2d
+from ...ops.widen import half_in_float32
 from ...tensor import Tensor
 from ...tensor_base import TensorBase
 
@@ -109,6 +110,7 @@ def _bin_table(h: int, w: int, oh: int, ow: int) -> np.ndarray:
     return table
 
 
+@half_in_float32
 def adaptive_max_pool2d(input: Tensor, output_size: Any,
                         return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Max over adaptive bins: bin ``o`` spans ``[floor(o*H/OH), ceil((o+1)*H/OH))``.

@@ -15,6 +15,7 @@ from ...dtypes import int64
 from ...errors import DTypeError, ShapeError, check
 from ...graph.autocast_mode import autocast_inputs
 from ...ops.elementwise import where
+from ...ops.widen import half_in_float32
 from ...tensor import Tensor
 from ...tensor_base import TensorBase
 
@@ -93,6 +94,7 @@ def _read(plane: Tensor, iy: Tensor, ix: Tensor, h: int, w: int) -> Tensor:
     return vals * inside.unsqueeze(1).to(plane.dtype)
 
 
+@half_in_float32
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
                 padding_mode: str = "zeros", align_corners: bool | None = None) -> Tensor:
     """Sample ``(N, C, H, W)`` input at the normalized ``(x, y)`` points of ``grid``.

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from ...autograd.hooks import RemovableHandle
 from ...device import device, resolve
-from ...dtypes import as_dtype, dtype, float16, float32, float64
+from ...dtypes import as_dtype, bfloat16, dtype, float16, float32, float64
 from ...graph.grad_mode import no_grad
 from ...ops.creation import as_tensor
 from ...tensor import Tensor
@@ -395,6 +395,10 @@ class Module:
     def half(self) -> Module:
         """Cast floating parameters and buffers to float16."""
         return self.to(float16)
+
+    def bfloat16(self) -> Module:
+        """Cast floating parameters and buffers to bfloat16."""
+        return self.to(bfloat16)
 
     # -- state dict ----------------------------------------------------------------------
     def state_dict(self, destination: dict[str, Tensor] | None = None, prefix: str = "",
