@@ -13,18 +13,12 @@ import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from .. import dtypes
 from ..cuda import is_available as cuda_is_available
-from ..dtypes import as_dtype, dtype, float16, float64
+from ..dtypes import HALF_DTYPES, as_dtype, dtype, float64
 from ..graph import autocast_mode as mode
 from ..tensor_base import TensorBase
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _cpu_dtypes() -> tuple[dtype, ...]:
-    half = getattr(dtypes, "bfloat16", None)
-    return (float16,) if half is None else (half, float16)
 
 
 class autocast:  # noqa: N801 - PyTorch's spelling
@@ -41,7 +35,7 @@ class autocast:  # noqa: N801 - PyTorch's spelling
     Args:
         device_type: ``"cpu"`` or ``"cuda"``: tensors on that device type are autocast.
         dtype: the low dtype (default :func:`get_autocast_dtype`: bfloat16 on
-            the cpu when gtensor has it, float16 on cuda).
+            the cpu, float16 on cuda).
         enabled: switch autocast on (default) or off in the region.
         cache_enabled: cast each float32 parameter once per region (default: the
             current setting, on at start).
@@ -74,8 +68,8 @@ class autocast:  # noqa: N801 - PyTorch's spelling
         if enabled and device_type == "cuda" and not cuda_is_available():
             warnings.warn("CUDA is not available. Disabling autocast.", stacklevel=2)
             enabled = False
-        elif enabled and device_type == "cpu" and self.fast_dtype not in _cpu_dtypes():
-            names = ", ".join(f"gtensor.{d.name}" for d in _cpu_dtypes())
+        elif enabled and device_type == "cpu" and self.fast_dtype not in HALF_DTYPES:
+            names = ", ".join(f"gtensor.{d.name}" for d in HALF_DTYPES)
             warnings.warn("In CPU autocast, but the target dtype is not supported. Disabling "
                           f"autocast.\nCPU Autocast only supports dtypes of {names} currently.",
                           stacklevel=2)

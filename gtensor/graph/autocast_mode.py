@@ -40,8 +40,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from .. import dtypes
-from ..dtypes import dtype, float16, float32, float64
+from ..dtypes import bfloat16, dtype, float16, float32, float64
 from ..errors import DTypeError, check
 from ..tensor_base import TensorBase
 from ..trace_state import state as tracing
@@ -87,11 +86,8 @@ _BANNED_MESSAGE = (
 
 
 def default_dtype(device_type: str) -> dtype:
-    """PyTorch's default low dtype: bfloat16 on the cpu (float16 where there is none), float16
-    on cuda."""
-    if device_type == "cpu":
-        return getattr(dtypes, "bfloat16", float16)
-    return float16
+    """PyTorch's default low dtype: bfloat16 on the cpu, float16 on cuda."""
+    return bfloat16 if device_type == "cpu" else float16
 
 
 class _State(threading.local):

@@ -169,7 +169,7 @@ class Optimizer:
             if st is None:
                 st = self.state[p] = {}
             g = -p.grad if group.get("maximize") else p.grad
-            if not (master and _half(p.dtype)):
+            if not (master and p.dtype.is_half):
                 yield p, g, st
                 continue
             full = st.get("master_param")
@@ -235,7 +235,7 @@ class Optimizer:
             if found is None:
                 continue
             p, group = found
-            dt = float32 if group.get("master_weights") and _half(p.dtype) else p.dtype
+            dt = float32 if group.get("master_weights") and p.dtype.is_half else p.dtype
             self.state[p] = {k: _cast_like(v, p, dt) for k, v in st.items()}
 
     def __repr__(self) -> str:
@@ -250,11 +250,6 @@ def count_step(st: dict[str, Any]) -> tuple[()]:
     """Add one to a parameter's step count (a compiled step calls this at every call)."""
     st["step"] += 1
     return ()
-
-
-def _half(dt: dtype) -> bool:
-    """True for float16 and bfloat16: the dtypes ``master_weights`` keeps a float32 copy of."""
-    return dt.is_floating_point and dt.itemsize == 2
 
 
 def _cast_like(value: Any, p: Tensor, floating: dtype) -> Any:
