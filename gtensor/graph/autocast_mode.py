@@ -3,9 +3,10 @@
 The state is per thread, as PyTorch's: whether autocast is on for each device
 type (``cpu``, ``cuda``), its low-precision dtype there, whether casts of
 parameters are cached, and the nesting depth of autocast regions. The ops
-consult it at entry through :func:`autocast_inputs`, one line per public op;
-with autocast off nowhere in the process that call reads one module global
-and returns its arguments.
+consult it at entry through :func:`autocast_inputs`, one line per public op
+(ops made by factories go through :func:`with_autocast`); with autocast off
+nowhere in the process that call reads one module global and returns its
+arguments.
 
 Policies follow PyTorch's autocast lists (``aten/src/ATen/autocast_mode.h``
 for CUDA, ``autocast_mode.cpp`` for the CPU), restricted to the ops gtensor
@@ -37,14 +38,18 @@ the low dtype is cast once per outermost autocast region and reused
 
 from __future__ import annotations
 
+import functools
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ..dtypes import bfloat16, dtype, float16, float32, float64
 from ..errors import DTypeError, check
 from ..tensor_base import TensorBase
 from ..trace_state import state as tracing
 from .grad_mode import state as grad_state
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 LOW, FP32, PROMOTE, BANNED = "low", "fp32", "promote", "banned"
 DEVICE_TYPES = ("cpu", "cuda")
@@ -210,6 +215,24 @@ def autocast_inputs(op: str, *args: Any) -> tuple[Any, ...]:
     if not _threads_on:
         return args
     return _cast_for(op, args)
+
+
+def with_autocast(op: str, fn: F) -> F:
+    """``fn`` behind :func:`autocast_inputs` (on its positional arguments) when ``op`` has a
+    policy on some device type, else ``fn`` itself: for ops made by factories, so that the
+    ops without a policy pay nothing.
+
+    Example:
+        >>> pow = with_autocast("pow", _forward("pow"))  # doctest: +SKIP
+    """
+    if not any(op in policy for policy in POLICIES.values()):
+        return fn
+
+    @functools.wraps(fn)
+    def entry(*args: Any, **kwargs: Any) -> Any:
+        return fn(*autocast_inputs(op, *args), **kwargs)
+
+    return entry  # type: ignore[return-value]
 
 
 def _first_tensor(args: tuple[Any, ...]) -> TensorBase | None:

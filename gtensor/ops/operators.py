@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..graph.autocast_mode import autocast_inputs
+from ..graph.autocast_mode import with_autocast
 from ..tensor_base import TensorBase
 from . import elementwise as ew
 
@@ -22,7 +22,6 @@ def _forward(op: str) -> Callable[[Tensor, Any], Any]:
     spec = ew.SPECS[op]
 
     def forward(self: Tensor, other: Any) -> Any:
-        self, other = autocast_inputs(op, self, other)
         if isinstance(other, TensorBase):
             result = ew.same_layout_binary(spec, self, other)
             if result is not None:
@@ -32,20 +31,19 @@ def _forward(op: str) -> Callable[[Tensor, Any], Any]:
         return ew.binary(spec, self, other)
 
     forward.__name__ = forward.__qualname__ = op
-    return forward
+    return with_autocast(op, forward)
 
 
 def _reflected(op: str) -> Callable[[Tensor, Any], Any]:
     spec = ew.SPECS[op]
 
     def reflected(self: Tensor, other: Any) -> Any:
-        self, other = autocast_inputs(op, self, other)
         if not ew.is_scalar(other):
             return NotImplemented
         return ew.binary(spec, other, self)
 
     reflected.__name__ = reflected.__qualname__ = "r" + op
-    return reflected
+    return with_autocast(op, reflected)
 
 
 add, radd = _forward("add"), _reflected("add")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..dtypes import bool_, dtype, get_default_dtype
 from ..errors import DTypeError, check
-from ..graph.autocast_mode import autocast_inputs
+from ..graph.autocast_mode import autocast_inputs, with_autocast
 from ..graph.grad_mode import state
 from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node, make_node, needs_grad, record
@@ -238,12 +238,11 @@ def _define(name: str) -> Callable[..., Tensor]:
     spec = UNARY[name]
 
     def fn(input: Tensor, *, out: Tensor | None = None) -> Tensor:
-        (input,) = autocast_inputs(name, input)
         return unary(spec, input, out)
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise ``{name}``; integer inputs of float-valued ops give floats."
-    return fn
+    return with_autocast(name, fn)
 
 
 def _with_inplace(name: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
