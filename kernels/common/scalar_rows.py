@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 import numpy as np
+from numba.extending import register_jitable
 
 
 def scan_row(x, px, sx, out, po, so, length, acc, is_prod):  # noqa: ANN001, ANN201
@@ -24,24 +25,37 @@ def scan_row(x, px, sx, out, po, so, length, acc, is_prod):  # noqa: ANN001, ANN
         out[po + j * so] = acc
 
 
+@register_jitable(inline="always")
+def as_is(v):  # noqa: ANN001, ANN201
+    """The load and store of a row body over values (half-precision rows rebind them)."""
+    return v
+
+
+ld = st = as_is
+
+
 def softmax_row(x, px, sx, out, po, so, length, log):  # noqa: ANN001, ANN201
-    """Softmax (or log-softmax) of one line, stable on large logits: shifted by the max."""
-    m = x[px]
+    """Softmax (or log-softmax) of one line, stable on large logits: shifted by the max.
+
+    Elements are read through ``ld`` and results written through ``st``
+    (``as_is`` here; a half-precision kernel rebinds them to its bit conversions).
+    """
+    m = ld(x[px])
     for j in range(1, length):
-        v = x[px + j * sx]
+        v = ld(x[px + j * sx])
         if v > m or v != v:
             m = v
     total = 0.0
     for j in range(length):
-        total += math.exp(x[px + j * sx] - m)
+        total += math.exp(ld(x[px + j * sx]) - m)
     if log:
         shift = m + math.log(total)
         for j in range(length):
-            out[po + j * so] = x[px + j * sx] - shift
+            out[po + j * so] = st(ld(x[px + j * sx]) - shift)
     else:
         inv = 1.0 / total
         for j in range(length):
-            out[po + j * so] = math.exp(x[px + j * sx] - m) * inv
+            out[po + j * so] = st(math.exp(ld(x[px + j * sx]) - m) * inv)
 
 
 def online_add(m, s, v):  # noqa: ANN001, ANN201
