@@ -199,3 +199,59 @@ def result_type(*operands: Any) -> dtype:
     if result is None:
         raise TypeError("[result_type] needs at least one operand")
     return result
+
+
+class finfo:  # noqa: N801 - PyTorch's spelling
+    """Machine limits of a floating dtype, as ``torch.finfo``.
+
+    Args:
+        type: a floating dtype (default: the default dtype).
+
+    Example:
+        >>> finfo(bfloat16).eps, finfo(float16).max
+        (0.0078125, 65504.0)
+    """
+
+    __slots__ = ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype")
+
+    def __init__(self, type: Any = None) -> None:  # noqa: A002 - PyTorch's name
+        d = get_default_dtype() if type is None else as_dtype(type)
+        if d.category != 2:
+            raise TypeError(f"[finfo] expected a floating dtype, got {d.name}")
+        info = ml_dtypes.finfo(d.numpy)
+        self.bits = int(info.bits)
+        self.eps = float(info.eps)
+        self.max = float(info.max)
+        self.min = float(info.min)
+        self.tiny = self.smallest_normal = float(info.smallest_normal)
+        self.resolution = 10.0 ** -int(info.precision)
+        self.dtype = d.name
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.tiny:g}, tiny={self.tiny:g}, "
+                f"dtype={self.dtype})")
+
+
+class iinfo:  # noqa: N801 - PyTorch's spelling
+    """Machine limits of an integer (or bool) dtype, as ``torch.iinfo``.
+
+    Example:
+        >>> iinfo(int8).min, iinfo(uint8).max
+        (-128, 255)
+    """
+
+    __slots__ = ("bits", "max", "min", "dtype")
+
+    def __init__(self, type: Any) -> None:  # noqa: A002 - PyTorch's name
+        d = as_dtype(type)
+        if d.category == 2:
+            raise TypeError(f"[iinfo] expected an integer dtype, got {d.name}")
+        info = np.iinfo(np.uint8 if d is bool_ else d.numpy)
+        self.bits = 8 * d.itemsize
+        self.max = 1 if d is bool_ else int(info.max)
+        self.min = 0 if d is bool_ else int(info.min)
+        self.dtype = d.name
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"

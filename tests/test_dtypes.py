@@ -60,3 +60,22 @@ def test_dtype_objects():
     assert gt.dtypes.as_dtype(np.float16) is gt.float16
     with pytest.raises(TypeError, match=r"^\[dtype\] complex128 is not supported"):
         gt.dtypes.as_dtype(np.complex128)
+
+
+@pytest.mark.parametrize("name", ["float16", "bfloat16", "float32", "float64"])
+def test_finfo_matches_torch(name):
+    torch = pytest.importorskip("torch")
+    got, want = gt.finfo(getattr(gt, name)), torch.finfo(getattr(torch, name))
+    for field in ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution"):
+        assert getattr(got, field) == getattr(want, field), field
+    assert got.dtype == want.dtype
+    with pytest.raises(TypeError, match=r"\[finfo\]"):
+        gt.finfo(gt.int32)
+
+
+def test_iinfo():
+    assert (gt.iinfo(gt.int8).min, gt.iinfo(gt.int8).max, gt.iinfo(gt.uint8).max) == (-128, 127,
+                                                                                     255)
+    assert gt.iinfo(gt.int64).bits == 64
+    with pytest.raises(TypeError, match=r"\[iinfo\]"):
+        gt.iinfo(gt.bfloat16)
