@@ -95,6 +95,7 @@ def test_indexing_copies_and_casts(device: str, half: str) -> None:
           tx.gather(1, torch.tensor([[0], [2], [1], [0]])))
     _same(x.masked_fill(x > 1, -0.1), tx.masked_fill(tx > 1, -0.1))
     _same(gt.cat([x, x.flip(0)]), torch.cat([tx, tx.flip(0)]))
+    _same(gt.cat([x, x.float()]), torch.cat([tx, tx.float()]))  # converted on the way
     _same(x.T.contiguous(), tx.T.contiguous())
     z, tz = x.clone(), tx.clone()
     z[1] = 0.1

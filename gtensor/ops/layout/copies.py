@@ -79,7 +79,10 @@ def _concatenated(shape: tuple[int, ...], dt: Any, dim: int, *parts: Tensor) -> 
     """The concatenation itself, into a new contiguous tensor (no recording)."""
     out = TensorBase.empty(shape, dt, parts[0].device)
     if out.numel():
-        launch("cat", out.device, (dt,), [t._native() for t in parts], out._native(), dim)
+        # the kernel converts values as it copies; a half type's bits convert here first
+        natives = [(t.to(dt) if t.dtype.is_half and t.dtype is not dt else t)._native()
+                   for t in parts]
+        launch("cat", out.device, (dt,), natives, out._native(), dim)
     return out
 
 
