@@ -101,6 +101,11 @@ def test_indexing_copies_and_casts(device: str, half: str) -> None:
     z[1] = 0.1
     tz[1] = 0.1
     _same(z, tz)
+    rows, trows = gt.tensor([0, 2, 0], device=device), torch.tensor([0, 2, 0])
+    _same(x.index_add(0, rows, x[:3]), tx.index_add(0, trows, tx[:3]))  # repeated rows add
+    _same(x.scatter_reduce(0, rows.view(3, 1).expand(3, 3), x[:3], "mean"),
+          tx.scatter_reduce(0, trows.view(3, 1).expand(3, 3), tx[:3], "mean"))
+    _same((x * 0).nonzero(), (tx * 0).nonzero())  # -0.0 is zero
     for other in ("float32", "float64", "int32", "bool", "float16", "bfloat16"):
         _same(x.to(getattr(gt, other)), tx.to(getattr(torch, other)))
         _same((x * 7).to(getattr(gt, other)).to(x.dtype), (tx * 7).to(getattr(torch, other)).to(
