@@ -106,6 +106,11 @@ def test_indexing_copies_and_casts(device: str, half: str) -> None:
     _same(x.scatter_reduce(0, rows.view(3, 1).expand(3, 3), x[:3], "mean"),
           tx.scatter_reduce(0, trows.view(3, 1).expand(3, 3), tx[:3], "mean"))
     _same((x * 0).nonzero(), (tx * 0).nonzero())  # -0.0 is zero
+    _same(gt.nn.functional.pad(x, (1, 0), value=2.5), torch.nn.functional.pad(tx, (1, 0),
+                                                                               value=2.5))
+    h, th = getattr(gt, half), getattr(torch, half)
+    _same(gt.arange(0.5, 2, 0.25, dtype=h, device=device), torch.arange(0.5, 2, 0.25, dtype=th))
+    _same(gt.linspace(-1, 1, 5, dtype=h, device=device), torch.linspace(-1, 1, 5, dtype=th))
     for other in ("float32", "float64", "int32", "bool", "float16", "bfloat16"):
         _same(x.to(getattr(gt, other)), tx.to(getattr(torch, other)))
         _same((x * 7).to(getattr(gt, other)).to(x.dtype), (tx * 7).to(getattr(torch, other)).to(
