@@ -17,14 +17,6 @@ import numpy as np
 from numba.extending import register_jitable
 
 
-def scan_row(x, px, sx, out, po, so, length, acc, is_prod):  # noqa: ANN001, ANN201
-    """Inclusive running sum or product; ``acc`` starts as the identity (wider dtype)."""
-    for j in range(length):
-        v = x[px + j * sx]
-        acc = acc * v if is_prod else acc + v
-        out[po + j * so] = acc
-
-
 @register_jitable(inline="always")
 def as_is(v):  # noqa: ANN001, ANN201
     """The load and store of a row body over values (half-precision rows rebind them)."""
@@ -32,6 +24,17 @@ def as_is(v):  # noqa: ANN001, ANN201
 
 
 ld = st = as_is
+
+
+def scan_row(x, px, sx, out, po, so, length, acc, is_prod):  # noqa: ANN001, ANN201
+    """Inclusive running sum or product; ``acc`` starts as the identity (wider dtype).
+
+    Elements are read through ``ld`` and written through ``st`` (see ``softmax_row``).
+    """
+    for j in range(length):
+        v = ld(x[px + j * sx])
+        acc = acc * v if is_prod else acc + v
+        out[po + j * so] = st(acc)
 
 
 def softmax_row(x, px, sx, out, po, so, length, log):  # noqa: ANN001, ANN201

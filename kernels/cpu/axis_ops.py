@@ -60,12 +60,17 @@ _VARIANTS = {
 }
 
 
-def _half_softmax(half: str) -> tuple[Any, Any]:
-    """Serial and parallel softmax loops over ``half`` bits (float32 in registers)."""
+def _half_loops(body: str, half: str) -> tuple[Any, Any]:
+    """Serial and parallel ``body`` loops (scan or softmax) over ``half`` bits (float32 values
+    in registers)."""
     suffix = HALF_SUFFIX[half]
-    row = njit(**_JIT)(rebound(softmax_row, suffix, {
-        "ld": getattr(bits, f"load_{suffix}"), "st": getattr(bits, f"store_{suffix}")}))
-    loop = rebound(gtensor_softmax, suffix, {"_softmax_row": row})
+    io = {"ld": getattr(bits, f"load_{suffix}"), "st": getattr(bits, f"store_{suffix}")}
+    if body == "gtensor_scan":
+        row = njit(**_JIT)(rebound(scan_row, suffix, io))
+        loop = rebound(gtensor_scan, suffix, {"_scan_row": row})
+    else:
+        row = njit(**_JIT)(rebound(softmax_row, suffix, io))
+        loop = rebound(gtensor_softmax, suffix, {"_softmax_row": row})
     return njit(**_JIT)(loop), njit(parallel=True, **_JIT)(loop)
 
 
@@ -94,7 +99,7 @@ def _softmax_last_axis(x: np.ndarray, out: np.ndarray, log: bool) -> None:
 
 
 def _axis_kernel(op: str, body: str, extra: Any, half: str | None = None) -> Any:
-    serial, parallel = _VARIANTS[body] if half is None else _half_softmax(half)
+    serial, parallel = _VARIANTS[body] if half is None else _half_loops(body, half)
 
     def kernel(x: np.ndarray, out: np.ndarray, axis: int, stream: Any = None) -> None:
         if out.size == 0:
@@ -122,8 +127,11 @@ register("cumprod", "cpu", ALL)(_axis_kernel("cumprod", "gtensor_scan",
 register("softmax", "cpu", FLOAT)(_axis_kernel("softmax", "gtensor_softmax", lambda x: (False,)))
 register("log_softmax", "cpu", FLOAT)(_axis_kernel("log_softmax", "gtensor_softmax",
                                                    lambda x: (True,)))
+_HALF_EXTRAS = {"softmax": ("gtensor_softmax", lambda x: (False,)),
+                "log_softmax": ("gtensor_softmax", lambda x: (True,)),
+                "cumsum": ("gtensor_scan", lambda x: (0.0, False)),
+                "cumprod": ("gtensor_scan", lambda x: (1.0, True))}
 for _half in HALF:
-    for _op, _log in (("softmax", False), ("log_softmax", True)):
-        register(_op, "cpu", [_half])(LazyKernel(partial(
-            _axis_kernel, _op, "gtensor_softmax", lambda x, log=_log: (log,), _half),
-            f"gtensor_{_op}_{_half}"))
+    for _op, (_body, _extra) in _HALF_EXTRAS.items():
+        register(_op, "cpu", [_half])(LazyKernel(
+            partial(_axis_kernel, _op, _body, _extra, _half), f"gtensor_{_op}_{_half}"))

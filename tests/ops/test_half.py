@@ -86,6 +86,7 @@ def test_reductions_and_softmax(device: str, half: str) -> None:
     _same(x.softmax(-1), tx.softmax(-1), ulps=1)
     _same(x.log_softmax(0), tx.log_softmax(0), ulps=1)
     _same(x.cumsum(1), tx.cumsum(1), ulps=1)
+    _same(x.cumprod(0), tx.cumprod(0), ulps=1)
     _same(x.sort(1).values, tx.sort(1).values)
 
 
