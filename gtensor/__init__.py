@@ -18,6 +18,7 @@ from . import (
     memory,
     nn,
     optim,
+    special,
     utils,
 )
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
@@ -70,6 +71,17 @@ from .nn.functional import (  # torch.<name> too, with the same signatures
     prelu,
     rms_norm,
     selu,
+)
+from .ops.arrangement import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    block_diag,
+    cartesian_prod,
+    combinations,
+    rot90,
+    tril_indices,
+    triu_indices,
 )
 from .ops.conv import conv1d, conv2d, conv_transpose2d
 from .ops.copy import clone
@@ -175,6 +187,7 @@ from .ops.layout.views import (
 )
 from .ops.matmul import bmm, einsum, matmul, mm
 from .ops.pooling import adaptive_avg_pool2d, avg_pool2d, max_pool2d
+from .ops.products import addmv, addmv_, addr, baddbmm, cdist, chain_matmul, renorm, vander
 from .ops.random import rand, rand_like, randint, randn, randn_like
 from .ops.random_extra import bernoulli, dropout_mask, multinomial, randperm
 from .ops.reduction import (
@@ -196,8 +209,29 @@ from .ops.reduction import (
 )
 from .ops.resample import interpolate
 from .ops.scan import cumprod, cumsum
+from .ops.sequences import (
+    bucketize,
+    cummax,
+    cummin,
+    cumulative_trapezoid,
+    diff,
+    logcumsumexp,
+    trapezoid,
+)
 from .ops.softmax import log_softmax, softmax
 from .ops.sorting import argsort, bincount, histc, kthvalue, searchsorted, sort, topk, unique
+from .ops.special_functions import frexp, ldexp, ldexp_, logit, logit_, xlogy, xlogy_
+from .ops.statistics import (
+    corrcoef,
+    cov,
+    histogram,
+    median,
+    mode,
+    msort,
+    nanmedian,
+    nanquantile,
+    quantile,
+)
 from .ops.ternary import addcdiv, addcmul, clamp, clamp_, lerp
 from .ops.unary import (
     abs,
@@ -300,6 +334,12 @@ __all__ = [
     "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "prelu", "rms_norm", "selu",
     "acosh", "array_api", "asinh", "atanh", "copysign", "hypot", "logaddexp", "nextafter",
     "signbit",
+    "addmv", "addmv_", "addr", "atleast_1d", "atleast_2d", "atleast_3d", "baddbmm", "block_diag",
+    "bucketize", "cartesian_prod", "cdist", "chain_matmul", "combinations", "corrcoef", "cov",
+    "cummax", "cummin", "cumulative_trapezoid", "diff", "frexp", "histogram", "ldexp", "ldexp_",
+    "logcumsumexp", "logit", "logit_", "median", "mode", "msort", "nanmedian", "nanquantile",
+    "quantile", "renorm", "rot90", "special", "trapezoid", "tril_indices", "triu_indices",
+    "vander", "xlogy", "xlogy_",
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
     "SizeOverflowError", "Tensor", "Untraceable", "abs", "abs_", "absolute", "accelerator", "acos",
