@@ -11,7 +11,7 @@ NUMERIC = (*INT, *FLOAT)
 ALL = ("bool", *NUMERIC)
 BOOL_INT = ("bool", *INT)
 SORTABLE = ("bool", *INT, "float16", *FLOAT)
-"""What the sort and search kernels take (bfloat16 reaches them as float32)."""
+"""What the sort and search kernels take (the frontend sorts half types as float32)."""
 
 
 def same(dtypes: tuple[str, ...], arity: int) -> list[tuple[str, ...]]:

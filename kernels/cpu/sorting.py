@@ -17,7 +17,6 @@ _dev = search_math.build(numba.njit)
 _bound = _dev.bound
 
 
-
 @register("sort_rows", "cpu", SORTABLE)
 def sort_rows(values: np.ndarray, indices: np.ndarray, descending: bool,
               stream: object = None) -> None:
