@@ -42,6 +42,9 @@ from .dtypes import (
     result_type,
     set_default_dtype,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from .errors import (
     DeviceMismatchError,
@@ -375,6 +378,7 @@ __all__ = [
     "softmax", "softplus", "sort", "split", "sqrt", "sqrt_", "square", "square_", "squeeze",
     "stack", "std", "sub", "subtract", "sum", "swapaxes", "t", "take", "take_along_dim", "tan",
     "tan_", "tanh", "tanh_", "tensor", "tile", "topk", "trace", "transfer_count", "transpose",
-    "tril", "triu", "true_divide", "trunc", "trunc_", "uint8", "unbind", "unflatten", "unique",
+    "tril", "triu", "true_divide", "trunc", "trunc_", "uint8", "uint16", "uint32", "uint64",
+    "unbind", "unflatten", "unique",
     "unsqueeze", "utils", "var", "vmap", "where", "zeros", "zeros_like"
 ]

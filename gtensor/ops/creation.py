@@ -14,7 +14,7 @@ import numpy as np
 
 from ..cuda import runtime
 from ..device import DeviceLike, resolve
-from ..dtypes import as_dtype, bool_, dtype, float32, get_default_dtype, int64
+from ..dtypes import ALL_DTYPES, as_dtype, bool_, dtype, float32, get_default_dtype, int64
 from ..errors import check
 from ..graph.grad_mode import is_grad_enabled
 from ..graph.inplace import check_inplace, record_write
@@ -122,8 +122,7 @@ def as_tensor(data: Any, dtype: Any = None, device: DeviceLike | None = None) ->
     return t.to(device=dev, dtype=dt)
 
 
-_SUPPORTED = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
-              "float32", "float64"}
+_SUPPORTED = {d.name for d in ALL_DTYPES}
 
 
 def creation_args(shape: tuple[Any, ...], dtype: Any, device: DeviceLike | None,

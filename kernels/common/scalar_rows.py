@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 from numba.extending import register_jitable
 
+from .scalar_reduce import wide_integer
+
 
 @register_jitable(inline="always")
 def as_is(v):  # noqa: ANN001, ANN201
@@ -111,11 +113,13 @@ def softmax_total(m, s):  # noqa: ANN001, ANN201
 
 
 def scan_start(x: Any, is_prod: bool) -> tuple[Any, bool]:
-    """The running accumulator's identity (float64 for floats, int64 otherwise) and the flag.
+    """The running accumulator's identity and the flag.
+
+    The accumulator is float64 for floats, else :func:`.scalar_reduce.wide_integer`'s.
 
     Example:
         >>> scan_start(np.zeros(2, np.int8), True)
         (np.int64(1), True)
     """
-    wide = np.float64 if np.dtype(x.dtype).kind == "f" else np.int64
+    wide = np.float64 if np.dtype(x.dtype).kind == "f" else wide_integer(x.dtype).type
     return wide(1 if is_prod else 0), is_prod

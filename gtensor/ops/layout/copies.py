@@ -57,7 +57,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     ts = tensor_list(tensors, "cat")
     dt = ts[0].dtype
     for t in ts[1:]:
-        dt = promote_types(dt, t.dtype)
+        dt = promote_types(dt, t.dtype, "cat")
     parts = [t for t in ts if not (t.ndim == 1 and t.shape[0] == 0)] or ts[:1]
     ref = parts[0]
     check(ref.ndim > 0, "cat", "zero-dimensional tensors cannot be concatenated", ShapeError)
