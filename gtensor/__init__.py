@@ -19,6 +19,7 @@ from . import (
     memory,
     nn,
     optim,
+    special,
     utils,
 )
 from .amp import (
@@ -38,10 +39,12 @@ from .dtypes import (
     bfloat16,
     bool_,
     dtype,
+    finfo,
     float16,
     float32,
     float64,
     get_default_dtype,
+    iinfo,
     int8,
     int16,
     int32,
@@ -50,6 +53,9 @@ from .dtypes import (
     result_type,
     set_default_dtype,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from .errors import (
     DeviceMismatchError,
@@ -79,6 +85,17 @@ from .nn.functional import (  # torch.<name> too, with the same signatures
     prelu,
     rms_norm,
     selu,
+)
+from .ops.arrangement import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    block_diag,
+    cartesian_prod,
+    combinations,
+    rot90,
+    tril_indices,
+    triu_indices,
 )
 from .ops.conv import conv1d, conv2d, conv_transpose2d
 from .ops.copy import clone
@@ -184,6 +201,7 @@ from .ops.layout.views import (
 )
 from .ops.matmul import bmm, einsum, matmul, mm
 from .ops.pooling import adaptive_avg_pool2d, avg_pool2d, max_pool2d
+from .ops.products import addmv, addmv_, addr, baddbmm, cdist, chain_matmul, renorm, vander
 from .ops.random import rand, rand_like, randint, randn, randn_like
 from .ops.random_extra import bernoulli, dropout_mask, multinomial, randperm
 from .ops.reduction import (
@@ -205,8 +223,29 @@ from .ops.reduction import (
 )
 from .ops.resample import interpolate
 from .ops.scan import cumprod, cumsum
+from .ops.sequences import (
+    bucketize,
+    cummax,
+    cummin,
+    cumulative_trapezoid,
+    diff,
+    logcumsumexp,
+    trapezoid,
+)
 from .ops.softmax import log_softmax, softmax
 from .ops.sorting import argsort, bincount, histc, kthvalue, searchsorted, sort, topk, unique
+from .ops.special_functions import frexp, ldexp, ldexp_, logit, logit_, xlogy, xlogy_
+from .ops.statistics import (
+    corrcoef,
+    cov,
+    histogram,
+    median,
+    mode,
+    msort,
+    nanmedian,
+    nanquantile,
+    quantile,
+)
 from .ops.ternary import addcdiv, addcmul, clamp, clamp_, lerp
 from .ops.unary import (
     abs,
@@ -309,6 +348,12 @@ __all__ = [
     "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "prelu", "rms_norm", "selu",
     "acosh", "array_api", "asinh", "atanh", "copysign", "hypot", "logaddexp", "nextafter",
     "signbit",
+    "addmv", "addmv_", "addr", "atleast_1d", "atleast_2d", "atleast_3d", "baddbmm", "block_diag",
+    "bucketize", "cartesian_prod", "cdist", "chain_matmul", "combinations", "corrcoef", "cov",
+    "cummax", "cummin", "cumulative_trapezoid", "diff", "frexp", "histogram", "ldexp", "ldexp_",
+    "logcumsumexp", "logit", "logit_", "median", "mode", "msort", "nanmedian", "nanquantile",
+    "quantile", "renorm", "rot90", "special", "trapezoid", "tril_indices", "triu_indices",
+    "vander", "xlogy", "xlogy_",
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
     "SizeOverflowError", "Tensor", "Untraceable", "abs", "abs_", "absolute", "accelerator", "acos",
@@ -324,11 +369,12 @@ __all__ = [
     "divide",
     "dropout_mask", "dtype", "einsum", "empty", "empty_like", "enable_grad", "eq", "erf", "erf_",
     "exp", "exp2", "exp2_", "exp_", "expm1", "expm1_", "eye", "fill_", "flatten", "flip",
-    "float16", "bfloat16", "float32", "float64", "floor", "floor_", "floor_divide", "from_dlpack",
+    "float16", "bfloat16", "finfo", "float32", "float64", "floor", "floor_", "floor_divide",
+    "from_dlpack",
     "from_numpy", "full", "full_like", "func", "gather", "ge", "gelu", "get_autocast_dtype",
     "get_default_dtype", "gt",
     "histc", "index_add", "index_copy", "index_fill", "index_put", "index_put_", "index_select",
-    "inference_mode", "initial_seed", "int16", "int32", "int64", "int8", "interpolate",
+    "iinfo", "inference_mode", "initial_seed", "int16", "int32", "int64", "int8", "interpolate",
     "is_autocast_cache_enabled", "is_autocast_enabled", "is_grad_enabled", "isfinite", "isinf",
     "isnan", "kthvalue", "le", "left_shift", "lerp",
     "linalg", "linspace", "load", "log", "log10", "log10_", "log1p", "log1p_", "log2", "log2_",
@@ -348,6 +394,7 @@ __all__ = [
     "softmax", "softplus", "sort", "split", "sqrt", "sqrt_", "square", "square_", "squeeze",
     "stack", "std", "sub", "subtract", "sum", "swapaxes", "t", "take", "take_along_dim", "tan",
     "tan_", "tanh", "tanh_", "tensor", "tile", "topk", "trace", "transfer_count", "transpose",
-    "tril", "triu", "true_divide", "trunc", "trunc_", "uint8", "unbind", "unflatten", "unique",
+    "tril", "triu", "true_divide", "trunc", "trunc_", "uint8", "uint16", "uint32", "uint64",
+    "unbind", "unflatten", "unique",
     "unsqueeze", "utils", "var", "vmap", "where", "zeros", "zeros_like"
 ]

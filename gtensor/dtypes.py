@@ -1,11 +1,14 @@
-"""Data types and PyTorch's type-promotion rules.
+"""Data types and their type-promotion rules.
 
 Promotion table (``promote_types``), by category bool < integer < floating:
 
 * different categories: the higher category's dtype wins
   (``int64 + float16 -> float16``, ``bool + int8 -> int8``);
 * two integers: the smallest signed or unsigned type that holds both
-  (``uint8 + int8 -> int16``, ``uint8 + int64 -> int64``);
+  (``uint8 + int8 -> int16``, ``uint8 + uint16 -> uint16``,
+  ``uint32 + int32 -> int64``), the array API standard's table, of which
+  PyTorch's is the part without uint16/uint32/uint64; ``uint64`` with a
+  signed integer has no such type and raises :class:`DTypeError`;
 * two floats: the wider one; ``bfloat16`` and ``float16`` (same width, different
   formats) promote to ``float32``.
 
@@ -21,6 +24,8 @@ from typing import Any
 
 import ml_dtypes
 import numpy as np
+
+from .errors import DTypeError
 
 _NUMPY = {"bfloat16": np.dtype(ml_dtypes.bfloat16)}
 
@@ -61,6 +66,9 @@ class dtype:  # noqa: N801 - PyTorch's spelling
 
 bool_ = dtype("bool", 0)
 uint8 = dtype("uint8", 1)
+uint16 = dtype("uint16", 1)
+uint32 = dtype("uint32", 1)
+uint64 = dtype("uint64", 1)
 int8 = dtype("int8", 1)
 int16 = dtype("int16", 1)
 int32 = dtype("int32", 1)
@@ -70,7 +78,8 @@ bfloat16 = dtype("bfloat16", 2)
 float32 = dtype("float32", 2)
 float64 = dtype("float64", 2)
 
-ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64)
+ALL_DTYPES = (bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, bfloat16,
+              float32, float64)
 HALF_DTYPES = (float16, bfloat16)
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
 _ALIASES = {"float": float32, "double": float64, "half": float16, "int": int32, "long": int64,
@@ -132,8 +141,15 @@ def set_default_dtype(d: Any) -> None:
 _INT_ORDER = (int8, int16, int32, int64)
 
 
-def promote_types(a: Any, b: Any) -> dtype:
+def promote_types(a: Any, b: Any, op: str = "promote_types") -> dtype:
     """Return the smallest dtype to which both ``a`` and ``b`` convert (see module doc).
+
+    Args:
+        a, b: dtypes, or anything :func:`as_dtype` reads.
+        op: the op named in the error for ``uint64`` with a signed integer.
+
+    Raises:
+        DTypeError: for ``uint64`` with a signed integer (no dtype holds both).
 
     Example:
         >>> promote_types(uint8, int8)
@@ -155,7 +171,8 @@ def promote_types(a: Any, b: Any) -> dtype:
     for cand in _INT_ORDER:
         if cand.itemsize >= need:
             return cand
-    return int64
+    raise DTypeError(f"[{op}] no integer dtype holds both {unsigned.name} and {signed.name}; "
+                     "cast one of them first")
 
 
 def _scalar_dtype(value: Any) -> dtype:
@@ -168,26 +185,26 @@ def _scalar_dtype(value: Any) -> dtype:
     raise TypeError(f"[result_type] unsupported operand type {type(value).__name__}")
 
 
-def result_type(*operands: Any) -> dtype:
+def result_type(*operands: Any, op: str = "result_type") -> dtype:
     """Return the result dtype of an op over tensors, dtypes and Python scalars.
 
     Dimensioned tensors (and plain dtypes) rank first, then zero-dim tensors,
     then Python scalars; a lower rank changes the result only when its
-    category is higher.
+    category is higher. ``op`` is named in a promotion error.
 
     Example:
         >>> result_type(int32, 2.5)
         gtensor.float32
     """
     tiers: list[dtype | None] = [None, None, None]
-    for op in operands:
-        if isinstance(op, dtype):
-            tier, d = 0, op
-        elif hasattr(op, "dtype") and hasattr(op, "ndim") and isinstance(op.dtype, dtype):
-            tier, d = (0 if op.ndim > 0 else 1), op.dtype
+    for x in operands:
+        if isinstance(x, dtype):
+            tier, d = 0, x
+        elif hasattr(x, "dtype") and hasattr(x, "ndim") and isinstance(x.dtype, dtype):
+            tier, d = (0 if x.ndim > 0 else 1), x.dtype
         else:
-            tier, d = 2, _scalar_dtype(op)
-        tiers[tier] = d if tiers[tier] is None else promote_types(tiers[tier], d)
+            tier, d = 2, _scalar_dtype(x)
+        tiers[tier] = d if tiers[tier] is None else promote_types(tiers[tier], d, op)
     result: dtype | None = None
     for d in tiers:
         if d is None:
@@ -199,3 +216,59 @@ def result_type(*operands: Any) -> dtype:
     if result is None:
         raise TypeError("[result_type] needs at least one operand")
     return result
+
+
+class finfo:  # noqa: N801 - PyTorch's spelling
+    """Machine limits of a floating dtype, as ``torch.finfo``.
+
+    Args:
+        type: a floating dtype (default: the default dtype).
+
+    Example:
+        >>> finfo(bfloat16).eps, finfo(float16).max
+        (0.0078125, 65504.0)
+    """
+
+    __slots__ = ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype")
+
+    def __init__(self, type: Any = None) -> None:  # noqa: A002 - PyTorch's name
+        d = get_default_dtype() if type is None else as_dtype(type)
+        if d.category != 2:
+            raise TypeError(f"[finfo] expected a floating dtype, got {d.name}")
+        info = ml_dtypes.finfo(d.numpy)
+        self.bits = int(info.bits)
+        self.eps = float(info.eps)
+        self.max = float(info.max)
+        self.min = float(info.min)
+        self.tiny = self.smallest_normal = float(info.smallest_normal)
+        self.resolution = 10.0 ** -int(info.precision)
+        self.dtype = d.name
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.tiny:g}, tiny={self.tiny:g}, "
+                f"dtype={self.dtype})")
+
+
+class iinfo:  # noqa: N801 - PyTorch's spelling
+    """Machine limits of an integer (or bool) dtype, as ``torch.iinfo``.
+
+    Example:
+        >>> iinfo(int8).min, iinfo(uint8).max
+        (-128, 255)
+    """
+
+    __slots__ = ("bits", "max", "min", "dtype")
+
+    def __init__(self, type: Any) -> None:  # noqa: A002 - PyTorch's name
+        d = as_dtype(type)
+        if d.category == 2:
+            raise TypeError(f"[iinfo] expected an integer dtype, got {d.name}")
+        info = np.iinfo(np.uint8 if d is bool_ else d.numpy)
+        self.bits = 8 * d.itemsize
+        self.max = 1 if d is bool_ else int(info.max)
+        self.min = 0 if d is bool_ else int(info.min)
+        self.dtype = d.name
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"

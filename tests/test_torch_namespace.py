@@ -15,6 +15,9 @@ ADDED = [
     "reciprocal_", "relu_", "reshape", "round_", "rsqrt_", "select", "sigmoid_", "sin_", "sinh_",
     "sqrt_", "square_", "squeeze", "subtract", "swapaxes", "t", "tan_", "tanh_", "transpose",
     "true_divide", "trunc_", "unbind", "unflatten", "unsqueeze",
+    "addmv", "addmv_", "addr", "baddbmm", "bincount", "corrcoef", "cov", "cummax", "cummin",
+    "diff", "frexp", "histogram", "ldexp", "ldexp_", "logcumsumexp", "logit", "logit_", "median",
+    "mode", "msort", "nanmedian", "nanquantile", "quantile", "renorm", "rot90", "xlogy", "xlogy_",
 ]
 
 

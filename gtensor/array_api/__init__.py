@@ -14,19 +14,20 @@ Example:
 
 Where it departs from the standard, or leaves parts out:
 
-* Dtypes: those :mod:`gtensor.dtypes` has (bool, uint8, int8-int64,
+* Dtypes: those :mod:`gtensor.dtypes` has (bool, uint8-uint64, int8-int64,
   float32/float64, plus float16 and bfloat16 as extras that the inspection
-  API does not list); the standard's uint16/uint32/uint64 and
-  complex64/complex128 appear as soon as gtensor has them. Until complex
-  dtypes exist, ``real`` and ``conj`` return real input as it is, ``imag``
-  raises, and the ``fft`` extension is missing.
+  API does not list); the standard's complex64/complex128 appear as soon
+  as gtensor has them. Until complex dtypes exist, ``real`` and ``conj``
+  return real input as it is, ``imag`` raises, and the ``fft`` extension is
+  missing.
 * Type promotion follows the standard in these functions (see
   :mod:`.data_types`: a 0-d array promotes as any array); Tensor operators
   (``x + y``) keep gtensor's PyTorch rule, where a 0-d tensor only raises the
   kind.
 * ``x.size`` is gtensor's (PyTorch's) method, not the standard's attribute:
   ``math.prod(x.shape)`` gives the element count.
-* Sums and products of unsigned integers accumulate in int64 (no uint64 yet).
+* Sums and products of unsigned integers give int64 (gtensor's, PyTorch's
+  rule), not the standard's uint64.
 * Arrays on different devices: a 0-d cpu array joins a CUDA one as a number
   (as in gtensor); other mixes raise.
 """

@@ -6,8 +6,9 @@ lists those the standard names. ``astype``, ``can_cast``, ``finfo``, ``iinfo``,
 ``isdtype`` and ``result_type`` follow the standard.
 
 Type promotion: between two dtypes the standard's table and gtensor's
-(PyTorch's, :func:`gtensor.promote_types`) agree wherever the standard defines
-a result (``uint8 + int8 -> int16``, ``float32 + float64 -> float64``); across
+(:func:`gtensor.promote_types`) agree wherever the standard defines a result
+(``uint8 + int8 -> int16``, ``float32 + float64 -> float64``; ``uint64`` with
+a signed integer, which it leaves undefined, raises ``DTypeError``); across
 kinds (``int32 + float32``, ``bool + int8``) the standard leaves the result to
 the library and gtensor's rule applies. They differ in how a 0-d array counts:
 the standard promotes it as any array (``int8 array + 0-d int64 -> int64``),
@@ -29,7 +30,7 @@ import numpy as np
 from .. import dtypes as _dtypes
 from ..device import DeviceLike
 from ..dtypes import ALL_DTYPES, as_dtype, dtype, promote_types
-from ..errors import check
+from ..errors import DTypeError, check
 from ..tensor_base import TensorBase
 
 if TYPE_CHECKING:
@@ -112,7 +113,7 @@ def result_type(*arrays_and_dtypes: Any) -> dtype:
     check(bool(found), "result_type", "needs at least one array or dtype", ValueError)
     out = found[0]
     for d in found[1:]:
-        out = promote_types(out, d)
+        out = promote_types(out, d, "result_type")
     return _dtypes.result_type(out, *scalars) if scalars else out
 
 
@@ -140,6 +141,8 @@ def promoted(*operands: Any) -> list[Any]:
 def can_cast(from_: Any, to: dtype, /) -> bool:
     """True when ``from_`` (a dtype or an array's) promotes to ``to``: a cast that loses no kind.
 
+    False where the two have no common dtype (``uint64`` and a signed integer).
+
     Example:
         >>> can_cast(gt.int8, gt.int16), can_cast(gt.float32, gt.int64)
         (True, False)
@@ -147,7 +150,10 @@ def can_cast(from_: Any, to: dtype, /) -> bool:
     src = _dtype_of(from_, "can_cast")
     check(isinstance(to, _dtypes.dtype), "can_cast", lambda: f"expected a dtype, got {to!r}",
           TypeError)
-    return promote_types(src, to) is to
+    try:
+        return promote_types(src, to) is to
+    except DTypeError:
+        return False
 
 
 def astype(x: Tensor, dtype: Any, /, *, copy: bool = True, device: DeviceLike | None = None

@@ -3,9 +3,9 @@
 ``axis`` is None (every axis), an int or a tuple; an empty tuple reduces
 nothing (gtensor, like PyTorch, reads ``dim=()`` as every axis), which is
 done by reducing a new size-1 axis so dtype rules and NaN handling stay the
-reduction's own. Sums and products of integers accumulate in int64 (the
-standard asks the default unsigned integer dtype for unsigned input; gtensor
-has no uint64 yet); float32 sums accumulate in float64 and round once.
+reduction's own. Sums and products of integers accumulate in int64, unsigned
+ones too (gtensor's rule; the standard asks uint64 for those); float32 sums
+accumulate in float64 and round once.
 """
 
 from __future__ import annotations

@@ -31,7 +31,8 @@ from ..tensor import Tensor
 from .work import DistBackendError, ReduceOp, Work
 
 _TYPES = {"bool": "NCCL_UINT8", "uint8": "NCCL_UINT8", "int8": "NCCL_INT8",
-          "int32": "NCCL_INT32", "int64": "NCCL_INT64", "float16": "NCCL_FLOAT16",
+          "int32": "NCCL_INT32", "int64": "NCCL_INT64", "uint32": "NCCL_UINT32",
+          "uint64": "NCCL_UINT64", "float16": "NCCL_FLOAT16",
           "bfloat16": "NCCL_BFLOAT16", "float32": "NCCL_FLOAT32", "float64": "NCCL_FLOAT64"}
 _OPS = {ReduceOp.SUM: "NCCL_SUM", ReduceOp.AVG: "NCCL_SUM", ReduceOp.PRODUCT: "NCCL_PROD",
         ReduceOp.MIN: "NCCL_MIN", ReduceOp.MAX: "NCCL_MAX"}

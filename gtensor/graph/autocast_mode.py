@@ -10,10 +10,12 @@ arguments.
 
 Policies follow PyTorch's autocast lists (``aten/src/ATen/autocast_mode.h``
 for CUDA, ``autocast_mode.cpp`` for the CPU), restricted to the ops gtensor
-has:
+has (PyTorch's CPU list also casts its linear-algebra decompositions to
+float32; gtensor's ``linalg`` decompositions take no half dtypes and are left
+out):
 
 * ``low``: floating arguments (not float64) are cast to the low dtype
-  (matmul, linear, attention, recurrent layers, prelu);
+  (matrix products, linear, attention, recurrent layers, prelu);
 * ``fp32``: they are cast to float32 (losses, softmax and sums on CUDA,
   exp-like ops on CUDA...);
 * ``promote``: they are cast to the widest floating dtype among them
@@ -61,22 +63,25 @@ _LOSSES = ("nll_loss", "cross_entropy", "mse_loss", "l1_loss", "smooth_l1_loss",
 
 POLICIES: dict[str, dict[str, str]] = {
     "cuda": {
-        **dict.fromkeys(("matmul", "mm", "bmm", "einsum", "linear", "prelu",
+        **dict.fromkeys(("matmul", "mm", "bmm", "baddbmm", "addmv", "addr", "chain_matmul",
+                         "multi_dot", "vecdot", "einsum", "linear", "prelu",
                          "scaled_dot_product_attention", "recurrence"), LOW),
         **dict.fromkeys(_CONV + _LOSSES + (
             "acos", "asin", "cosh", "exp", "expm1", "log", "log10", "log2", "log1p",
             "reciprocal", "rsqrt", "sinh", "tan", "pow", "softplus", "layer_norm",
-            "group_norm", "cosine_similarity", "logsumexp", "interpolate", "softmax",
-            "log_softmax", "prod", "cumprod", "cumsum", "sum", "norm"), FP32),
-        **dict.fromkeys(("addcdiv", "addcmul", "atan2", "bilinear", "index_put",
-                         "scatter_add", "grid_sample"), PROMOTE),
+            "group_norm", "cosine_similarity", "cdist", "renorm", "logsumexp", "interpolate",
+            "softmax", "log_softmax", "prod", "cumprod", "cumsum", "sum", "norm",
+            "vector_norm", "matrix_norm"), FP32),
+        **dict.fromkeys(("addcdiv", "addcmul", "atan2", "bilinear", "cross", "tensordot",
+                         "index_put", "scatter_add", "grid_sample"), PROMOTE),
         "binary_cross_entropy": BANNED,
     },
     "cpu": {
-        **dict.fromkeys(("matmul", "mm", "bmm", "linear", "prelu",
+        **dict.fromkeys(("matmul", "mm", "bmm", "baddbmm", "vecdot", "linear", "prelu",
                          "scaled_dot_product_attention", "recurrence"), LOW),
         **dict.fromkeys(_CONV + _LOSSES + (
-            "binary_cross_entropy", "ctc_loss", "grid_sample", "prod", "trace"), FP32),
+            "binary_cross_entropy", "ctc_loss", "grid_sample", "cdist", "prod", "quantile",
+            "nanquantile", "trace"), FP32),
         **dict.fromkeys(("cat", "stack", "index_copy"), PROMOTE),
     },
 }

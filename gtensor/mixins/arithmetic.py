@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..ops import elementwise, operators, ternary
+from ..ops import elementwise, operators, products, special_functions, ternary
 from ..ops import matmul as linalg
 
 if TYPE_CHECKING:
@@ -68,6 +68,10 @@ class ArithmeticMethods:
     left_shift_ = elementwise.left_shift_
     right_shift = elementwise.right_shift
     right_shift_ = elementwise.right_shift_
+    xlogy = special_functions.xlogy
+    xlogy_ = special_functions.xlogy_
+    ldexp = special_functions.ldexp
+    ldexp_ = special_functions.ldexp_
 
     def where(self, condition: Any, other: Any) -> Tensor:
         """``self`` where ``condition`` is true, else ``other`` (see :func:`gtensor.where`)."""
@@ -87,6 +91,12 @@ class ArithmeticMethods:
     matmul = linalg.matmul
     mm = linalg.mm
     bmm = linalg.bmm
+    addmv = products.addmv
+    addmv_ = products.addmv_
+    addr = products.addr
+    addr_ = products.addr_
+    baddbmm = products.baddbmm
+    baddbmm_ = products.baddbmm_
     __matmul__ = linalg.matmul
     __rmatmul__ = linalg.rmatmul
 

@@ -25,6 +25,9 @@ from ..dtypes import (
     int32,
     int64,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from ..errors import check
 from ..ops import copy, creation, interop
@@ -33,8 +36,8 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 _TYPE_NAMES = {float32: "Float", float64: "Double", float16: "Half", bfloat16: "BFloat16",
-               int64: "Long",
-               int32: "Int", int16: "Short", int8: "Char", uint8: "Byte", bool_: "Bool"}
+               int64: "Long", int32: "Int", int16: "Short", int8: "Char", uint8: "Byte",
+               uint16: "UInt16", uint32: "UInt32", uint64: "UInt64", bool_: "Bool"}
 _BY_TYPE_NAME = {f"{_TYPE_NAMES[d]}Tensor": d for d in ALL_DTYPES}
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..ops import arrangement
 from ..ops.layout import copies, views
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ class MovementMethods:
     split = copies.split
     chunk = copies.chunk
     flip = copies.flip
+    rot90 = arrangement.rot90
     roll = copies.roll
     repeat = copies.repeat
     tile = copies.tile

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ..ops import reduction, scan, sorting
+from ..ops import products, reduction, scan, sequences, sorting, statistics
 from ..ops import softmax as softmax_ops
 
 
 class ReductionMethods:
-    """``sum``, ``max``, ``var``, ``cumsum``, ``softmax``, ``sort``, ``topk``..."""
+    """``sum``, ``max``, ``var``, ``cumsum``, ``softmax``, ``sort``, ``median``, ``quantile``..."""
 
     __slots__ = ()
 
@@ -24,10 +24,16 @@ class ReductionMethods:
     std = reduction.std
     logsumexp = reduction.logsumexp
     norm = reduction.norm
+    renorm = products.renorm
+    renorm_ = products.renorm_
     any = reduction.any
     all = reduction.all
     cumsum = scan.cumsum
     cumprod = scan.cumprod
+    cummax = sequences.cummax
+    cummin = sequences.cummin
+    logcumsumexp = sequences.logcumsumexp
+    diff = sequences.diff
     softmax = softmax_ops.softmax
     log_softmax = softmax_ops.log_softmax
     sort = sorting.sort
@@ -36,3 +42,13 @@ class ReductionMethods:
     kthvalue = sorting.kthvalue
     unique = sorting.unique
     histc = sorting.histc
+    bincount = sorting.bincount
+    msort = statistics.msort
+    median = statistics.median
+    nanmedian = statistics.nanmedian
+    quantile = statistics.quantile
+    nanquantile = statistics.nanquantile
+    mode = statistics.mode
+    cov = statistics.cov
+    corrcoef = statistics.corrcoef
+    histogram = statistics.histogram

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ops import unary
+from ..ops import special_functions, unary
 
 
 class UnaryMethods:
@@ -68,6 +68,9 @@ class UnaryMethods:
     softplus_ = unary.softplus_
     erf = unary.erf
     erf_ = unary.erf_
+    logit = special_functions.logit
+    logit_ = special_functions.logit_
+    frexp = special_functions.frexp
     floor = unary.floor
     floor_ = unary.floor_
     ceil = unary.ceil

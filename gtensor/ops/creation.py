@@ -14,7 +14,7 @@ import numpy as np
 
 from ..cuda import runtime
 from ..device import DeviceLike, resolve
-from ..dtypes import as_dtype, bool_, dtype, get_default_dtype, int64
+from ..dtypes import ALL_DTYPES, as_dtype, bool_, dtype, float32, get_default_dtype, int64
 from ..errors import check
 from ..graph.grad_mode import is_grad_enabled
 from ..graph.inplace import check_inplace, record_write
@@ -122,8 +122,7 @@ def as_tensor(data: Any, dtype: Any = None, device: DeviceLike | None = None) ->
     return t.to(device=dev, dtype=dt)
 
 
-_SUPPORTED = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
-              "float32", "float64"}
+_SUPPORTED = {d.name for d in ALL_DTYPES}
 
 
 def creation_args(shape: tuple[Any, ...], dtype: Any, device: DeviceLike | None,
@@ -169,7 +168,7 @@ def fill_(t: Tensor, value: Any) -> Tensor:
             else t._native()
         if dt.is_half:
             out = out.view(dt.kernel)
-        launch("fill", t.device, (dt,), out, _kernel_scalar(value, dt))
+        launch("fill", t.device, (dt,), out, kernel_scalar(value, dt))
     t._bump_version()
     if grad:
         record_write(t, None, "fill_")
@@ -182,7 +181,7 @@ def _filled(shape: tuple[int, ...], dt: dtype, dev: Any, value: Any) -> Tensor:
     if tracing.state.trace is not None:
         tracing.state.trace.fill(t, _cast_scalar(value, dt))
     elif t._storage.nbytes:
-        launch("fill", dev, (dt,), t._storage.flat(dt.kernel), _kernel_scalar(value, dt))
+        launch("fill", dev, (dt,), t._storage.flat(dt.kernel), kernel_scalar(value, dt))
     return t
 
 
@@ -192,7 +191,7 @@ def _cast_scalar(value: Any, dt: dtype) -> Any:
     return dt.numpy.type(value).item() if dt is not bool_ else bool(value)
 
 
-def _kernel_scalar(value: Any, dt: dtype) -> Any:
+def kernel_scalar(value: Any, dt: dtype) -> Any:
     """``value`` as the fill kernel stores it: a half type's value as its bits."""
     v = _cast_scalar(value, dt)
     return int(np.array(v, dt.numpy).view(dt.kernel)) if dt.is_half else v
@@ -299,6 +298,8 @@ def arange(start: float, end: float | None = None, step: float = 1, *, dtype: An
 
 def _arange(n: int, dt: dtype, dev: Any, start: float, step: float) -> Tensor:
     """The library call of :func:`arange`: a new tensor of ``n`` values."""
+    if dt.is_half:  # values worked out in float32, each rounded once
+        return _arange(n, float32, dev, start, step).to(dt)
     out = TensorBase.empty((n,), dt, dev)
     if n:
         launch("arange", out.device, (dt,), out._native(), start, step)
@@ -316,6 +317,9 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None,
     check(isinstance(steps, int) and steps >= 0, "linspace",
           lambda: f"number of steps must be a non-negative int, got {steps}", ValueError)
     dt = get_default_dtype() if dtype is None else as_dtype(dtype)
+    if dt.is_half:  # values worked out in float32, each rounded once
+        return finish_creation(linspace(start, end, steps, dtype=float32, device=device).to(dt),
+                               requires_grad)
     out = TensorBase.empty((steps,), dt, resolve(device, "linspace"))
     if steps:
         step = (end - start) / (steps - 1) if steps > 1 else 0.0

@@ -188,7 +188,7 @@ def _refuse(name: str, a: Operand, b: Operand, common: dtype) -> None:
 
 def _result_dtypes(spec: BinarySpec, a: Operand, b: Operand) -> tuple[dtype, dtype]:
     """Return (kernel input dtype, output dtype) for a binary op, refusing what PyTorch does."""
-    common = result_type(a, b)
+    common = result_type(a, b, op=spec.name)
     if spec.name in _REFUSING:
         _refuse(spec.name, a, b, common)
     if spec.kind in ("true_div", "float") and common.category < 2:
@@ -570,7 +570,7 @@ def where(condition: Any, input: Any, other: Any) -> Tensor:
     a, b = as_operand(input, dev, "where"), as_operand(other, dev, "where")
     if not isinstance(cond, Tensor) or cond.dtype is not bool_:
         cond = as_tensor(cond, device=dev).to(bool_)
-    want = result_type(a, b)
+    want = result_type(a, b, op="where")
     kdt = want
     out = run_kernel("where", (cond, _cast(a, kdt), _cast(b, kdt)), kdt, dev, (bool_, kdt, kdt))
     record_operands("where", out, (cond, a, b), _where_vjp)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
-from ..dtypes import as_dtype, float32, int64
+from ..dtypes import as_dtype, int64
 from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import is_grad_enabled
 from ..graph.node import Node, record
@@ -77,13 +77,8 @@ def _scan(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:
     x = input if dtype is None else input.to(as_dtype(dtype))
     d = wrap_dim(dim, x.ndim, op)
     want = x.dtype if x.dtype.is_floating_point else int64
-    if x.dtype.is_half:
-        x = x.to(float32)
-    out_dt = x.dtype if x.dtype.is_floating_point else int64
-    out = library_call(op, functools.partial(_scanned, op=op, dim=d, out_dt=out_dt), (x,),
-                       x.shape, out_dt)
-    if out.dtype is not want:
-        out = out.to(want)
+    out = library_call(op, functools.partial(_scanned, op=op, dim=d, out_dt=want), (x,),
+                       x.shape, want)
     if want.is_floating_point:
         record(op, out, (x,), vjp, save=[x, out], dim=d)
     return out
@@ -93,7 +88,10 @@ def _scanned(x: Tensor, op: str, dim: int, out_dt: Any) -> Tensor:
     """The scan itself, into a new contiguous tensor (no recording)."""
     out = TensorBase.empty(x.shape, out_dt, x.device)
     if out.numel():
-        launch(op, x.device, (x.dtype,), x._native(), out._native(), dim)
+        src, dst = x._native(), out._native()
+        if x.dtype.is_half:  # the kernels read and write half types as their bits
+            src, dst = src.view(x.dtype.kernel), dst.view(x.dtype.kernel)
+        launch(op, x.device, (x.dtype,), src, dst, dim)
     return out
 
 

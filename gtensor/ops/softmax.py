@@ -45,18 +45,17 @@ def _run(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:
     check(x.dtype.is_floating_point, op, lambda: f"expected a floating point input, got "
           f"{x.dtype.name}; pass dtype=", DTypeError)
     d = wrap_dim(dim, x.ndim, op)
-    want = x.dtype
-    if want.is_half:
-        x = x.to(float32)
     if tracing.state.trace is not None:
         with no_grad():  # traced as the ops it is made of; differentiated as one op below
-            out = _composed(op, x, d)
+            wide = x.to(float32) if x.dtype.is_half else x  # the kernel's float32 statistics
+            out = _composed(op, wide, d).to(x.dtype)
     else:
         out = TensorBase.empty(x.shape, x.dtype, x.device)
         if out.numel():
-            launch(op, x.device, (x.dtype,), x._native(), out._native(), d)
-    if want.is_half:
-        out = out.to(want)
+            src, dst = x._native(), out._native()
+            if x.dtype.is_half:  # the kernels read and write half types as their bits
+                src, dst = src.view(x.dtype.kernel), dst.view(x.dtype.kernel)
+            launch(op, x.device, (x.dtype,), src, dst, d)
     record(op, out, (input if dtype is None else x,), vjp, save=[out], dim=d)
     return out
 

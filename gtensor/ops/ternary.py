@@ -62,7 +62,7 @@ def clamp(input: Tensor, min: Any = None, max: Any = None, *,  # noqa: A002
     x = as_operand(input, dev, "clamp")
     lo = as_operand(_bound(min, input.dtype, False), dev, "clamp")
     hi = as_operand(_bound(max, input.dtype, True), dev, "clamp")
-    want = result_type(x, *(t for t in (min, max) if t is not None))
+    want = result_type(x, *(t for t in (min, max) if t is not None), op="clamp")
     kdt = want
     result = run_kernel("clamp", (_cast(x, kdt), _cast(lo, kdt), _cast(hi, kdt)), kdt, dev,
                         (kdt, kdt, kdt))
@@ -133,7 +133,7 @@ def _float_ternary(name: str, args: tuple[Any, ...], params: tuple[Any, ...], vj
                    into: Tensor | None = None, **attrs: Any) -> Tensor:
     dev = device_of(name, args)
     ops = tuple(as_operand(a, dev, name) for a in args)
-    want = result_type(*ops)
+    want = result_type(*ops, op=name)
     if name in ("lerp", "addcdiv"):
         check(want.is_floating_point, name, lambda: f"expected floating point tensors, got "
               f"{want.name}", DTypeError)

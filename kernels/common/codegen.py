@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -259,6 +260,24 @@ def has_source_file(fn: Callable) -> bool:
         return inspect.getsourcefile(fn) is not None
     except TypeError:
         return False
+
+
+def rebound(fn: Callable, suffix: str, namespace: dict[str, Any]) -> Callable:
+    """``fn`` defined again as ``{name}_{suffix}`` with some of its global names rebound.
+
+    Lets one written body serve several element types: a half-precision kernel
+    rebinds a row body's ``ld``/``st`` to its bit conversions.
+
+    Example:
+        >>> def f(v):
+        ...     return g(v)
+        >>> rebound(f, "twice", {"g": lambda v: 2 * v})(3)  # doctest: +SKIP
+        6
+    """
+    name = f"{fn.__name__}_{suffix}"
+    source = textwrap.dedent(inspect.getsource(fn)).replace(f"def {fn.__name__}(",
+                                                            f"def {name}(", 1)
+    return build(source, fn, {**fn.__globals__, **namespace})[name]
 
 
 def build(source: str, scalar_fn: Callable, namespace: dict[str, Any]) -> dict[str, Any]:

@@ -5,10 +5,13 @@ from __future__ import annotations
 FLOAT = ("float32", "float64")
 HALF = ("float16", "bfloat16")
 SIGNED = ("int8", "int16", "int32", "int64")
-INT = ("uint8", *SIGNED)
+UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
+INT = (*UNSIGNED, *SIGNED)
 NUMERIC = (*INT, *FLOAT)
 ALL = ("bool", *NUMERIC)
 BOOL_INT = ("bool", *INT)
+SORTABLE = ("bool", *INT, "float16", *FLOAT)
+"""What the sort and search kernels take (the frontend sorts half types as float32)."""
 
 
 def same(dtypes: tuple[str, ...], arity: int) -> list[tuple[str, ...]]:

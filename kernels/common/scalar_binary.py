@@ -89,13 +89,15 @@ def pow_float(a, b):  # noqa: ANN001, ANN201
 
 
 def pow_int(a, b):  # noqa: ANN001, ANN201
+    # every return has the type of ``result``: a branch returning ``a`` would unify a uint64
+    # with int64, which Numba types as float64
+    result = a - a + 1
     if b < 0:
         if a == 1:
-            return a
+            return result
         if a == -1:
-            return a if b % 2 != 0 else -a
-        return a - a
-    result = a - a + 1
+            return result if b % 2 == 0 else result - 2
+        return result - 1
     base = a
     e = b
     while e > 0:
@@ -184,7 +186,7 @@ def right_shift(a, b):  # noqa: ANN001, ANN201
     if b < 0:
         return a - a
     if b >= 64:
-        return a - a - 1 if a < 0 else a - a
+        return (a >> 63) >> 1  # -1 for a negative value, else 0, in the type of ``a >> b``
     return a >> b
 
 

@@ -6,8 +6,9 @@ the accumulator and the element count ``n``). ``c`` is a per-output center
 from an optional first pass (the mean for ``var``, the max for ``logsumexp``);
 ``p`` is the op's parameter (``correction`` for ``var``/``std``, the order for
 ``norm``). Accumulators: float64 for floating inputs (so float32 sums are
-accurate: wider accumulation, not pairwise), int64 for integers and booleans,
-the input dtype for ``amax``/``amin``, bool for ``any``/``all``.
+accurate: wider accumulation, not pairwise), int64 for integers and booleans
+(uint64 for uint64: see :func:`wide_integer`), the input dtype for
+``amax``/``amin``, bool for ``any``/``all``.
 """
 
 from __future__ import annotations
@@ -175,6 +176,20 @@ REDUCTIONS: dict[str, Reduction] = {
 }
 
 
+def wide_integer(dtype: Any) -> np.dtype:
+    """The accumulator of integer and bool sums and products: int64, uint64 for uint64 input.
+
+    Both wrap modulo 2**64 to the same bits, which the int64 result keeps; a
+    uint64 accumulator adds uint64 elements without mixing signedness, which
+    Numba types as int64 but NumPy scalars (the CUDA simulator's) as float64.
+
+    Example:
+        >>> wide_integer("uint64"), wide_integer("uint8")
+        (dtype('uint64'), dtype('int64'))
+    """
+    return np.dtype(np.uint64 if np.dtype(dtype) == np.uint64 else np.int64)
+
+
 def acc_dtype(fold: Fold, dtype: str) -> np.dtype:
     """The accumulator dtype of ``fold`` for inputs of ``dtype``.
 
@@ -188,7 +203,7 @@ def acc_dtype(fold: Fold, dtype: str) -> np.dtype:
         return np.dtype(bool)
     if fold.acc == "float" or np.dtype(dtype).kind == "f":
         return np.dtype(np.float64)
-    return np.dtype(np.int64)
+    return wide_integer(dtype)
 
 
 def start_value(fold: Fold, dtype: str) -> Any:

@@ -14,34 +14,53 @@ import math
 from typing import Any
 
 import numpy as np
+from numba.extending import register_jitable
+
+from .scalar_reduce import wide_integer
+
+
+@register_jitable(inline="always")
+def as_is(v):  # noqa: ANN001, ANN201
+    """The load and store of a row body over values (half-precision rows rebind them)."""
+    return v
+
+
+ld = st = as_is
 
 
 def scan_row(x, px, sx, out, po, so, length, acc, is_prod):  # noqa: ANN001, ANN201
-    """Inclusive running sum or product; ``acc`` starts as the identity (wider dtype)."""
+    """Inclusive running sum or product; ``acc`` starts as the identity (wider dtype).
+
+    Elements are read through ``ld`` and written through ``st`` (see ``softmax_row``).
+    """
     for j in range(length):
-        v = x[px + j * sx]
+        v = ld(x[px + j * sx])
         acc = acc * v if is_prod else acc + v
-        out[po + j * so] = acc
+        out[po + j * so] = st(acc)
 
 
 def softmax_row(x, px, sx, out, po, so, length, log):  # noqa: ANN001, ANN201
-    """Softmax (or log-softmax) of one line, stable on large logits: shifted by the max."""
-    m = x[px]
+    """Softmax (or log-softmax) of one line, stable on large logits: shifted by the max.
+
+    Elements are read through ``ld`` and results written through ``st``
+    (``as_is`` here; a half-precision kernel rebinds them to its bit conversions).
+    """
+    m = ld(x[px])
     for j in range(1, length):
-        v = x[px + j * sx]
+        v = ld(x[px + j * sx])
         if v > m or v != v:
             m = v
     total = 0.0
     for j in range(length):
-        total += math.exp(x[px + j * sx] - m)
+        total += math.exp(ld(x[px + j * sx]) - m)
     if log:
         shift = m + math.log(total)
         for j in range(length):
-            out[po + j * so] = x[px + j * sx] - shift
+            out[po + j * so] = st(ld(x[px + j * sx]) - shift)
     else:
         inv = 1.0 / total
         for j in range(length):
-            out[po + j * so] = math.exp(x[px + j * sx] - m) * inv
+            out[po + j * so] = st(math.exp(ld(x[px + j * sx]) - m) * inv)
 
 
 def online_add(m, s, v):  # noqa: ANN001, ANN201
@@ -94,11 +113,13 @@ def softmax_total(m, s):  # noqa: ANN001, ANN201
 
 
 def scan_start(x: Any, is_prod: bool) -> tuple[Any, bool]:
-    """The running accumulator's identity (float64 for floats, int64 otherwise) and the flag.
+    """The running accumulator's identity and the flag.
+
+    The accumulator is float64 for floats, else :func:`.scalar_reduce.wide_integer`'s.
 
     Example:
         >>> scan_start(np.zeros(2, np.int8), True)
         (np.int64(1), True)
     """
-    wide = np.float64 if np.dtype(x.dtype).kind == "f" else np.int64
+    wide = np.float64 if np.dtype(x.dtype).kind == "f" else wide_integer(x.dtype).type
     return wide(1 if is_prod else 0), is_prod

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from .dtype_groups import ALL, FLOAT, INT, NUMERIC
+from .dtype_groups import ALL, FLOAT, INT, NUMERIC, SIGNED, UNSIGNED
 
 _BIG = 4503599627370496.0  # 2**52: every float at or above it is an integer
 _EXP_MAX = 709.782712893384  # the largest float64 whose exp is finite (compared in float64:
@@ -232,7 +232,7 @@ UNARY: dict[str, list[tuple[object, tuple[str, ...], bool]]] = {
     "abs": [(abs_, NUMERIC, False)],
     "sign": [(sign, NUMERIC, False)],
     "square": [(square, NUMERIC, False)],
-    "relu": [(relu, NUMERIC, False)],
+    "relu": [(relu, (*SIGNED, *FLOAT), False), (identity, UNSIGNED, False)],
     "floor": [(floor, FLOAT, False), (identity, INT, False)],
     "ceil": [(ceil, FLOAT, False), (identity, INT, False)],
     "trunc": [(trunc, FLOAT, False), (identity, INT, False)],

@@ -12,16 +12,19 @@ Numba build has no vectorized ``exp``; see ``numpy_loops``).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
 from numba import njit, prange
 
-from ..common.dtype_groups import ALL, FLOAT
+from ..common.codegen import HALF_SUFFIX, rebound
+from ..common.dtype_groups import ALL, FLOAT, HALF
 from ..common.offsets import element_offset, line_offsets
 from ..common.scalar_rows import scan_row, scan_start, softmax_row
 from ..common.strided import axis_operands, host_flat
-from ..registry import register
+from ..registry import LazyKernel, register
+from . import half as bits
 from ._elementwise_build import _JIT, PARALLEL_MIN
 from .numpy_loops import SPLIT_MIN, executor
 
@@ -57,6 +60,20 @@ _VARIANTS = {
 }
 
 
+def _half_loops(body: str, half: str) -> tuple[Any, Any]:
+    """Serial and parallel ``body`` loops (scan or softmax) over ``half`` bits (float32 values
+    in registers)."""
+    suffix = HALF_SUFFIX[half]
+    io = {"ld": getattr(bits, f"load_{suffix}"), "st": getattr(bits, f"store_{suffix}")}
+    if body == "gtensor_scan":
+        row = njit(**_JIT)(rebound(scan_row, suffix, io))
+        loop = rebound(gtensor_scan, suffix, {"_scan_row": row})
+    else:
+        row = njit(**_JIT)(rebound(softmax_row, suffix, io))
+        loop = rebound(gtensor_softmax, suffix, {"_softmax_row": row})
+    return njit(**_JIT)(loop), njit(parallel=True, **_JIT)(loop)
+
+
 def _softmax_rows(x: np.ndarray, out: np.ndarray, log: bool) -> None:
     """Softmax of the rows of a C-contiguous 2-D block with NumPy's SIMD ``exp``."""
     with np.errstate(all="ignore"):
@@ -81,13 +98,14 @@ def _softmax_last_axis(x: np.ndarray, out: np.ndarray, log: bool) -> None:
         job.result()
 
 
-def _axis_kernel(op: str, body: str, extra: Any) -> Any:
-    serial, parallel = _VARIANTS[body]
+def _axis_kernel(op: str, body: str, extra: Any, half: str | None = None) -> Any:
+    serial, parallel = _VARIANTS[body] if half is None else _half_loops(body, half)
 
     def kernel(x: np.ndarray, out: np.ndarray, axis: int, stream: Any = None) -> None:
         if out.size == 0:
             return
-        if (body == "gtensor_softmax" and out.size >= SPLIT_MIN and axis in (-1, x.ndim - 1)
+        if (body == "gtensor_softmax" and half is None and out.size >= SPLIT_MIN
+                and axis in (-1, x.ndim - 1)
                 and x.flags.c_contiguous and out.flags.c_contiguous):
             _softmax_last_axis(x, out, *extra(x))
             return
@@ -109,3 +127,11 @@ register("cumprod", "cpu", ALL)(_axis_kernel("cumprod", "gtensor_scan",
 register("softmax", "cpu", FLOAT)(_axis_kernel("softmax", "gtensor_softmax", lambda x: (False,)))
 register("log_softmax", "cpu", FLOAT)(_axis_kernel("log_softmax", "gtensor_softmax",
                                                    lambda x: (True,)))
+_HALF_EXTRAS = {"softmax": ("gtensor_softmax", lambda x: (False,)),
+                "log_softmax": ("gtensor_softmax", lambda x: (True,)),
+                "cumsum": ("gtensor_scan", lambda x: (0.0, False)),
+                "cumprod": ("gtensor_scan", lambda x: (1.0, True))}
+for _half in HALF:
+    for _op, (_body, _extra) in _HALF_EXTRAS.items():
+        register(_op, "cpu", [_half])(LazyKernel(
+            partial(_axis_kernel, _op, _body, _extra, _half), f"gtensor_{_op}_{_half}"))

@@ -22,11 +22,12 @@ import numba
 import numpy as np
 
 from ..common import philox, random_args
+from ..common.dtype_groups import INT
 from ..registry import register
 
 PARALLEL_THRESHOLD = 32768
 FLOAT_DTYPES = ("float16", "float32", "float64")
-INTEGER_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", *FLOAT_DTYPES)
+INTEGER_DTYPES = (*INT, *FLOAT_DTYPES)
 BERNOULLI_DTYPES = ("bool", "uint8", *FLOAT_DTYPES)
 
 _dev = philox.build(numba.njit)

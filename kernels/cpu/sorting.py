@@ -10,12 +10,11 @@ import numba
 import numpy as np
 
 from ..common import search_math
+from ..common.dtype_groups import SORTABLE
 from ..registry import ANY, register
 
 _dev = search_math.build(numba.njit)
 _bound = _dev.bound
-
-SORTABLE = ("bool", "int8", "int16", "int32", "int64", "uint8", "float16", "float32", "float64")
 
 
 @register("sort_rows", "cpu", SORTABLE)

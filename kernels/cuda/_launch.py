@@ -84,10 +84,26 @@ def _simulated_shared_array(self: Any, shape: Any, dtype: Any, alignment: Any = 
     return array
 
 
+def _simulated_store(self: Any, idx: Any, val: Any) -> None:
+    """A simulated array's element store that converts integers as a GPU store does.
+
+    NumPy refuses to store an integer its dtype cannot hold (a uint64 above
+    2**63 into int64); compiled code keeps the low bits, as this does.
+    """
+    try:
+        self._ary[idx] = val
+    except OverflowError:
+        if not isinstance(val, (int, np.integer)):
+            raise
+        self._ary[idx] = np.asarray(val).astype(self._ary.dtype)
+
+
 def _serialize_simulated_launches() -> None:
-    """Make every simulated ``kernel[grid](...)`` launch a :class:`_SimulatedLaunch`, and
-    simulated shared arrays safe to allocate from the threads of a block at once."""
+    """Make every simulated ``kernel[grid](...)`` launch a :class:`_SimulatedLaunch`,
+    simulated shared arrays safe to allocate from the threads of a block at once, and
+    integer stores into simulated arrays wrap (:func:`_simulated_store`)."""
     global _fake_configure, _fake_run, _fake_shared
+    from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
     from numba.cuda.simulator.kernel import FakeCUDAKernel
     from numba.cuda.simulator.kernelapi import FakeCUDAShared
 
@@ -97,6 +113,7 @@ def _serialize_simulated_launches() -> None:
     if FakeCUDAShared.array is not _simulated_shared_array:
         _fake_shared = FakeCUDAShared.array
         FakeCUDAShared.array = _simulated_shared_array
+    FakeCUDAArray.__setitem__ = _simulated_store
 
 
 if SIMULATED:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..common.dtype_groups import ALL, FLOAT
+from ..common.dtype_groups import ALL, FLOAT, HALF
 from ..common.operands import nothing
 from ..common.scalar_rows import scan_start
 from ..common.strided import axis_plan, element_strides
@@ -30,8 +30,9 @@ __all__ = ["CudaAxisOp", "_eoff", "_line"]
 class CudaAxisOp:
     """The CUDA kernel of one axis op: ``kernel(x, out, axis, stream=None)``."""
 
-    def __init__(self, op: str) -> None:
+    def __init__(self, op: str, half: str | None = None) -> None:
         self.op = op
+        self.half = half  # over float16/bfloat16 bits
         self.__name__ = f"gtensor_{op}_cuda"
         self.__doc__ = f"CUDA ``{op}`` kernel: ``kernel(x, out, axis, stream=None)``."
         self._plans: dict[Any, Callable[..., None]] = {}
@@ -59,13 +60,19 @@ class CudaAxisOp:
             return nothing
         kshape, kxs, kos, length, sx, so = axis_plan(shape, x_strides, out_strides, axis)
         if self.op in ("cumsum", "cumprod"):
-            ident, is_prod = scan_start(np.empty(0, dtype), self.op == "cumprod")
-            return plan_scan(kshape, kxs, kos, length, sx, so, ident, is_prod, stream)
+            values = np.empty(0, np.float32 if self.half else dtype)  # half: float sums
+            ident, is_prod = scan_start(values, self.op == "cumprod")
+            return plan_scan(kshape, kxs, kos, length, sx, so, ident, is_prod, stream, self.half)
         return plan_softmax(kshape, kxs, kos, length, sx, so, dtype, self.op == "log_softmax",
-                            stream)
+                            stream, self.half)
 
 
 register("cumsum", "cuda", ALL)(CudaAxisOp("cumsum"))
 register("cumprod", "cuda", ALL)(CudaAxisOp("cumprod"))
 register("softmax", "cuda", FLOAT)(CudaAxisOp("softmax"))
 register("log_softmax", "cuda", FLOAT)(CudaAxisOp("log_softmax"))
+for _half in HALF:
+    register("cumsum", "cuda", [_half])(CudaAxisOp("cumsum", _half))
+    register("cumprod", "cuda", [_half])(CudaAxisOp("cumprod", _half))
+    register("softmax", "cuda", [_half])(CudaAxisOp("softmax", _half))
+    register("log_softmax", "cuda", [_half])(CudaAxisOp("log_softmax", _half))

@@ -68,10 +68,10 @@ if not SIMULATED:
     _bf16_bits = cuda.jit(device=True, inline="always")(
         bf16_rounded(intrinsic(intrinsic_body(types, "f32_to_bits"))))
 
-    overload(load_f16, target="cuda", inline="always")(
+    overload(load_f16, target="cuda")(
         loader(types, lambda x: _f16_bits_to_f32(x)))
-    overload(store_f16, target="cuda", inline="always")(
+    overload(store_f16, target="cuda")(
         storer(types, lambda v: _f32_to_f16_bits(np.float32(v))))
-    overload(load_bf16, target="cuda", inline="always")(
+    overload(load_bf16, target="cuda")(
         loader(types, lambda x: _bits_to_f32(np.uint32(x) << np.uint32(16))))
-    overload(store_bf16, target="cuda", inline="always")(storer(types, lambda v: _bf16_bits(v)))
+    overload(store_bf16, target="cuda")(storer(types, lambda v: _bf16_bits(v)))

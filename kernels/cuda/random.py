@@ -32,11 +32,12 @@ import numpy as np
 from numba import cuda
 
 from ..common import philox, random_args
+from ..common.dtype_groups import INT
 from ..registry import register
 from ._launch import SIMULATED, PlannedLaunch, multiprocessors, remembered
 
 FLOAT_DTYPES = ("float16", "float32", "float64")
-INTEGER_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", *FLOAT_DTYPES)
+INTEGER_DTYPES = (*INT, *FLOAT_DTYPES)
 BERNOULLI_DTYPES = ("bool", "uint8", *FLOAT_DTYPES)
 
 THREADS = 32 if SIMULATED else 256

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 from numba import cuda, from_dtype
 
+from ..common.codegen import rebound
 from ..common.scalar_rows import scan_row
 from ._elementwise_build import _JIT
 from ._launch import MAX_BLOCKS, SIMULATED, PlannedLaunch
@@ -53,6 +54,7 @@ from .axis_layout import (
     member,
     row_teams,
 )
+from .half import load_bf16, load_f16, store_bf16, store_f16
 
 ITEMS = 2 if SIMULATED else 8
 SCAN_CHUNK = THREADS * ITEMS * (2 if SIMULATED else 8)
@@ -61,7 +63,20 @@ TILE = THREADS * (ITEMS + 1)
 LINE_CHUNK = 2 if SIMULATED else 64
 """Fewest elements a thread scans serially when a line is split across threads."""
 
-_scan_row = cuda.jit(device=True)(scan_row)
+@cuda.jit(device=True)
+def _as_is(v):  # noqa: ANN001, ANN202
+    return v
+
+
+_HALF_IO = {None: (_as_is, _as_is), "float16": (load_f16, store_f16),
+            "bfloat16": (load_bf16, store_bf16)}
+
+
+@cache
+def _row_scan(half: str | None) -> Any:
+    """The serial line scan as a device function over values (``half`` None) or half bits."""
+    ld, st = _HALF_IO[half]
+    return cuda.jit(device=True)(rebound(scan_row, half or "values", {"ld": ld, "st": st}))
 
 
 @cuda.jit(device=True)
@@ -70,10 +85,13 @@ def _combine(a, b, is_prod):  # noqa: ANN001, ANN202
 
 
 @cache
-def _kernels(acc_dtype: np.dtype) -> tuple[Any, Any, Any]:
-    """The tiled scan, the serial scan and the chunk-total kernels for one accumulator dtype."""
+def _kernels(acc_dtype: np.dtype, half: str | None = None) -> tuple[Any, Any, Any]:
+    """The tiled scan, the serial scan and the chunk-total kernels for one accumulator dtype
+    (over ``half`` bits: loads widened, results rounded on store)."""
     acc = from_dtype(acc_dtype)
     pad = ITEMS + 1
+    ld, st = _HALF_IO[half]
+    _scan_row = _row_scan(half)
 
     @cuda.jit(**_JIT)
     def gtensor_scan_tiles(geo, kshape, x, xo, kxs, out, oo, kos, sx, so,  # noqa: ANN001, ANN202
@@ -101,7 +119,7 @@ def _kernels(acc_dtype: np.dtype) -> tuple[Any, Any, Any]:
                     i = r * per + lane
                     tile[base + i + i // ITEMS] = ident
                     if valid and start + i < hi:
-                        tile[base + i + i // ITEMS] = x[px + (start + i) * sx]
+                        tile[base + i + i // ITEMS] = ld(x[px + (start + i) * sx])
                 cuda.syncthreads()
                 run = tile[mine]
                 for r in range(1, ITEMS):
@@ -129,7 +147,7 @@ def _kernels(acc_dtype: np.dtype) -> tuple[Any, Any, Any]:
                 for r in range(ITEMS):
                     i = r * per + lane
                     if valid and start + i < hi:
-                        out[po + (start + i) * so] = tile[base + i + i // ITEMS]
+                        out[po + (start + i) * so] = st(tile[base + i + i // ITEMS])
                 cuda.syncthreads()
                 start += per * ITEMS
             g += cuda.gridDim.x
@@ -166,7 +184,7 @@ def _kernels(acc_dtype: np.dtype) -> tuple[Any, Any, Any]:
                 px = _eoff(line, kshape, kxs, xo)
                 j = lo + lane
                 while j < hi:
-                    total = _combine(total, x[px + j * sx], is_prod)
+                    total = _combine(total, ld(x[px + j * sx]), is_prod)
                     j += per
             red[t] = total
             cuda.syncthreads()
@@ -209,7 +227,7 @@ def scan_teams(lines: int, length: int, kxs: tuple[int, ...], sx: int,
 
 def plan_scan(kshape: tuple[int, ...], kxs: tuple[int, ...], kos: tuple[int, ...],
               length: int, sx: int, so: int, ident: Any, is_prod: bool,
-              stream: Any = None) -> Callable[..., None]:
+              stream: Any = None, half: str | None = None) -> Callable[..., None]:
     """Choose layout and kernels once; return ``run(xb, xo, ob, oo)`` over flat buffers.
 
     Args:
@@ -218,10 +236,11 @@ def plan_scan(kshape: tuple[int, ...], kxs: tuple[int, ...], kos: tuple[int, ...
         ident: the accumulator's identity (its dtype is the accumulator's).
         is_prod: cumprod instead of cumsum.
         stream: the stream every launch goes to.
+        half: ``"float16"`` or ``"bfloat16"`` when the buffers hold that type's bits.
     """
     lines = math.prod(kshape)
     teams, tiled = scan_teams(lines, length, kxs, sx)
-    tiles, serial, totals = _kernels(np.dtype(ident.dtype))
+    tiles, serial, totals = _kernels(np.dtype(ident.dtype), half)
     if tiled:
         scan = PlannedLaunch(tiles, 0, stream, teams.blocks, THREADS)
         chunked = teams
@@ -233,7 +252,8 @@ def plan_scan(kshape: tuple[int, ...], kxs: tuple[int, ...], kos: tuple[int, ...
         return partial(_scan_once, scan, teams.geometry, kshape, kxs, kos, sx, so, ident, is_prod)
     reduce = PlannedLaunch(totals, 0, stream, chunked.blocks, THREADS)
     inner = row_teams(lines, teams.chunks, ITEMS)
-    offsets = PlannedLaunch(tiles, 0, stream, inner.blocks, THREADS)
+    # the chunk offsets scan the float totals (accumulator values, never half bits)
+    offsets = PlannedLaunch(_kernels(np.dtype(ident.dtype))[0], 0, stream, inner.blocks, THREADS)
     return partial(_scan_chunks, reduce, offsets, scan, chunked.geometry, inner.geometry,
                    teams.geometry, kshape, kxs, kos, sx, so, ident, is_prod, stream)
 

@@ -22,7 +22,8 @@ Layouts as in ``axis_layout`` (``THREADS`` = 256 threads a block on a GPU):
   groups of 32 columns, each column cut into 5 chunks of 824 rows, 640 blocks.
 
 Accumulation as before: the max in the input dtype, ``exp(x - max)`` in the
-input dtype summed in float64; a line with a NaN, a ``+inf`` or only ``-inf``
+input dtype summed in float64 (float16/bfloat16: loads widened to float32 in
+registers, results rounded once on store); a line with a NaN, a ``+inf`` or only ``-inf``
 gives NaN everywhere, as the two-pass CPU kernel does.
 """
 
@@ -41,6 +42,7 @@ from ._elementwise_build import _JIT
 from ._launch import SIMULATED, PlannedLaunch
 from ._reduce_layout import THREADS, scratch, target_blocks
 from .axis_layout import Teams, _eoff, _line, group_count, group_part, member, teams_for
+from .half import load_bf16, load_f16, store_bf16, store_f16
 
 ROW_ITEMS = 2 if SIMULATED else 8
 SPLIT_ITEMS = 2 if SIMULATED else 32
@@ -51,22 +53,8 @@ _total = cuda.jit(device=True)(softmax_total)
 
 
 @cuda.jit(device=True)
-def _online_range(x, px, sx, j, hi, step, m, s):  # noqa: ANN001, ANN202
-    """Fold elements ``j, j + step, ... < hi`` of a line into ``(m, s)``, four loads at a time."""
-    while j + 3 * step < hi:
-        v0 = x[px + j * sx]
-        v1 = x[px + (j + step) * sx]
-        v2 = x[px + (j + 2 * step) * sx]
-        v3 = x[px + (j + 3 * step) * sx]
-        m, s = _add(m, s, v0)
-        m, s = _add(m, s, v1)
-        m, s = _add(m, s, v2)
-        m, s = _add(m, s, v3)
-        j += 4 * step
-    while j < hi:
-        m, s = _add(m, s, x[px + j * sx])
-        j += step
-    return m, s
+def _as_is(v):  # noqa: ANN001, ANN202
+    return v
 
 
 @cuda.jit(device=True)
@@ -74,24 +62,52 @@ def _softmax_value(v, m, inv, shift, log):  # noqa: ANN001, ANN202
     return v - shift if log else math.exp(v - m) * inv
 
 
-@cuda.jit(device=True)
-def _store(x, px, sx, out, po, so, j, hi, step, m, total, log):  # noqa: ANN001, ANN202
-    """Write elements ``j, j + step, ... < hi`` of the line's softmax, four at a time."""
-    inv = 1.0 / total
-    shift = m + math.log(total) if log else 0.0
-    while j + 3 * step < hi:
-        v0 = x[px + j * sx]
-        v1 = x[px + (j + step) * sx]
-        v2 = x[px + (j + 2 * step) * sx]
-        v3 = x[px + (j + 3 * step) * sx]
-        out[po + j * so] = _softmax_value(v0, m, inv, shift, log)
-        out[po + (j + step) * so] = _softmax_value(v1, m, inv, shift, log)
-        out[po + (j + 2 * step) * so] = _softmax_value(v2, m, inv, shift, log)
-        out[po + (j + 3 * step) * so] = _softmax_value(v3, m, inv, shift, log)
-        j += 4 * step
-    while j < hi:
-        out[po + j * so] = _softmax_value(x[px + j * sx], m, inv, shift, log)
-        j += step
+@cache
+def _line_functions(half: str | None) -> tuple[Any, Any]:
+    """``(online_range, store)`` device functions reading (and writing) ``half`` bits, or
+    values of the input dtype when ``half`` is None."""
+    ld, st = (_as_is, _as_is) if half is None else (
+        (load_f16, store_f16) if half == "float16" else (load_bf16, store_bf16))
+
+    @cuda.jit(device=True)
+    def online_range(x, px, sx, j, hi, step, m, s):  # noqa: ANN001, ANN202
+        """Fold elements ``j, j + step, ... < hi`` of a line into ``(m, s)``, four loads at a
+        time."""
+        while j + 3 * step < hi:
+            v0 = ld(x[px + j * sx])
+            v1 = ld(x[px + (j + step) * sx])
+            v2 = ld(x[px + (j + 2 * step) * sx])
+            v3 = ld(x[px + (j + 3 * step) * sx])
+            m, s = _add(m, s, v0)
+            m, s = _add(m, s, v1)
+            m, s = _add(m, s, v2)
+            m, s = _add(m, s, v3)
+            j += 4 * step
+        while j < hi:
+            m, s = _add(m, s, ld(x[px + j * sx]))
+            j += step
+        return m, s
+
+    @cuda.jit(device=True)
+    def store(x, px, sx, out, po, so, j, hi, step, m, total, log):  # noqa: ANN001, ANN202
+        """Write elements ``j, j + step, ... < hi`` of the line's softmax, four at a time."""
+        inv = 1.0 / total
+        shift = m + math.log(total) if log else 0.0
+        while j + 3 * step < hi:
+            v0 = ld(x[px + j * sx])
+            v1 = ld(x[px + (j + step) * sx])
+            v2 = ld(x[px + (j + 2 * step) * sx])
+            v3 = ld(x[px + (j + 3 * step) * sx])
+            out[po + j * so] = st(_softmax_value(v0, m, inv, shift, log))
+            out[po + (j + step) * so] = st(_softmax_value(v1, m, inv, shift, log))
+            out[po + (j + 2 * step) * so] = st(_softmax_value(v2, m, inv, shift, log))
+            out[po + (j + 3 * step) * so] = st(_softmax_value(v3, m, inv, shift, log))
+            j += 4 * step
+        while j < hi:
+            out[po + j * so] = st(_softmax_value(ld(x[px + j * sx]), m, inv, shift, log))
+            j += step
+
+    return online_range, store
 
 
 @cuda.jit(device=True)
@@ -116,9 +132,11 @@ def _team_merge(sm, ss, t, lane, per, lstride, m, s):  # noqa: ANN001, ANN202
 
 
 @cache
-def _kernels(dtype: np.dtype) -> tuple[Any, Any, Any]:
-    """The one-pass, partial and finishing kernels for input dtype ``dtype``."""
-    value = from_dtype(dtype)
+def _kernels(dtype: np.dtype, half: str | None = None) -> tuple[Any, Any, Any]:
+    """The one-pass, partial and finishing kernels for input dtype ``dtype`` (the bits of
+    ``half``, whose values are float32)."""
+    value = from_dtype(np.dtype(np.float32) if half else dtype)
+    _online_range, _store = _line_functions(half)
 
     @cuda.jit(**_JIT)
     def gtensor_softmax(geo, kshape, x, xo, kxs, out, oo, kos, sx, so,  # noqa: ANN001, ANN202
@@ -211,7 +229,7 @@ def softmax_teams(lines: int, length: int, kxs: tuple[int, ...], sx: int,
 
 def plan_softmax(kshape: tuple[int, ...], kxs: tuple[int, ...], kos: tuple[int, ...],
                  length: int, sx: int, so: int, dtype: np.dtype, log: bool,
-                 stream: Any = None) -> Callable[..., None]:
+                 stream: Any = None, half: str | None = None) -> Callable[..., None]:
     """Choose teams and kernels once; return ``run(xb, xo, ob, oo)`` over flat buffers.
 
     Args:
@@ -220,11 +238,12 @@ def plan_softmax(kshape: tuple[int, ...], kxs: tuple[int, ...], kos: tuple[int, 
         dtype: the input (and output) dtype.
         log: log_softmax instead of softmax.
         stream: the stream every launch goes to.
+        half: ``"float16"`` or ``"bfloat16"`` when the buffers hold that type's bits.
     """
     lines = math.prod(kshape)
     teams = softmax_teams(lines, length, kxs, sx)
-    one_pass, partial_stats, finish = _kernels(np.dtype(dtype))
-    ninf = np.dtype(dtype).type(-np.inf)
+    one_pass, partial_stats, finish = _kernels(np.dtype(dtype), half)
+    ninf = (np.float32 if half else np.dtype(dtype).type)(-np.inf)
     if teams.chunks == 1:
         launch = PlannedLaunch(one_pass, 0, stream, teams.blocks, THREADS)
         return partial(_one_pass, launch, teams.geometry, kshape, kxs, kos, sx, so, ninf, log)

@@ -15,10 +15,10 @@ import numpy as np
 from numba import cuda
 
 from ..common import search_math
+from ..common.dtype_groups import SORTABLE
 from ..registry import ANY, register
 from ._launch import SIMULATED, THREADS, on, stream_pointer, to_host
 
-SORTABLE = ("bool", "int8", "int16", "int32", "int64", "uint8", "float16", "float32", "float64")
 RANGE_CHUNKS = 4 * THREADS
 
 _dev = search_math.build(cuda.jit(device=True))

@@ -113,11 +113,13 @@ def nonzero(self: Tensor, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, .
         [[0, 1], [1, 0]]
     """
     src = (self if self.ndim else self.reshape(1)).contiguous()
+    if src.dtype.is_half:  # -0.0 is zero, though its bits are not
+        src = src != 0
     native = src._native()
-    count = launch("nonzero", self.device, (self.dtype,), native)
+    count = launch("nonzero", self.device, (src.dtype,), native)
     coords = TensorBase.empty((count, src.ndim), int64, self.device)
     if count:
-        launch("nonzero", self.device, (self.dtype,), native, coords._native())
+        launch("nonzero", self.device, (src.dtype,), native, coords._native())
     if self.ndim == 0:
         coords = coords[:, :0]
     if as_tuple:

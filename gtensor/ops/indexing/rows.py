@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...dtypes import int64
+from ...dtypes import bfloat16, float32, int64
 from ...errors import check
 from ...shape_rules import broadcast_shapes
 from ...tensor_base import TensorBase, contiguous_strides, from_storage
@@ -116,8 +116,25 @@ def scatter_rows(dst: Tensor, offsets: Tensor, values_lead: Tensor, mode: str) -
     Example:
         >>> scatter_rows(x[0], offs, vals, "add")  # doctest: +SKIP
     """
+    if mode != "copy" and dst.dtype is bfloat16 and dst.device.type != "cpu":
+        _combine_wide(dst, offsets, values_lead, mode)
+        return
     launch("scatter", dst.device, (dst.dtype, values_lead.dtype), storage_flat(dst), dst._offset,
            dst.shape, dst._strides, offsets._native(), values_lead._native(), mode)
+
+
+def _combine_wide(dst: Tensor, offsets: Tensor, values_lead: Tensor, mode: str) -> None:
+    """:func:`scatter_rows` combining into bfloat16 on a GPU, through float32.
+
+    A GPU kernel sees bfloat16 as its bits and has no atomic add for them: the
+    storage is widened to float32, combined there, and rounded back once.
+    """
+    n = dst._storage.nbytes // dst.itemsize
+    whole = from_storage(dst._storage, (n,), (1,), 0, dst.dtype)
+    wide = whole.to(float32)
+    target = from_storage(wide._storage, dst.shape, dst._strides, dst._offset, float32)
+    scatter_rows(target, offsets, values_lead.to(float32), mode)
+    whole.copy_(wide)
 
 
 def as_index_tensor(item: Any, dev: Any, op: str) -> Tensor:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...dtypes import int64
+from ...dtypes import float32, int64
 from ...errors import check
 from ...graph.grad_mode import no_grad
 from ...graph.inplace import differentiable_inplace
@@ -39,6 +39,11 @@ def _scatter_reduce_raw(self: Tensor, dim: int, index: Any, src: Tensor, reduce:
     mode = REDUCTIONS[reduce]
     if reduce != "mean":
         return scatter_raw(self, dim, index, src, mode, "scatter_reduce", include_self)
+    if self.dtype.is_half:  # the mean's division runs in float32, rounded back once
+        wide = self.to(float32)
+        _scatter_reduce_raw(wide, dim, index, src.to(float32), reduce, include_self)
+        self.copy_(wide)
+        return self
     target = self if self.is_contiguous() else self.clone()
     counts = (ones if include_self else zeros)(self.shape, dtype=int64, device=self.device)
     scatter_raw(counts, dim, index, 1, "add", "scatter_reduce")

@@ -59,7 +59,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     ts = tensor_list(tensors, "cat")
     dt = ts[0].dtype
     for t in ts[1:]:
-        dt = promote_types(dt, t.dtype)
+        dt = promote_types(dt, t.dtype, "cat")
     parts = [t for t in ts if not (t.ndim == 1 and t.shape[0] == 0)] or ts[:1]
     ref = parts[0]
     check(ref.ndim > 0, "cat", "zero-dimensional tensors cannot be concatenated", ShapeError)
@@ -81,7 +81,10 @@ def _concatenated(shape: tuple[int, ...], dt: Any, dim: int, *parts: Tensor) -> 
     """The concatenation itself, into a new contiguous tensor (no recording)."""
     out = TensorBase.empty(shape, dt, parts[0].device)
     if out.numel():
-        launch("cat", out.device, (dt,), [t._native() for t in parts], out._native(), dim)
+        # the kernel converts values as it copies; a half type's bits convert here first
+        natives = [(t.to(dt) if t.dtype.is_half and t.dtype is not dt else t)._native()
+                   for t in parts]
+        launch("cat", out.device, (dt,), natives, out._native(), dim)
     return out
 
 

@@ -15,7 +15,7 @@ from ...errors import check
 from ...graph.grad_mode import no_grad
 from ...graph.node import Node, record
 from ...tensor_base import TensorBase
-from ..creation import _cast_scalar, creation_args
+from ..creation import creation_args, kernel_scalar
 from ..dispatch import launch
 
 if TYPE_CHECKING:
@@ -63,8 +63,11 @@ def _constant_pad(input: Tensor, pairs: dict[int, tuple[int, int]], value: float
     dims, dt, dev = creation_args(shape, input.dtype, input.device, "full")
     out = TensorBase.empty(dims, dt, dev)
     if out.numel():
-        launch("constant_pad", dev, (dt,), src._native(), out._native(), lows,
-               _cast_scalar(value, dt))
+        src_native, out_native = src._native(), out._native()
+        if dt.is_half:  # the kernel moves a half type's bits, the padding value's too
+            src_native, out_native = src_native.view(dt.kernel), out_native.view(dt.kernel)
+        launch("constant_pad", dev, (dt,), src_native, out_native, lows,
+               kernel_scalar(value, dt))
     return out
 
 
