@@ -59,13 +59,7 @@ def matmul_bfloat16(lib: Library, n: int) -> Workload:
 
 @case("amp.matmul_float16", threaded=True, max_rounds=5, sizes=_MATMUL_SIZES)
 def matmul_float16(lib: Library, n: int) -> Workload:
-    """n x n @ n x n in float16, float32 accumulation (flops: 2 n^3; full: 8192^3).
-
-    Example:
-        >>> matmul_float16(Library("numpy", "cpu"), 2)  # doctest: +SKIP
-        Traceback (most recent call last):
-        bench.registry.Unsupported: no half-precision BLAS
-    """
+    """n x n @ n x n in float16, float32 accumulation (flops: 2 n^3; full: 8192^3)."""
     return _square(lib, n, "float16")
 
 
@@ -98,8 +92,11 @@ class _AmpStep(TrainStep):
         self.scaler.update()
 
 
-def _mlp_flops(batch: int, features: int, hidden: int, classes: int) -> int:
-    return 3 * 2 * batch * (features * hidden + hidden * hidden + hidden * classes)
+def _mlp_step(lib: Library, low: str, batch: int, features: int, hidden: int,
+              classes: int) -> Workload:
+    """The step in dtype ``low``; flops are three times the forward matmuls'."""
+    flops = 3 * 2 * batch * (features * hidden + hidden * hidden + hidden * classes)
+    return Workload(_AmpStep(lib, batch, features, hidden, classes, low), flops=flops)
 
 
 @case("amp.mlp_adam_bfloat16", threaded=True, sizes=_MLP_SIZES)
@@ -112,19 +109,11 @@ def mlp_adam_bfloat16(lib: Library, batch: int, features: int, hidden: int,
         Traceback (most recent call last):
         bench.registry.Unsupported: no autograd or nn modules
     """
-    return Workload(_AmpStep(lib, batch, features, hidden, classes, "bfloat16"),
-                    flops=_mlp_flops(batch, features, hidden, classes))
+    return _mlp_step(lib, "bfloat16", batch, features, hidden, classes)
 
 
 @case("amp.mlp_adam_float16", threaded=True, sizes=_MLP_SIZES)
 def mlp_adam_float16(lib: Library, batch: int, features: int, hidden: int,
                      classes: int) -> Workload:
-    """MLP features-hidden-hidden-classes Adam step under autocast to float16, GradScaler.
-
-    Example:
-        >>> mlp_adam_float16(Library("numpy", "cpu"), 8, 16, 8, 4)  # doctest: +SKIP
-        Traceback (most recent call last):
-        bench.registry.Unsupported: no autograd or nn modules
-    """
-    return Workload(_AmpStep(lib, batch, features, hidden, classes, "float16"),
-                    flops=_mlp_flops(batch, features, hidden, classes))
+    """MLP features-hidden-hidden-classes Adam step under autocast to float16, GradScaler."""
+    return _mlp_step(lib, "float16", batch, features, hidden, classes)
