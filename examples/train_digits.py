@@ -2,12 +2,15 @@
 
 The data ships with scikit-learn (no download). Both models train with Adam
 and a one-cycle learning-rate schedule, show a tqdm progress bar, and print
-one test-accuracy line each.
+one test-accuracy line each. With ``--amp`` the forward pass runs under
+``gt.autocast`` (the device's default low dtype: bfloat16 on the cpu, float16
+on cuda), with a ``gt.amp.GradScaler`` when that dtype is float16.
 
 Usage:
     python examples/train_digits.py                  # both models on the cpu
     python examples/train_digits.py --device cuda    # the same on a GPU
     python examples/train_digits.py --model mlp --epochs 5
+    python examples/train_digits.py --amp            # mixed precision
     python -m gtensor.distributed.run -n 2 examples/train_digits.py --distributed
 
 Example:
@@ -78,12 +81,16 @@ def accuracy(model: nn.Module, data: TensorDataset) -> tuple[int, int]:
 
 
 def train(name: str, model: nn.Module, train_set: TensorDataset, epochs: int,
-          batch_size: int, distributed: bool = False) -> None:
+          batch_size: int, distributed: bool = False, amp: bool = False) -> None:
     """Fit ``model`` with Adam + OneCycleLR and label-smoothed cross entropy.
 
     With ``distributed``, each rank reads its share of every epoch (``model`` is wrapped in
-    DistributedDataParallel).
+    DistributedDataParallel). With ``amp``, the forward pass and the loss run under
+    autocast, and the loss is scaled when the low dtype is float16.
     """
+    device_type = train_set.tensors[0].device.type
+    scaler = gt.amp.GradScaler(device_type, enabled=amp and
+                               gt.get_autocast_dtype(device_type) is gt.float16)
     sampler = DistributedSampler(train_set) if distributed else None
     loader = DataLoader(train_set, batch_size=batch_size, shuffle=sampler is None,
                         sampler=sampler)
@@ -98,10 +105,12 @@ def train(name: str, model: nn.Module, train_set: TensorDataset, epochs: int,
         model.train()
         total = gt.zeros((), device=train_set.tensors[0].device)
         for x, y in loader:
-            loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
+            with gt.autocast(device_type, enabled=amp):
+                loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
             opt.zero_grad()
-            loss.backward()
-            opt.step()
+            scaler.scale(loss).backward()
+            scaler.step(opt)
+            scaler.update()
             sched.step()
             total = total + loss.detach()
         bar.set_postfix(loss=f"{total.item() / len(loader):.4f}")
@@ -116,6 +125,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                         help="epochs per model (default: 20 for the MLP, 15 for the CNN)")
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--amp", action="store_true",
+                        help="mixed precision: autocast, and loss scaling for float16")
     parser.add_argument("--distributed", action="store_true",
                         help="data-parallel over the ranks of gtensor.distributed.run (the batch "
                         "size is the global one)")
@@ -140,7 +151,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         if args.distributed:
             model = DistributedDataParallel(model)
         train(name, model, train_set, args.epochs or DEFAULT_EPOCHS[name], batch_size,
-              args.distributed)
+              args.distributed, args.amp)
         correct, n = accuracy(model, test_set)
         seconds = time.perf_counter() - start
         results[name] = correct / n

@@ -74,7 +74,7 @@ def test_core_and_ops_do_not_import_the_layers_above():
     assert not _within(loaded["core"], ("gtensor.ops", "gtensor.graph", "gtensor.autograd"))
     above = ("gtensor.autograd", "gtensor.tensor", "gtensor.mixins", "gtensor.func",
              "gtensor.nn", "gtensor.compiler", "gtensor.linalg", "gtensor.array_api",
-             "gtensor.special")
+             "gtensor.special", "gtensor.amp")
     assert not _within(loaded["ops"], above)
     assert "gtensor.ops.elementwise" in loaded["ops"]
 

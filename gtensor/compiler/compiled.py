@@ -1,13 +1,14 @@
 """``gt.compile``: trace a function of tensors once per signature, then run its fused kernels.
 
 The first call with a new signature (each tensor argument's shape, strides,
-dtype, device and ``requires_grad``, the cuda stream; other arguments by value) runs the
-function on symbolic tensors (:mod:`gtensor.ops.tracing`), which records its
-elementwise ops and reductions without computing anything, and builds the
-fused kernels of :mod:`gtensor.compiler.fusion`. Later calls with that signature
-only allocate the results and run those kernels: no Python per op, no
-temporaries. Anything the tracer cannot capture (another op, a reshape or
-transpose of a computed value, ``.item()``, gradients) makes that signature run eagerly,
+dtype, device and ``requires_grad``, the cuda stream, grad mode and the autocast
+state; other arguments by value) runs the function on symbolic tensors
+(:mod:`gtensor.ops.tracing`), which records its elementwise ops and reductions
+without computing anything, and builds the fused kernels of
+:mod:`gtensor.compiler.fusion`. Later calls with that signature only allocate
+the results and run those kernels: no Python per op, no temporaries. Anything
+the tracer cannot capture (another op, a reshape or transpose of a computed
+value, ``.item()``, gradients) makes that signature run eagerly,
 with one warning that says why; ``fullgraph=True`` raises instead.
 
 Like ``jax.jit`` and ``torch.compile``, Python side effects run while tracing
@@ -25,6 +26,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import NotYetTraceable, Untraceable
+from ..graph.autocast_mode import autocast_key
 from ..graph.grad_mode import state as grad_state
 from ..ops import tracing
 from ..ops.dispatch import current_stream_of
@@ -61,12 +63,13 @@ class CompiledFunction:
         if tracing.state.trace is not None:  # called inside another compiled function's trace
             return self.fn(*args, **kwargs)
         tensors: list[TensorBase] = []
-        key: Any = _tensor_signature(args, grad_state.enabled) if not kwargs else None
+        modes = (grad_state.enabled, autocast_key())
+        key: Any = _tensor_signature(args, modes) if not kwargs else None
         if key is not None:
             tensors = list(args)
         else:
             try:
-                key = (_signature(args, tensors), _signature(kwargs, tensors), grad_state.enabled)
+                key = (_signature(args, tensors), _signature(kwargs, tensors), modes)
             except TypeError:
                 return self._eager("an argument is not hashable", args, kwargs)
         program = self._programs.get(key)
@@ -344,9 +347,12 @@ def _trace(fn: Callable[..., Any], args: Any, kwargs: Any,
     return Program(trace, kernels, outputs[:results], rebuild, backward, replay)
 
 
-def _tensor_signature(args: tuple[Any, ...], grad: bool) -> tuple[Any, ...] | None:
-    """The key of a call whose arguments are all tensors (the common case), else None."""
-    key: list[Any] = [grad]
+def _tensor_signature(args: tuple[Any, ...], modes: Any) -> tuple[Any, ...] | None:
+    """The key of a call whose arguments are all tensors (the common case), else None.
+
+    ``modes`` holds what else the trace depends on: grad mode and the autocast state.
+    """
+    key: list[Any] = [modes]
     for t in args:
         if not isinstance(t, TensorBase):
             return None

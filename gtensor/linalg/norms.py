@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..dtypes import as_dtype
 from ..errors import DTypeError, ShapeError, check
+from ..graph.autocast_mode import autocast_inputs
 from ..ops.reduction import norm as _vector_p_norm
 from ..shape_rules import wrap_dim
 from ..tensor_base import TensorBase
@@ -43,6 +44,7 @@ def vector_norm(x: Tensor, ord: float = 2, dim: Dims = None, keepdim: bool = Fal
         >>> gt.linalg.vector_norm(gt.tensor([3.0, -4.0])).item()
         5.0
     """
+    (x,) = autocast_inputs("vector_norm", x)
     op = "linalg.vector_norm"
     x = _float_input(op, x, dtype)
     dim = axis if dim is None else dim
@@ -84,6 +86,7 @@ def matrix_norm(A: Tensor, ord: float | str = "fro", dim: tuple[int, int] = (-2,
         >>> gt.linalg.matrix_norm(gt.tensor([[1.0, -2.0], [3.0, 4.0]]), ord=1).item()
         6.0
     """
+    (A,) = autocast_inputs("matrix_norm", A)
     op = "linalg.matrix_norm"
     A = _float_input(op, A, dtype)
     keep = keepdim if keepdims is None else keepdims

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ShapeError, check, check_same_device
+from ..graph.autocast_mode import autocast_inputs
 from ..ops.layout.views import diagonal as _diagonal
 from ..ops.matmul import matmul
 from ..shape_rules import broadcast_shapes, wrap_dim
@@ -35,6 +36,7 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1, axis: int | None = Non
         >>> gt.linalg.cross(gt.tensor([1.0, 0.0, 0.0]), gt.tensor([0.0, 1.0, 0.0])).tolist()
         [0.0, 0.0, 1.0]
     """
+    input, other = autocast_inputs("cross", input, other)
     op = "linalg.cross"
     _tensors(op, input, other)
     check(input.ndim == other.ndim, op, lambda: "inputs must have the same number of dims, got "
@@ -82,6 +84,7 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, *, axes: Any = None) -> Tenso
         >>> gt.linalg.tensordot(gt.ones(2, 3), gt.ones(3, 4), dims=1).shape
         (2, 4)
     """
+    a, b = autocast_inputs("tensordot", a, b)
     op = "tensordot"
     _tensors(op, a, b)
     da, db = _contracted_dims(a, b, dims if axes is None else axes, op)
@@ -105,6 +108,7 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1, axis: int | None = None) -> T
         >>> gt.linalg.vecdot(gt.tensor([1.0, 2.0]), gt.tensor([3.0, 4.0])).item()
         11.0
     """
+    x, y = autocast_inputs("vecdot", x, y)
     op = "linalg.vecdot"
     _tensors(op, x, y)
     ndim = len(broadcast_shapes(x.shape, y.shape, op=op))
@@ -147,6 +151,7 @@ def multi_dot(tensors: Sequence[Tensor]) -> Tensor:
         >>> gt.linalg.multi_dot([gt.ones(2), gt.ones(2, 3), gt.ones(3)]).item()
         6.0
     """
+    (tensors,) = autocast_inputs("multi_dot", tensors)
     op = "linalg.multi_dot"
     ms = list(tensors)
     check(len(ms) >= 2, op, lambda: f"expected at least 2 tensors, got {len(ms)}", ValueError)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DTypeError, ShapeError, check, check_same_device
+from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import no_grad
 from ..graph.node import Node, record
 from ..tensor_base import TensorBase
@@ -225,6 +226,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
         >>> y.shape  # doctest: +SKIP
         (1, 4, 8, 8)
     """
+    input, weight, bias = autocast_inputs("conv2d", input, weight, bias)
     op = "conv2d"
     if isinstance(input, TensorBase) and input.ndim == 3:
         out = conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups)
@@ -276,6 +278,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
         >>> gt.conv1d(gt.randn(2, 3, 10), gt.randn(4, 3, 3)).shape  # doctest: +SKIP
         (2, 4, 8)
     """
+    input, weight, bias = autocast_inputs("conv1d", input, weight, bias)
     op = "conv1d"
     if isinstance(input, TensorBase) and input.ndim == 2:
         out = conv1d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups)
@@ -342,6 +345,7 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
         ... # doctest: +SKIP
         (1, 2, 11)
     """
+    input, weight, bias = autocast_inputs("conv_transpose1d", input, weight, bias)
     op = "conv_transpose1d"
     check(isinstance(input, TensorBase) and isinstance(weight, TensorBase), op,
           "input and weight must be tensors", TypeError)
@@ -383,6 +387,7 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
         ... # doctest: +SKIP
         (1, 2, 11, 11)
     """
+    input, weight, bias = autocast_inputs("conv_transpose2d", input, weight, bias)
     op = "conv_transpose2d"
     if isinstance(input, TensorBase) and input.ndim == 3:
         out = conv_transpose2d(input.unsqueeze(0), weight, bias, stride, padding,

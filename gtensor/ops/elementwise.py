@@ -18,6 +18,7 @@ import numpy as np
 
 from ..dtypes import ALL_DTYPES, bool_, dtype, get_default_dtype, result_type
 from ..errors import DivisionByZeroError, DTypeError, ShapeError, check, check_same_device
+from ..graph.autocast_mode import with_autocast
 from ..graph.grad_mode import state
 from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node, make_node, needs_grad, record
@@ -499,7 +500,7 @@ def _define_binary(name: str) -> tuple[Callable[..., Tensor], Callable[..., Tens
     fn.__doc__ = (f"Elementwise ``{name}`` of two tensors (or a tensor and a number), with "
                   "broadcasting and PyTorch's type promotion.")
     raw_inplace.__name__ = name + "_"
-    return fn, differentiable_inplace(fn, elementwise=True)(raw_inplace)
+    return with_autocast(name, fn), differentiable_inplace(fn, elementwise=True)(raw_inplace)
 
 
 add, add_ = _define_binary("add")

@@ -13,6 +13,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ..errors import DTypeError, ShapeError, check, check_same_device
+from ..graph.autocast_mode import autocast_inputs
 from ..graph.node import Node, needs_grad, record
 from ..shape_rules import broadcast_shapes
 from ..tensor_base import TensorBase
@@ -64,6 +65,7 @@ def matmul(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor
         >>> (gt.ones(2, 3) @ gt.ones(3)).tolist()  # doctest: +SKIP
         [3.0, 3.0]
     """
+    input, other = autocast_inputs("matmul", input, other)
     check(isinstance(input, TensorBase) and isinstance(other, TensorBase), "matmul",
           "expected two tensors", TypeError)
     check_same_device("matmul", input.device, other.device)
@@ -109,6 +111,7 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
         >>> gt.mm(gt.ones(2, 3), gt.ones(3, 4)).shape  # doctest: +SKIP
         (2, 4)
     """
+    input, mat2 = autocast_inputs("mm", input, mat2)
     check(input.ndim == 2 and mat2.ndim == 2, "mm", lambda: f"expected 2-D tensors, got "
           f"{input.ndim}-D and {mat2.ndim}-D", ShapeError)
     return matmul(input, mat2)
@@ -121,6 +124,7 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
         >>> gt.bmm(gt.ones(5, 2, 3), gt.ones(5, 3, 4)).shape  # doctest: +SKIP
         (5, 2, 4)
     """
+    input, mat2 = autocast_inputs("bmm", input, mat2)
     check(input.ndim == 3 and mat2.ndim == 3, "bmm", lambda: f"expected 3-D tensors, got "
           f"{input.ndim}-D and {mat2.ndim}-D", ShapeError)
     check(input.shape[0] == mat2.shape[0], "bmm", lambda: f"batch sizes differ: "
@@ -253,6 +257,7 @@ def einsum(equation: str, *operands: Tensor) -> Tensor:
     """
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    operands = autocast_inputs("einsum", *operands)
     check(len(operands) >= 1, "einsum", "expected at least one operand", ValueError)
     for t in operands:
         check(isinstance(t, TensorBase), "einsum", lambda: f"operands must be tensors, got "

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..graph.autocast_mode import with_autocast
 from ..tensor_base import TensorBase
 from . import elementwise as ew
 
@@ -30,7 +31,7 @@ def _forward(op: str) -> Callable[[Tensor, Any], Any]:
         return ew.binary(spec, self, other)
 
     forward.__name__ = forward.__qualname__ = op
-    return forward
+    return with_autocast(op, forward)
 
 
 def _reflected(op: str) -> Callable[[Tensor, Any], Any]:
@@ -42,7 +43,7 @@ def _reflected(op: str) -> Callable[[Tensor, Any], Any]:
         return ew.binary(spec, other, self)
 
     reflected.__name__ = reflected.__qualname__ = "r" + op
-    return reflected
+    return with_autocast(op, reflected)
 
 
 add, radd = _forward("add"), _reflected("add")

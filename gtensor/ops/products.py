@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..dtypes import int64, promote_types
 from ..errors import DTypeError, ShapeError, check
+from ..graph.autocast_mode import autocast_inputs
 from ..graph.inplace import differentiable_inplace
 from ..shape_rules import broadcast_shapes, wrap_dim
 from .creation import ones, zeros
@@ -54,6 +55,7 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any 
         >>> gt.addmv(gt.zeros(2), gt.ones(2, 3), gt.ones(3)).tolist()  # doctest: +SKIP
         [3.0, 3.0]
     """
+    input, mat, vec = autocast_inputs("addmv", input, mat, vec)
     _dims("addmv", ("mat", "vec"), (mat, vec), (2, 1))
     return _scaled_sum("addmv", input, matmul(mat, vec), beta, alpha)
 
@@ -65,6 +67,7 @@ def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any
         >>> gt.addr(gt.zeros(2, 2), gt.ones(2), gt.ones(2)).tolist()  # doctest: +SKIP
         [[1.0, 1.0], [1.0, 1.0]]
     """
+    input, vec1, vec2 = autocast_inputs("addr", input, vec1, vec2)
     _dims("addr", ("vec1", "vec2"), (vec1, vec2), (1, 1))
     return _scaled_sum("addr", input, vec1.unsqueeze(1) * vec2.unsqueeze(0), beta, alpha)
 
@@ -78,6 +81,7 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
         >>> gt.baddbmm(gt.zeros(1, 2, 2), b, b.mT).shape  # doctest: +SKIP
         (1, 2, 2)
     """
+    input, batch1, batch2 = autocast_inputs("baddbmm", input, batch1, batch2)
     _dims("baddbmm", ("batch1", "batch2"), (batch1, batch2), (3, 3))
     check(batch1.shape[0] == batch2.shape[0], "baddbmm", lambda: "batch sizes differ: "
           f"{batch1.shape[0]} and {batch2.shape[0]}", ShapeError)
@@ -110,6 +114,7 @@ def chain_matmul(*matrices: Tensor) -> Tensor:
         >>> gt.chain_matmul(gt.ones(2, 3), gt.ones(3, 4), gt.ones(4, 1)).shape  # doctest: +SKIP
         (2, 1)
     """
+    matrices = autocast_inputs("chain_matmul", *matrices)
     check(len(matrices) > 0, "chain_matmul", "expected one or more matrices", ValueError)
     for m in matrices:
         check(m.ndim == 2, "chain_matmul", lambda: f"expected 2-D matrices, got {m.ndim}-D",
@@ -154,6 +159,7 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
         >>> gt.cdist(gt.zeros(1, 2), gt.tensor([[3.0, 4.0]])).item()  # doctest: +SKIP
         5.0
     """
+    x1, x2 = autocast_inputs("cdist", x1, x2)
     check(x1.ndim >= 2 and x2.ndim >= 2, "cdist", lambda: "expected tensors of at least 2 dims, "
           f"got {x1.ndim}-D and {x2.ndim}-D", ShapeError)
     check(x1.shape[-1] == x2.shape[-1], "cdist", lambda: "x1 and x2 must have the same number "
@@ -179,6 +185,7 @@ def renorm(input: Tensor, p: float, dim: int, maxnorm: float) -> Tensor:
         >>> gt.renorm(gt.tensor([[3.0, 4.0], [0.3, 0.4]]), 2, 0, 1.0).tolist()  # doctest: +SKIP
         [[0.6, 0.8], [0.3, 0.4]]
     """
+    (input,) = autocast_inputs("renorm", input)
     check(input.ndim >= 2, "renorm", lambda: f"input needs at least 2 dims, got {input.ndim}",
           ShapeError)
     check(p > 0, "renorm", lambda: f"p must be positive, got {p}", ValueError)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..dtypes import as_dtype, bool_, dtype, float32, int64, uint8
 from ..errors import DTypeError, check
+from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import no_grad
 from ..graph.node import Node, needs_grad, record
 from ..shape_rules import wrap_dim
@@ -300,6 +301,7 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
         >>> gt.tensor([[1, 2], [3, 4]]).sum(1).tolist()  # doctest: +SKIP
         [3, 7]
     """
+    (input,) = autocast_inputs("sum", input)
     x = input if dtype is None else _with_dtype(input, dtype)
     out_dt = x._dtype if x._dtype.category == 2 else int64
     return _reduce("sum", x, dim, keepdim, out_dt, _sum_vjp, False, False)
@@ -323,6 +325,7 @@ def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: Any =
         >>> gt.tensor([2.0, 3.0]).prod().item()  # doctest: +SKIP
         6.0
     """
+    (input,) = autocast_inputs("prod", input)
     x = _with_dtype(input, dtype)
     out_dt = x.dtype if x.dtype.is_floating_point else int64
     return _reduce("prod", x, dim, keepdim, out_dt, _prod_vjp, True, True)
@@ -489,6 +492,7 @@ def logsumexp(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
         >>> gt.tensor([1000.0, 1000.0]).logsumexp(0).item()  # doctest: +SKIP
         1000.6931762695312
     """
+    (input,) = autocast_inputs("logsumexp", input)
     return _reduce("logsumexp", input, dim, keepdim, _float_dtype(input, "logsumexp"),
                    _logsumexp_vjp, True, True)
 
@@ -501,6 +505,7 @@ def norm(input: Tensor, p: float | str = 2, dim: Dims = None, keepdim: bool = Fa
         >>> gt.tensor([3.0, 4.0]).norm().item()  # doctest: +SKIP
         5.0
     """
+    (input,) = autocast_inputs("norm", input)
     order = 2.0 if p == "fro" else float(p)
     out_dt = _float_dtype(input, "norm")
     if math.isinf(order):

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ShapeError, check
+from ..graph.autocast_mode import autocast_inputs
 from .creation import tensor
 from .pooling import adaptive_avg_pool2d, batched, linear_map
 from .widen import half_in_float32
@@ -66,6 +67,7 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,
         ... # doctest: +SKIP
         (1, 1, 4, 4)
     """
+    (input,) = autocast_inputs("interpolate", input)
     op = "interpolate"
     check(mode in MODES, op,
           lambda: f"mode {mode!r} is not supported; expected one of {MODES}", ValueError)

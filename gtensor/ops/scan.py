@@ -10,6 +10,7 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 from ..dtypes import as_dtype, int64
+from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import is_grad_enabled
 from ..graph.node import Node, record
 from ..shape_rules import wrap_dim
@@ -101,6 +102,7 @@ def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
         >>> gt.tensor([1, 2, 3]).cumsum(0).tolist()  # doctest: +SKIP
         [1, 3, 6]
     """
+    (input,) = autocast_inputs("cumsum", input)
     return _scan("cumsum", input, dim, dtype, _cumsum_vjp)
 
 
@@ -111,6 +113,7 @@ def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
         >>> gt.tensor([1.0, 2.0, 3.0]).cumprod(0).tolist()  # doctest: +SKIP
         [1.0, 2.0, 6.0]
     """
+    (input,) = autocast_inputs("cumprod", input)
     return _scan("cumprod", input, dim, dtype, _cumprod_vjp)
 
 

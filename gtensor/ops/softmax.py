@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..dtypes import as_dtype, float32
 from ..errors import DTypeError, check
+from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import no_grad
 from ..graph.node import Node, record
 from ..shape_rules import wrap_dim
@@ -66,6 +67,7 @@ def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
         >>> gt.tensor([1000.0, 1000.0]).softmax(0).tolist()  # doctest: +SKIP
         [0.5, 0.5]
     """
+    (input,) = autocast_inputs("softmax", input)
     return _run("softmax", input, dim, dtype, _softmax_vjp)
 
 
@@ -76,6 +78,7 @@ def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
         >>> gt.tensor([0.0, 0.0]).log_softmax(0).tolist()  # doctest: +SKIP
         [-0.6931471824645996, -0.6931471824645996]
     """
+    (input,) = autocast_inputs("log_softmax", input)
     return _run("log_softmax", input, dim, dtype, _log_softmax_vjp)
 
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..dtypes import bool_, float32, float64, get_default_dtype, int64
 from ..errors import DTypeError, ShapeError, check, check_same_device
+from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import no_grad
 from ..graph.node import Node, record
 from ..shape_rules import wrap_dim
@@ -206,6 +207,7 @@ def quantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = Fals
         >>> gt.tensor([1.0, 2.0, 3.0, 4.0]).quantile(0.5).item()  # doctest: +SKIP
         2.5
     """
+    input, q = autocast_inputs("quantile", input, q)
     return _quantile("quantile", input, q, dim, keepdim, interpolation, ignore_nan=False)
 
 
@@ -217,6 +219,7 @@ def nanquantile(input: Tensor, q: Any, dim: int | None = None, keepdim: bool = F
         >>> gt.tensor([1.0, float("nan"), 3.0]).nanquantile(0.5).item()  # doctest: +SKIP
         2.0
     """
+    input, q = autocast_inputs("nanquantile", input, q)
     return _quantile("nanquantile", input, q, dim, keepdim, interpolation, ignore_nan=True)
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..dtypes import result_type
 from ..errors import DTypeError, check
+from ..graph.autocast_mode import autocast_inputs
 from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node
 from ..shape_rules import broadcast_shapes
@@ -111,6 +112,7 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1
         >>> addcmul(gt.zeros(1), gt.ones(1), gt.ones(1), value=2).tolist()  # doctest: +SKIP
         [2.0]
     """
+    input, tensor1, tensor2 = autocast_inputs("addcmul", input, tensor1, tensor2)
     return _float_ternary("addcmul", (input, tensor1, tensor2), (value,), _addcmul_vjp,
                           value=value)
 
@@ -122,6 +124,7 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1
         >>> addcdiv(gt.zeros(1), gt.ones(1), gt.full((1,), 4.0)).tolist()  # doctest: +SKIP
         [0.25]
     """
+    input, tensor1, tensor2 = autocast_inputs("addcdiv", input, tensor1, tensor2)
     return _float_ternary("addcdiv", (input, tensor1, tensor2), (value,), _addcdiv_vjp,
                           value=value)
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..dtypes import bool_, dtype, get_default_dtype
 from ..errors import DTypeError, check
+from ..graph.autocast_mode import autocast_inputs, with_autocast
 from ..graph.grad_mode import state
 from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node, make_node, needs_grad, record
@@ -241,7 +242,7 @@ def _define(name: str) -> Callable[..., Tensor]:
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise ``{name}``; integer inputs of float-valued ops give floats."
-    return fn
+    return with_autocast(name, fn)
 
 
 def _with_inplace(name: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
@@ -310,6 +311,7 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
         >>> softplus(gt.zeros(1)).item()  # doctest: +SKIP
         0.6931...
     """
+    (input,) = autocast_inputs("softplus", input)
     check_floating(input, "softplus")
     if beta == 1.0 and threshold == 20.0:
         return unary(UNARY["softplus"], input)

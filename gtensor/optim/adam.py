@@ -45,6 +45,8 @@ class Adam(Optimizer):
         weight_decay: L2 penalty (added to the gradient).
         amsgrad: use the running maximum of the second moment.
         maximize: maximize the objective instead of minimizing.
+        master_weights: update float16 and bfloat16 parameters through float32
+            copies, with float32 moments (see :mod:`gtensor.optim.optimizer`).
 
     Example:
         >>> opt = gt.optim.Adam(model.parameters(), lr=1e-3)  # doctest: +SKIP
@@ -54,11 +56,11 @@ class Adam(Optimizer):
 
     def __init__(self, params: ParamsT, lr: float = 1e-3, betas: tuple[float, float] = (0.9,
                  0.999), eps: float = 1e-8, weight_decay: float = 0.0, amsgrad: bool = False,
-                 *, maximize: bool = False) -> None:
+                 *, maximize: bool = False, master_weights: bool = False) -> None:
         _check(type(self).__name__, lr, betas, eps, weight_decay)
         super().__init__(params, {"lr": lr, "betas": tuple(betas), "eps": eps,
                                   "weight_decay": weight_decay, "amsgrad": amsgrad,
-                                  "maximize": maximize})
+                                  "maximize": maximize, "master_weights": master_weights})
 
     def _update_group(self, group: dict[str, Any]) -> None:
         lr, (beta1, beta2), eps, wd = group["lr"], group["betas"], group["eps"], group[
@@ -146,8 +148,9 @@ class AdamW(Adam):
 
     def __init__(self, params: ParamsT, lr: float = 1e-3, betas: tuple[float, float] = (0.9,
                  0.999), eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False,
-                 *, maximize: bool = False) -> None:
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize)
+                 *, maximize: bool = False, master_weights: bool = False) -> None:
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize,
+                         master_weights=master_weights)
 
 
 def _fused_step(p: Tensor, g: Tensor, st: dict[str, Any], group: dict[str, Any], t: int,

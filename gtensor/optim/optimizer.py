@@ -6,6 +6,16 @@ step counters are Python ints (they never live on the device). Under
 ``gt.compile`` a step is traced with the rest of the function once the first
 step (run eagerly) has made the optimizer's state; the learning rate and the
 step counts are read afresh at every call, other options are guarded.
+
+Master weights: a parameter group with ``master_weights=True`` (a keyword of
+``Adam``, ``AdamW`` and ``SGD``; a group option for any optimizer built on
+:meth:`Optimizer._with_grads`) updates each float16 or bfloat16 parameter
+through a float32 copy kept in its state as ``"master_param"``: the update
+and the optimizer's state are float32, and each step writes the rounded copy
+back into the parameter, so updates smaller than the parameter's precision
+accumulate instead of vanishing. The copy is the reference: a parameter
+changed outside the optimizer is overwritten at the next step. State dicts
+keep the copy and the float32 state.
 """
 
 from __future__ import annotations
@@ -13,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from ..dtypes import dtype, float32
 from ..errors import NotYetTraceable, Untraceable
 from ..graph.grad_mode import enable_grad, no_grad
 from ..nn.parameter import zero_grads
@@ -146,14 +157,27 @@ class Optimizer:
         """Yield ``(param, gradient, state)`` for the group's parameters that have a gradient.
 
         The gradient is negated when the group maximizes; ``state`` is created empty.
+        With ``master_weights``, a half-precision parameter is yielded as its float32
+        master copy with a float32 gradient, and the copy is written back into the
+        parameter when the caller asks for the next one.
         """
+        master = group.get("master_weights", False)
         for p in group["params"]:
             if p.grad is None:
                 continue
             st = self.state.get(p)
             if st is None:
                 st = self.state[p] = {}
-            yield p, (-p.grad if group.get("maximize") else p.grad), st
+            g = -p.grad if group.get("maximize") else p.grad
+            if not (master and p.dtype.is_half):
+                yield p, g, st
+                continue
+            full = st.get("master_param")
+            if full is None:
+                full = p.detach().to(float32)
+            yield full, g.to(float32), st
+            st["master_param"] = full
+            p.copy_(full)
 
     # -- state dicts ---------------------------------------------------------------------
     def state_dict(self) -> dict[str, Any]:
@@ -180,7 +204,8 @@ class Optimizer:
         """Restore options and state saved by :meth:`state_dict` (for the same parameters).
 
         State tensors are moved to each parameter's device, and floating ones
-        cast to its dtype.
+        cast to its dtype (to float32 for a half-precision parameter of a group
+        with ``master_weights``).
 
         Raises:
             ValueError: the group count or a group's size differs.
@@ -199,17 +224,19 @@ class Optimizer:
                 raise ValueError(f"[{name}.load_state_dict] parameter group {i} has "
                                  f"{len(saved['params'])} parameters in the loaded state dict "
                                  f"and {len(own['params'])} in the optimizer")
-        by_index: dict[int, Tensor] = {}
+        by_index: dict[int, tuple[Tensor, dict[str, Any]]] = {}
         for saved, own in zip(groups, self.param_groups, strict=True):
             for idx, p in zip(saved["params"], own["params"], strict=True):
-                by_index[int(idx)] = p
+                by_index[int(idx)] = p, own
             own.update({k: v for k, v in saved.items() if k != "params"})
         self.state = {}
         for idx, st in state_dict["state"].items():
-            p = by_index.get(int(idx))
-            if p is None:
+            found = by_index.get(int(idx))
+            if found is None:
                 continue
-            self.state[p] = {k: _cast_like(v, p) for k, v in st.items()}
+            p, group = found
+            dt = float32 if group.get("master_weights") and p.dtype.is_half else p.dtype
+            self.state[p] = {k: _cast_like(v, p, dt) for k, v in st.items()}
 
     def __repr__(self) -> str:
         lines = [f"{type(self).__name__} ("]
@@ -225,10 +252,10 @@ def count_step(st: dict[str, Any]) -> tuple[()]:
     return ()
 
 
-def _cast_like(value: Any, p: Tensor) -> Any:
+def _cast_like(value: Any, p: Tensor, floating: dtype) -> Any:
     if isinstance(value, list):  # LBFGS keeps its history as lists of tensors
-        return [_cast_like(v, p) for v in value]
+        return [_cast_like(v, p, floating) for v in value]
     if not isinstance(value, Tensor):
         return value
-    dt = p.dtype if value.dtype.is_floating_point else value.dtype
+    dt = floating if value.dtype.is_floating_point else value.dtype
     return value.detach().to(device=p.device, dtype=dt, copy=True)

@@ -26,6 +26,8 @@ class SGD(Optimizer):
         weight_decay: L2 penalty.
         nesterov: use Nesterov momentum (needs momentum > 0 and dampening 0).
         maximize: maximize the objective instead of minimizing.
+        master_weights: update float16 and bfloat16 parameters through float32
+            copies, with a float32 momentum buffer (see :mod:`gtensor.optim.optimizer`).
 
     Example:
         >>> opt = gt.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)  # doctest: +SKIP
@@ -33,7 +35,7 @@ class SGD(Optimizer):
 
     def __init__(self, params: ParamsT, lr: float = required, momentum: float = 0.0,
                  dampening: float = 0.0, weight_decay: float = 0.0, nesterov: bool = False,
-                 *, maximize: bool = False) -> None:
+                 *, maximize: bool = False, master_weights: bool = False) -> None:
         if lr is not required and lr < 0.0:
             raise ValueError(f"[SGD] invalid learning rate {lr}")
         if momentum < 0.0:
@@ -44,7 +46,7 @@ class SGD(Optimizer):
             raise ValueError("[SGD] Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, {"lr": lr, "momentum": momentum, "dampening": dampening,
                                   "weight_decay": weight_decay, "nesterov": nesterov,
-                                  "maximize": maximize})
+                                  "maximize": maximize, "master_weights": master_weights})
 
     def _update_group(self, group: dict[str, Any]) -> None:
         lr, momentum, wd = group["lr"], group["momentum"], group["weight_decay"]

@@ -1,4 +1,9 @@
-"""The digits example, run as a user runs it: each model must print a test accuracy >= 97%."""
+"""The digits example, run as a user runs it: each model must print a test accuracy >= 97%.
+
+The MLP trains with ``--amp`` (autocast to bfloat16 on the cpu) for 15 epochs instead of 20:
+its casts make an epoch slower on the cpu, and 15 epochs take the time 20 took in float32
+(98.2% against 98.7%). The CNN trains in float32.
+"""
 
 from __future__ import annotations
 
@@ -19,9 +24,9 @@ LINE = re.compile(r"^(mlp|cnn): test accuracy (\d\.\d{4}) \((\d+)/(\d+)\) in ([\
 
 def start_background() -> None:
     """Start both runs at collection (tests/background.py): they only need the other core."""
-    for model in ("mlp", "cnn"):
+    for model, flags in (("mlp", ["--amp", "--epochs", "15"]), ("cnn", [])):
         background.start(f"digits-{model}", [sys.executable, str(SCRIPT), "--device", "cpu",
-                                              "--model", model])
+                                              "--model", model, *flags])
 
 
 def _run(model: str) -> list[tuple[str, float, float]]:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...errors import ShapeError, check
+from ...graph.autocast_mode import autocast_inputs
 from ...graph.inplace import differentiable_inplace
 from ...ops.elementwise import where
 from ...ops.softmax import softmax as _softmax
@@ -326,6 +327,7 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     Example:
         >>> F.prelu(x, gt.full((1,), 0.25))  # doctest: +SKIP
     """
+    input, weight = autocast_inputs("prelu", input, weight)
     check_floating(input, "prelu")
     check(weight.ndim <= 1, "prelu", lambda: "expected weight to be a scalar or 1-D tensor, "
           f"got ndim = {weight.ndim}", ShapeError)

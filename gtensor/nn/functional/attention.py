@@ -12,6 +12,7 @@ from typing import Any
 
 from ...errors import ShapeError, check
 from ...generator import Generator
+from ...graph.autocast_mode import autocast_inputs
 from ...ops.creation import ones, zeros
 from ...ops.layout.copies import cat, tril
 from ...ops.ternary import where
@@ -72,6 +73,8 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
         >>> F.scaled_dot_product_attention(q, k, v, is_causal=True).shape  # doctest: +SKIP
         (2, 4, 5, 8)
     """
+    query, key, value, attn_mask = autocast_inputs("scaled_dot_product_attention", query, key,
+                                                   value, attn_mask)
     op = "scaled_dot_product_attention"
     check(query.shape[-1] == key.shape[-1] and key.shape[-2] == value.shape[-2],
           op, lambda: f"query {query.shape}, key {key.shape} and "

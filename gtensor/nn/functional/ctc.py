@@ -16,6 +16,7 @@ import numpy as np
 
 from ...dtypes import int64
 from ...errors import DTypeError, ShapeError, check
+from ...graph.autocast_mode import autocast_inputs
 from ...ops.creation import full, tensor
 from ...ops.elementwise import where
 from ...ops.layout.copies import pad
@@ -82,6 +83,7 @@ def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Any, target_leng
         >>> lp = gt.randn(6, 2, 4).log_softmax(2)  # doctest: +SKIP
         >>> F.ctc_loss(lp, gt.tensor([[1, 2], [3, 3]]), [6, 5], [2, 2])  # doctest: +SKIP
     """
+    (log_probs,) = autocast_inputs("ctc_loss", log_probs)
     op = "ctc_loss"
     check(isinstance(log_probs, TensorBase) and isinstance(targets, TensorBase), op,
           "log_probs and targets must be tensors", TypeError)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ...dtypes import result_type
 from ...errors import DTypeError, check
+from ...graph.autocast_mode import autocast_inputs
 from ...ops.elementwise import div
 from ...shape_rules import broadcast_shapes, wrap_dim
 from ...tensor import Tensor
@@ -52,6 +53,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     Example:
         >>> F.cosine_similarity(x, 2 * x, dim=-1)  # doctest: +SKIP
     """
+    x1, x2 = autocast_inputs("cosine_similarity", x1, x2)
     dt = result_type(x1, x2)
     check(dt.is_floating_point, "cosine_similarity", lambda: "expected common dtype to be "
           f"floating point, yet common dtype is {dt.name}", DTypeError)

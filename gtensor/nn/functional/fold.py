@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import DTypeError, ShapeError, check, check_same_device
+from ...graph.autocast_mode import autocast_inputs
 from ...ops.creation import tensor, zeros
 from ...ops.layout.copies import pad
 from ...ops.widen import half_in_float32
@@ -190,6 +191,7 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
         >>> F.conv3d(gt.randn(1, 2, 4, 4, 4), gt.randn(3, 2, 2, 2, 2)).shape  # doctest: +SKIP
         (1, 3, 3, 3, 3)
     """
+    input, weight, bias = autocast_inputs("conv3d", input, weight, bias)
     op = "conv3d"
     _check_float(op, input, weight, *(() if bias is None else (bias,)))
     check(input.ndim in (4, 5), op, lambda: f"expected a 4-D or 5-D input, got shape "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...errors import ShapeError, check
+from ...graph.autocast_mode import autocast_inputs
 from ...tensor import Tensor
 
 
@@ -21,6 +22,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         >>> F.linear(gt.randn(4, 3), gt.randn(2, 3)).shape  # doctest: +SKIP
         (4, 2)
     """
+    input, weight, bias = autocast_inputs("linear", input, weight, bias)
     check(input.ndim >= 1 and input.shape[-1] == weight.shape[-1], "linear",
           lambda: f"input of shape {input.shape} does not match weight of shape {weight.shape}",
           ShapeError)
@@ -45,6 +47,7 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor,
         >>> F.bilinear(gt.randn(4, 3), gt.randn(4, 5), gt.randn(2, 3, 5)).shape  # doctest: +SKIP
         (4, 2)
     """
+    input1, input2, weight, bias = autocast_inputs("bilinear", input1, input2, weight, bias)
     n_out, in1, in2 = weight.shape
     check(input1.shape[-1] == in1 and input2.shape[-1] == in2
           and input1.shape[:-1] == input2.shape[:-1], "bilinear",

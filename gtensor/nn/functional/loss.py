@@ -10,6 +10,7 @@ import math
 import warnings
 
 from ...errors import DTypeError, ShapeError, check
+from ...graph.autocast_mode import autocast_inputs
 from ...ops.elementwise import minimum
 from ...ops.indexing.along_dim import gather_indices
 from ...ops.ternary import where
@@ -122,6 +123,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     Example:
         >>> F.nll_loss(F.log_softmax(logits, 1), labels)  # doctest: +SKIP
     """
+    input, weight = autocast_inputs("nll_loss", input, weight)
     return _index_nll(input, target, weight, ignore_index, 0.0, reduction, "nll_loss")
 
 
@@ -152,6 +154,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     Example:
         >>> loss = F.cross_entropy(model(x), y, label_smoothing=0.1)  # doctest: +SKIP
     """
+    input, target, weight = autocast_inputs("cross_entropy", input, target, weight)
     check(0.0 <= label_smoothing <= 1.0, "cross_entropy", lambda: "label_smoothing must be in "
           f"[0, 1], got {label_smoothing}", ValueError)
     logp = log_softmax(input, 1 if input.ndim > 1 else 0)
@@ -180,6 +183,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     Example:
         >>> F.mse_loss(pred, y)  # doctest: +SKIP
     """
+    input, target = autocast_inputs("mse_loss", input, target)
     _check_broadcast(input, target, "mse_loss")
     d = input - target
     return _reduce(d * d, reduction, "mse_loss")
@@ -194,6 +198,7 @@ def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     Example:
         >>> F.l1_loss(pred, y)  # doctest: +SKIP
     """
+    input, target = autocast_inputs("l1_loss", input, target)
     _check_broadcast(input, target, "l1_loss")
     return _reduce((input - target).abs(), reduction, "l1_loss")
 
@@ -208,6 +213,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     Example:
         >>> F.smooth_l1_loss(pred, y, beta=0.5)  # doctest: +SKIP
     """
+    input, target = autocast_inputs("smooth_l1_loss", input, target)
     _check_broadcast(input, target, "smooth_l1_loss")
     check(beta >= 0, "smooth_l1_loss", lambda: f"beta must be >= 0, got {beta}", ValueError)
     a = (input - target).abs()
@@ -234,6 +240,7 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
     Example:
         >>> F.huber_loss(pred, y, delta=2.0)  # doctest: +SKIP
     """
+    input, target, weight = autocast_inputs("huber_loss", input, target, weight)
     _check_broadcast(input, target, "huber_loss")
     check(delta > 0, "huber_loss", "does not support non-positive values for delta",
           ValueError)
@@ -256,6 +263,7 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
     Example:
         >>> F.margin_ranking_loss(score_a, score_b, prefer_a)  # doctest: +SKIP
     """
+    input1, input2, target = autocast_inputs("margin_ranking_loss", input1, input2, target)
     check(input1.ndim == input2.ndim == target.ndim, "margin_ranking_loss", lambda: "all input "
           "tensors should have the same number of dimensions, got input1: "
           f"{tuple(input1.shape)}, input2: {tuple(input2.shape)}, target: "
@@ -279,6 +287,7 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
     Example:
         >>> F.triplet_margin_loss(a, p, n, margin=0.5)  # doctest: +SKIP
     """
+    anchor, positive, negative = autocast_inputs("triplet_margin_loss", anchor, positive, negative)
     check(margin > 0, "triplet_margin_loss", lambda: f"margin must be greater than 0, got "
           f"{margin}", ValueError)
     check(anchor.ndim == positive.ndim == negative.ndim, "triplet_margin_loss", lambda: "the "
@@ -300,6 +309,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     Example:
         >>> F.binary_cross_entropy(gt.sigmoid(logits), y)  # doctest: +SKIP
     """
+    input, target, weight = autocast_inputs("binary_cross_entropy", input, target, weight)
     _check_same_shape(input, target, "binary_cross_entropy")
     log_x = input.log().clamp(min=-100)
     log_1mx = (1 - input).log().clamp(min=-100)
@@ -326,6 +336,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     Example:
         >>> F.binary_cross_entropy_with_logits(logits, y)  # doctest: +SKIP
     """
+    input, target, weight, pos_weight = autocast_inputs(
+        "binary_cross_entropy_with_logits", input, target, weight, pos_weight)
     _check_same_shape(input, target, "binary_cross_entropy_with_logits")
     # |x| and max(-x, 0) written so that at x = 0 their slopes (1 and 0) sum to the true one
     nonneg = input >= 0
@@ -352,6 +364,7 @@ def kl_div(input: Tensor, target: Tensor, reduction: str = "mean",
         >>> F.kl_div(F.log_softmax(student, 1), F.softmax(teacher, 1),
         ...          reduction="batchmean")  # doctest: +SKIP
     """
+    input, target = autocast_inputs("kl_div", input, target)
     _check_same_shape(input, target, "kl_div")
     if log_target:
         loss = target.exp() * (target - input)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...errors import ShapeError, check
+from ...graph.autocast_mode import autocast_inputs
 from ...graph.grad_mode import no_grad
 from ...tensor import Tensor
 
@@ -42,6 +43,7 @@ def layer_norm(input: Tensor, normalized_shape: int | Sequence[int],
     Example:
         >>> F.layer_norm(x, (x.shape[-1],))  # doctest: +SKIP
     """
+    input, weight, bias = autocast_inputs("layer_norm", input, weight, bias)
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     k = len(shape)
     check(k >= 1 and tuple(input.shape[input.ndim - k:]) == shape, "layer_norm",
@@ -69,6 +71,7 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
     Example:
         >>> F.group_norm(gt.randn(2, 6, 4, 4), 3)  # doctest: +SKIP
     """
+    input, weight, bias = autocast_inputs("group_norm", input, weight, bias)
     check(input.ndim >= 2, "group_norm", lambda: f"expected input with at least 2 dims, got "
           f"shape {input.shape}", ShapeError)
     n, c = input.shape[:2]

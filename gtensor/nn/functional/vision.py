@@ -13,6 +13,7 @@ from typing import Any
 
 from ...dtypes import int64
 from ...errors import DTypeError, ShapeError, check
+from ...graph.autocast_mode import autocast_inputs
 from ...ops.elementwise import where
 from ...ops.widen import half_in_float32
 from ...tensor import Tensor
@@ -114,6 +115,7 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
         >>> F.grid_sample(gt.randn(1, 1, 4, 4), gt.zeros(1, 2, 2, 2)).shape  # doctest: +SKIP
         (1, 1, 2, 2)
     """
+    input, grid = autocast_inputs("grid_sample", input, grid)
     op = "grid_sample"
     check(isinstance(input, TensorBase) and isinstance(grid, TensorBase), op,
           "input and grid must be tensors", TypeError)

@@ -19,6 +19,7 @@ from typing import Any
 
 from ...autograd import grad as autograd_grad
 from ...errors import check
+from ...graph.autocast_mode import autocast_inputs
 from ...ops.creation import empty, zeros
 from ...ops.layout.copies import cat
 from ...ops.recurrent import fused, rnn_scan
@@ -97,6 +98,7 @@ def recurrence(mode: str, gi: Tensor, state: State, weights: tuple[Tensor | None
                batch_sizes: list[int], reverse: bool) -> tuple[Tensor, State]:
     """One layer and direction over time-major rows: the fused loop where it runs, else
     :func:`scan`. ``weights`` is ``(w_hh, b_hh, w_hr)``."""
+    gi, state, weights = autocast_inputs("recurrence", gi, state, weights)
     if fused(gi, (*state, *weights)):
         return rnn_scan(mode, gi, state, *weights, batch_sizes, reverse,
                         functools.partial(_scan_grads, mode))

@@ -25,6 +25,7 @@ import numpy as np
 
 from ...dtypes import int64
 from ...errors import ShapeError, check, check_same_device
+from ...graph.autocast_mode import autocast_inputs
 from ...graph.grad_mode import no_grad
 from ...graph.inplace import differentiable_inplace
 from ...graph.node import Node, needs_grad, record
@@ -170,6 +171,7 @@ def index_copy(self: Tensor, dim: int, index: Any, source: Tensor) -> Tensor:
         >>> gt.zeros(3).index_copy(0, gt.tensor([2]), gt.tensor([9.0])).tolist()
         [0.0, 0.0, 9.0]
     """
+    self, source = autocast_inputs("index_copy", self, source)
     return _index_out(self, dim, index, source, "copy", "index_copy_", _index_copy_vjp)
 
 
@@ -465,6 +467,7 @@ def scatter_add(self: Tensor, dim: int, index: Any, src: Tensor) -> Tensor:
         >>> gt.zeros(2).scatter_add(0, gt.tensor([1, 1]), gt.ones(2)).tolist()
         [0.0, 2.0]
     """
+    self, src = autocast_inputs("scatter_add", self, src)
     return _scatter_out(self, dim, index, src, "add", "scatter_add_", _scatter_add_vjp)
 
 

@@ -14,6 +14,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from ...errors import check
+from ...graph.autocast_mode import autocast_inputs
 from ...graph.grad_mode import no_grad
 from ...graph.inplace import check_inplace
 from ...graph.node import Node, needs_grad, record
@@ -123,6 +124,7 @@ def index_put(self: Tensor, indices: Any, values: Any, accumulate: bool = False)
         >>> gt.zeros(3).index_put((gt.tensor([0, 0]),), gt.ones(2), True).tolist()
         [2.0, 0.0, 0.0]
     """
+    self, values = autocast_inputs("index_put", self, values)
     return put_index(self, indices, values, accumulate, "index_put")
 
 

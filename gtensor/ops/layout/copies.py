@@ -22,6 +22,7 @@ import numpy as np
 
 from ...dtypes import int64, promote_types
 from ...errors import ShapeError, check
+from ...graph.autocast_mode import autocast_inputs
 from ...graph.grad_mode import no_grad
 from ...graph.node import Node, record
 from ...shape_rules import normalize_shape, wrap_dim
@@ -54,6 +55,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         >>> gt.cat([gt.ones(2), gt.zeros(1)]).tolist()
         [1.0, 1.0, 0.0]
     """
+    (tensors,) = autocast_inputs("cat", tensors)
     ts = tensor_list(tensors, "cat")
     dt = ts[0].dtype
     for t in ts[1:]:
@@ -93,6 +95,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         >>> gt.stack([gt.ones(2), gt.zeros(2)], 1).shape
         (2, 2)
     """
+    (tensors,) = autocast_inputs("stack", tensors)
     ts = tensor_list(tensors, "stack")
     check(all(t.shape == ts[0].shape for t in ts), "stack", lambda: "stack expects each "
           f"tensor to be equal size, got {[t.shape for t in ts]}", ShapeError)
@@ -436,6 +439,7 @@ def trace(self: Tensor) -> Tensor:
         >>> gt.tensor([[1, 2], [3, 4]]).trace().item()
         5
     """
+    (self,) = autocast_inputs("trace", self)
     check(self.ndim == 2, "trace", lambda: f"expected a 2-D tensor, got {self.ndim}-D",
           ShapeError)
     d = diagonal(self)
