@@ -22,9 +22,10 @@ out):
   (float32 if any is float32, else the low dtype);
 * ``banned``: the op refuses to run (``binary_cross_entropy`` on CUDA).
 
-Convolutions are ``fp32`` here (PyTorch: low) while gtensor's convolution
-kernels take float32 and float64 only: a half activation still feeds them,
-and they move to the low list once the kernels take half types.
+Convolutions are ``fp32`` here (PyTorch: low): gtensor's convolution kernels
+compute half inputs in float32 anyway (``ops/widen.py``), so the low dtype
+would only add casts; they move to the low list once a convolution kernel
+computes in half types.
 
 gtensor's recurrent layers and cells are linear layers around a cell kernel,
 so ``recurrence`` is low on both device types (PyTorch's CPU lists only the
