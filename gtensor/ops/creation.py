@@ -21,7 +21,7 @@ from ..graph.inplace import check_inplace, record_write
 from ..shape_rules import checked_numel, normalize_shape
 from ..tensor_base import TensorBase, from_numpy
 from . import tracing
-from .dispatch import launch
+from .dispatch import bits_native, launch
 from .interop import from_cuda_array_interface, from_dlpack
 
 if TYPE_CHECKING:
@@ -165,9 +165,7 @@ def fill_(t: Tensor, value: Any) -> Tensor:
         # a contiguous target is filled through its storage's flat buffer (no view to build)
         dt = t._dtype
         out = t._storage.flat(dt.kernel)[t._offset:t._offset + n] if t.is_contiguous() \
-            else t._native()
-        if dt.is_half:
-            out = out.view(dt.kernel)
+            else bits_native(t)
         launch("fill", t.device, (dt,), out, kernel_scalar(value, dt))
     t._bump_version()
     if grad:

@@ -85,3 +85,16 @@ def launch(op: str, dev: device, dtypes: tuple[dtype, ...], *args: Any, **kwargs
     fn = kernel(op, dev, *dtypes)
     stream = current_stream_of(dev)
     return fn(*args, stream=None if stream is None else stream.numba, **kwargs)
+
+
+def bits_native(t: Any) -> Any:
+    """``t``'s native array as kernels over a half type read it: the type's bits (``uint16``).
+
+    Other dtypes: the native array as it is.
+
+    Example:
+        >>> bits_native(gt.ones(2, dtype=gt.bfloat16)).dtype  # doctest: +SKIP
+        dtype('uint16')
+    """
+    native = t._native()
+    return native.view(t._dtype.kernel) if t._dtype.is_half else native

@@ -16,7 +16,7 @@ from ..graph.node import Node, record
 from ..shape_rules import wrap_dim
 from ..tensor_base import TensorBase
 from .creation import arange
-from .dispatch import launch
+from .dispatch import bits_native, launch
 from .ternary import where
 from .tracing import library_call
 
@@ -88,10 +88,7 @@ def _scanned(x: Tensor, op: str, dim: int, out_dt: Any) -> Tensor:
     """The scan itself, into a new contiguous tensor (no recording)."""
     out = TensorBase.empty(x.shape, out_dt, x.device)
     if out.numel():
-        src, dst = x._native(), out._native()
-        if x.dtype.is_half:  # the kernels read and write half types as their bits
-            src, dst = src.view(x.dtype.kernel), dst.view(x.dtype.kernel)
-        launch(op, x.device, (x.dtype,), src, dst, dim)
+        launch(op, x.device, (x.dtype,), bits_native(x), bits_native(out), dim)
     return out
 
 

@@ -17,7 +17,7 @@ from ..graph.node import Node, record
 from ..shape_rules import wrap_dim
 from ..tensor_base import TensorBase
 from . import tracing
-from .dispatch import launch
+from .dispatch import bits_native, launch
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -52,10 +52,7 @@ def _run(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:
     else:
         out = TensorBase.empty(x.shape, x.dtype, x.device)
         if out.numel():
-            src, dst = x._native(), out._native()
-            if x.dtype.is_half:  # the kernels read and write half types as their bits
-                src, dst = src.view(x.dtype.kernel), dst.view(x.dtype.kernel)
-            launch(op, x.device, (x.dtype,), src, dst, d)
+            launch(op, x.device, (x.dtype,), bits_native(x), bits_native(out), d)
     record(op, out, (input if dtype is None else x,), vjp, save=[out], dim=d)
     return out
 

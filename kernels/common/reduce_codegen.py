@@ -16,7 +16,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from .codegen import HALF_SUFFIX, build
+from .codegen import build
 
 _UNRAVEL_K = """
         px, po = line(k, kshape, xo, kxs, oo, kos)"""
@@ -143,8 +143,8 @@ def fold_functions(red: Any, name: str, jit: Callable[[Callable], Any], half: st
 
     Keys ``c1, m1, f1`` (the centering pass, when ``red`` has one) and ``c2, m2,
     f2``, as the kernel sources bind them. For a ``half`` type the combines widen
-    each element with the backend's ``bits.load_*`` and the main pass's final
-    rounds the result with ``bits.store_*``.
+    each element with the load of the backend's ``bits.half_io(half)`` and the
+    main pass's final rounds the result with its store.
 
     Example:
         >>> fold_functions(red, "gtensor_sum", njit, None, None)  # doctest: +SKIP
@@ -155,10 +155,9 @@ def fold_functions(red: Any, name: str, jit: Callable[[Callable], Any], half: st
             continue
         combine, final = jit(fold.combine), jit(fold.final)
         if half is not None:
-            suffix = HALF_SUFFIX[half]
+            ld, st = bits.half_io(half)
             wrapped = build(half_fold_source(f"{name}{tag}"), fold.combine, {
-                "combine": combine, "final": final, "ld": getattr(bits, f"load_{suffix}"),
-                "st": getattr(bits, f"store_{suffix}")})
+                "combine": combine, "final": final, "ld": ld, "st": st})
             combine = jit(wrapped[f"{name}{tag}_combine"])
             if tag == "2":
                 final = jit(wrapped[f"{name}{tag}_final"])

@@ -77,9 +77,9 @@ class CpuElementwise:
         if half is not None:
             suffix = HALF_SUFFIX[half]
             name = f"{name}_{suffix}"
-            wrapped = build(half_source(name + "_body", arity), scalar_fn, {
-                "f": body, "ld": getattr(bits, f"load_{suffix}"),
-                "st": getattr(bits, f"store_{suffix}")})[name + "_body"]
+            ld, st = bits.half_io(half)
+            wrapped = build(half_source(name + "_body", arity), scalar_fn,
+                            {"f": body, "ld": ld, "st": st})[name + "_body"]
             body = njit(**jit)(wrapped)
             self._numbers = np.dtype(np.float32)
         ns = {"f": body, "item": item, "window": window, "prange": prange, "carray": carray,

@@ -64,7 +64,8 @@ def _half_loops(body: str, half: str) -> tuple[Any, Any]:
     """Serial and parallel ``body`` loops (scan or softmax) over ``half`` bits (float32 values
     in registers)."""
     suffix = HALF_SUFFIX[half]
-    io = {"ld": getattr(bits, f"load_{suffix}"), "st": getattr(bits, f"store_{suffix}")}
+    ld, st = bits.half_io(half)
+    io = {"ld": ld, "st": st}
     if body == "gtensor_scan":
         row = njit(**_JIT)(rebound(scan_row, suffix, io))
         loop = rebound(gtensor_scan, suffix, {"_scan_row": row})

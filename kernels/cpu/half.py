@@ -10,11 +10,14 @@ float32 (Python numbers, given as float32, and bools pass through);
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import types
 from numba.extending import intrinsic, overload, register_jitable
 
 from ..common.half_bits import bf16_rounded, intrinsic_body, loader, storer
+from ..common.scalar_rows import as_is
 
 _f16_bits_to_f32 = intrinsic(intrinsic_body(types, "f16_bits_to_f32"))
 _f32_to_f16_bits = intrinsic(intrinsic_body(types, "f32_to_f16_bits"))
@@ -49,3 +52,17 @@ overload(store_f16, **_OPTIONS)(storer(types, lambda v: _f32_to_f16_bits(np.floa
 overload(load_bf16, **_OPTIONS)(
     loader(types, lambda x: _bits_to_f32(np.uint32(x) << np.uint32(16))))
 overload(store_bf16, **_OPTIONS)(storer(types, lambda v: _bf16_bits(v)))
+
+
+_IO = {None: (as_is, as_is), "float16": (load_f16, store_f16),
+       "bfloat16": (load_bf16, store_bf16)}
+
+
+def half_io(half: str | None) -> tuple[Any, Any]:
+    """The ``(load, store)`` pair of a kernel over ``half`` bits; ``as_is`` twice for values.
+
+    Example:
+        >>> half_io("float16") == (load_f16, store_f16)
+        True
+    """
+    return _IO[half]

@@ -169,11 +169,10 @@ class CudaElementwise:
         body = cuda.jit(device=True)(self._scalar_fn)
         if self._half is None:
             return body
-        suffix = HALF_SUFFIX[self._half]
+        ld, st = bits.half_io(self._half)
         name = f"{self.__name__}_body"
-        wrapped = build(half_source(name, self.arity), self._scalar_fn, {
-            "f": body, "ld": getattr(bits, f"load_{suffix}"),
-            "st": getattr(bits, f"store_{suffix}")})[name]
+        wrapped = build(half_source(name, self.arity), self._scalar_fn,
+                        {"f": body, "ld": ld, "st": st})[name]
         return cuda.jit(device=True)(wrapped)
 
     def __call__(self, *args: Any, stream: Any = None) -> None:

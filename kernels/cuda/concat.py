@@ -52,7 +52,8 @@ from ..common.strided import Dims, collapse, is_c_contiguous, span
 from ..registry import ANY, register
 from ._elementwise_build import _JIT
 from ._launch import SIMULATED, PlannedLaunch, flat_operand, remembered
-from .copy import NARROW_LIMIT, _as_is, _at, _blocks, _index_types, _nonzero, strided_put
+from .copy import NARROW_LIMIT, _at, _blocks, _index_types, _nonzero, strided_put
+from .half import as_is
 
 MAX_INPUTS = 4 if SIMULATED else 16
 """Inputs one launch writes (kernel arguments of their own)."""
@@ -153,7 +154,7 @@ def {name}(n, inner, cat, shape, out, oo, out_strides, {args}):
 def _compile(name: str, source: str, narrow: bool, to_bool: bool) -> Any:
     idx, uidx = _index_types(narrow)
     namespace = {"cuda": cuda, "idx": idx, "uidx": uidx, "_at": _at, "THREADS": THREADS,
-                 "UNROLL": UNROLL, "conv": _nonzero if to_bool else _as_is,
+                 "UNROLL": UNROLL, "conv": _nonzero if to_bool else as_is,
                  "put": strided_put(narrow, "nonzero" if to_bool else "as_is", False)}
     return cuda.jit(**_JIT)(build(source, _compile, namespace)[name])
 

@@ -43,7 +43,7 @@ from ..common.strided import Dims, collapse, is_c_contiguous, span
 from ..registry import ANY, register
 from ._elementwise_build import _JIT
 from ._launch import MAX_BLOCKS, SIMULATED, PlannedLaunch, flat_operand, remembered
-from .half import load_bf16, store_bf16
+from .half import as_is, load_bf16, store_bf16
 
 THREADS = 4 if SIMULATED else 256
 """Threads per block of the flat and strided kernels."""
@@ -79,11 +79,6 @@ def _at(offset, i):  # noqa: ANN001, ANN202
 
 
 @cuda.jit(device=True)
-def _as_is(v):  # noqa: ANN001, ANN202
-    return v
-
-
-@cuda.jit(device=True)
 def _nonzero(v):  # noqa: ANN001, ANN202
     return v != 0
 
@@ -103,7 +98,7 @@ def _to_bf16(v):  # noqa: ANN001, ANN202
     return store_bf16(np.float32(v))
 
 
-CONVERSIONS = {"as_is": _as_is, "nonzero": _nonzero, "from_bf16": _from_bf16,
+CONVERSIONS = {"as_is": as_is, "nonzero": _nonzero, "from_bf16": _from_bf16,
                "from_bf16_nonzero": _from_bf16_nonzero, "to_bf16": _to_bf16}
 """Each element's conversion on the way, by name: ``nonzero`` stores ``value != 0`` into a
 bool destination; the ``bf16`` ones widen bfloat16 bits read or round to bfloat16 bits

@@ -17,6 +17,7 @@ from typing import Any
 
 import ml_dtypes
 import numpy as np
+from numba import cuda
 
 from ..simulator import SIMULATED
 
@@ -56,8 +57,18 @@ def store_bf16(v):  # noqa: ANN001, ANN201 - device helper
     return np.array(np.float32(v)).astype(_BF16).view(np.uint16)[()]
 
 
+def half_io(half: str | None) -> tuple[Any, Any]:
+    """The ``(load, store)`` pair of a kernel over ``half`` bits; ``as_is`` twice for values.
+
+    Example:
+        >>> half_io("bfloat16") == (load_bf16, store_bf16)
+        True
+    """
+    return _IO[half]
+
+
 if not SIMULATED:
-    from numba import cuda, types
+    from numba import types
     from numba.cuda.extending import intrinsic, overload
 
     from ..common.half_bits import bf16_rounded, intrinsic_body, loader, storer
@@ -75,3 +86,13 @@ if not SIMULATED:
     overload(load_bf16, target="cuda")(
         loader(types, lambda x: _bits_to_f32(np.uint32(x) << np.uint32(16))))
     overload(store_bf16, target="cuda")(storer(types, lambda v: _bf16_bits(v)))
+
+
+@cuda.jit(device=True)
+def as_is(v):  # noqa: ANN001, ANN201 - device helper
+    """The load and store of a kernel over values."""
+    return v
+
+
+_IO = {None: (as_is, as_is), "float16": (load_f16, store_f16),
+       "bfloat16": (load_bf16, store_bf16)}

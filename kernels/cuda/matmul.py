@@ -24,23 +24,15 @@ from numba import cuda, float64, int64
 from ..common.dtype_groups import FLOAT, HALF, INT, same
 from ..registry import register
 from ._launch import SIMULATED, flat_operand, stream_pointer
-from .half import load_bf16, load_f16, store_bf16, store_f16
-
-_HALF_IO = {None: (None, None), "float16": (load_f16, store_f16),
-            "bfloat16": (load_bf16, store_bf16)}
+from .half import half_io
 
 TILE = 4 if SIMULATED else 16
-
-
-@cuda.jit(device=True)
-def _as_is(v):  # noqa: ANN001, ANN202
-    return v
 
 
 @cache
 def _tiled(acc: Any, half: str | None = None) -> Any:
     zero = 0.0 if acc is float64 else 0
-    ld, st = (_as_is, _as_is) if half is None else _HALF_IO[half]
+    ld, st = half_io(half)
 
     @cuda.jit
     def gtensor_matmul_tiled(m, n, k, a, ao, sa_, b, bo, sb_, out, oo, so):  # noqa: ANN001, ANN202

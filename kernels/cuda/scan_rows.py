@@ -54,7 +54,7 @@ from .axis_layout import (
     member,
     row_teams,
 )
-from .half import load_bf16, load_f16, store_bf16, store_f16
+from .half import half_io
 
 ITEMS = 2 if SIMULATED else 8
 SCAN_CHUNK = THREADS * ITEMS * (2 if SIMULATED else 8)
@@ -63,19 +63,10 @@ TILE = THREADS * (ITEMS + 1)
 LINE_CHUNK = 2 if SIMULATED else 64
 """Fewest elements a thread scans serially when a line is split across threads."""
 
-@cuda.jit(device=True)
-def _as_is(v):  # noqa: ANN001, ANN202
-    return v
-
-
-_HALF_IO = {None: (_as_is, _as_is), "float16": (load_f16, store_f16),
-            "bfloat16": (load_bf16, store_bf16)}
-
-
 @cache
 def _row_scan(half: str | None) -> Any:
     """The serial line scan as a device function over values (``half`` None) or half bits."""
-    ld, st = _HALF_IO[half]
+    ld, st = half_io(half)
     return cuda.jit(device=True)(rebound(scan_row, half or "values", {"ld": ld, "st": st}))
 
 
@@ -90,7 +81,7 @@ def _kernels(acc_dtype: np.dtype, half: str | None = None) -> tuple[Any, Any, An
     (over ``half`` bits: loads widened, results rounded on store)."""
     acc = from_dtype(acc_dtype)
     pad = ITEMS + 1
-    ld, st = _HALF_IO[half]
+    ld, st = half_io(half)
     _scan_row = _row_scan(half)
 
     @cuda.jit(**_JIT)

@@ -42,7 +42,7 @@ from ._elementwise_build import _JIT
 from ._launch import SIMULATED, PlannedLaunch
 from ._reduce_layout import THREADS, scratch, target_blocks
 from .axis_layout import Teams, _eoff, _line, group_count, group_part, member, teams_for
-from .half import load_bf16, load_f16, store_bf16, store_f16
+from .half import half_io
 
 ROW_ITEMS = 2 if SIMULATED else 8
 SPLIT_ITEMS = 2 if SIMULATED else 32
@@ -50,11 +50,6 @@ SPLIT_ITEMS = 2 if SIMULATED else 32
 _add = cuda.jit(device=True)(online_add)
 _merge = cuda.jit(device=True)(online_merge)
 _total = cuda.jit(device=True)(softmax_total)
-
-
-@cuda.jit(device=True)
-def _as_is(v):  # noqa: ANN001, ANN202
-    return v
 
 
 @cuda.jit(device=True)
@@ -66,8 +61,7 @@ def _softmax_value(v, m, inv, shift, log):  # noqa: ANN001, ANN202
 def _line_functions(half: str | None) -> tuple[Any, Any]:
     """``(online_range, store)`` device functions reading (and writing) ``half`` bits, or
     values of the input dtype when ``half`` is None."""
-    ld, st = (_as_is, _as_is) if half is None else (
-        (load_f16, store_f16) if half == "float16" else (load_bf16, store_bf16))
+    ld, st = half_io(half)
 
     @cuda.jit(device=True)
     def online_range(x, px, sx, j, hi, step, m, s):  # noqa: ANN001, ANN202

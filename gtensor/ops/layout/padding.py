@@ -16,7 +16,7 @@ from ...graph.grad_mode import no_grad
 from ...graph.node import Node, record
 from ...tensor_base import TensorBase
 from ..creation import creation_args, kernel_scalar
-from ..dispatch import launch
+from ..dispatch import bits_native, launch
 
 if TYPE_CHECKING:
     from ...tensor import Tensor
@@ -63,10 +63,8 @@ def _constant_pad(input: Tensor, pairs: dict[int, tuple[int, int]], value: float
     dims, dt, dev = creation_args(shape, input.dtype, input.device, "full")
     out = TensorBase.empty(dims, dt, dev)
     if out.numel():
-        src_native, out_native = src._native(), out._native()
-        if dt.is_half:  # the kernel moves a half type's bits, the padding value's too
-            src_native, out_native = src_native.view(dt.kernel), out_native.view(dt.kernel)
-        launch("constant_pad", dev, (dt,), src_native, out_native, lows,
+        # a half type's bits are moved, the padding value's too
+        launch("constant_pad", dev, (dt,), bits_native(src), bits_native(out), lows,
                kernel_scalar(value, dt))
     return out
 
