@@ -18,6 +18,7 @@ from .errors import check
 from .mixins import (
     ArithmeticMethods,
     AutogradMethods,
+    ComplexMethods,
     CopyMethods,
     IndexingMethods,
     MovementMethods,
@@ -32,7 +33,7 @@ from .trace_state import state as _tracing
 
 
 class Tensor(TensorBase, AutogradMethods, CopyMethods, ArithmeticMethods, UnaryMethods,
-             ReductionMethods, MovementMethods, IndexingMethods, RandomMethods):
+             ReductionMethods, MovementMethods, IndexingMethods, RandomMethods, ComplexMethods):
     """An n-dimensional array on a device, with autograd metadata.
 
     Make tensors with :func:`gtensor.tensor`, :func:`gtensor.zeros` and friends.
