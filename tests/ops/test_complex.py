@@ -70,6 +70,9 @@ def test_creation_copies_and_storage(device: str, dtype: str):
     with pytest.warns(UserWarning, match="discards the imaginary part"):
         real = x.to(gt.float32)
     assert np.array_equal(real.cpu().numpy(), a.real.astype(np.float32))
+    with pytest.warns(UserWarning, match="discards the imaginary part"):
+        brain = x.to(gt.bfloat16).float()
+    assert np.allclose(brain.cpu().numpy(), a.real, rtol=1e-2)
     assert x.to(gt.bool).tolist() == (a != 0).tolist()
     assert np.array_equal(gt.ones(2, device=device).to(dt).cpu().numpy(), [1, 1])
     idx = gt.tensor([1, 0], device=device)
