@@ -51,7 +51,8 @@ def check_floating(x: Tensor, op: str) -> None:
 
 
 COMPLEX_UNARY = frozenset((
-    "neg", "abs", "square", "exp", "log", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan",
+    "neg", "abs", "square", "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt",
+    "reciprocal", "sin", "cos", "tan",
     "asin", "acos", "atan", "sinh", "cosh", "tanh", "logical_not", "isnan", "isinf", "isfinite"))
 """The unary ops defined on complex numbers (``abs`` gives the parts' real dtype)."""
 

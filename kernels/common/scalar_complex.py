@@ -19,6 +19,9 @@ import math
 
 from .dtype_groups import COMPLEX, FLOAT
 
+_LN2 = math.log(2.0)
+_LN10 = math.log(10.0)
+
 
 def div(a, b):  # noqa: ANN001, ANN201 - scalar bodies are typed by Numba per signature
     """``a / b``; by zero, each part divided by 0.0 as IEEE does (Python's ``/`` raises)."""
@@ -98,6 +101,37 @@ def log(x):  # noqa: ANN001, ANN201
     return cmath.log(x)
 
 
+def log2(x):  # noqa: ANN001, ANN201
+    if x == 0:
+        return complex(-math.inf, math.atan2(x.imag, x.real) / _LN2)
+    return cmath.log(x) / _LN2
+
+
+def log10(x):  # noqa: ANN001, ANN201
+    if x == 0:
+        return complex(-math.inf, math.atan2(x.imag, x.real) / _LN10)
+    return cmath.log(x) / _LN10
+
+
+def log1p(x):  # noqa: ANN001, ANN201
+    """``log(1 + x)``, with the real part from ``log1p`` where ``|x|`` is small."""
+    y = x + 1
+    if y == 0:
+        return complex(-math.inf, math.atan2(y.imag, y.real))
+    if abs(x) < 0.5:
+        # log|1 + x| = log1p(2 re + |x|^2) / 2, exact where 1 + x rounds away x's digits
+        re = math.log1p(2.0 * x.real + x.real * x.real + x.imag * x.imag) * 0.5
+        return complex(re, math.atan2(y.imag, y.real))
+    return cmath.log(y)
+
+
+def expm1(x):  # noqa: ANN001, ANN201
+    """``exp(x) - 1`` as ``expm1(re) cos(im) - 2 sin(im/2)**2 + 1j exp(re) sin(im)``."""
+    s = math.sin(0.5 * x.imag)
+    return complex(math.expm1(x.real) * math.cos(x.imag) - 2.0 * s * s,
+                   math.exp(x.real) * math.sin(x.imag))
+
+
 def sqrt(x):  # noqa: ANN001, ANN201
     return cmath.sqrt(x)
 
@@ -158,8 +192,8 @@ def identity(x):  # noqa: ANN001, ANN201
     return x
 
 
-_TRANSCENDENTAL = (exp, log, sqrt, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh,
-                   acosh, atanh)
+_TRANSCENDENTAL = (exp, log, log2, log10, log1p, expm1, sqrt, sin, cos, tan, asin, acos, atan,
+                   sinh, cosh, tanh, asinh, acosh, atanh)
 
 # op name -> list of (scalar body, input dtypes, boolean output)
 COMPLEX_UNARY: dict[str, list[tuple[object, tuple[str, ...], bool]]] = {

@@ -98,8 +98,9 @@ def test_creation_copies_and_storage(device: str, dtype: str):
     assert back.dtype is dt and back.device == x.device and gt.equal(back, x)
 
 
-UNARY = ("neg", "abs", "square", "exp", "log", "sqrt", "rsqrt", "reciprocal", "sin", "cos", "tan",
-         "asin", "acos", "atan", "sinh", "cosh", "tanh", "angle", "sgn", "conj")
+UNARY = ("neg", "abs", "square", "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt",
+         "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "angle",
+         "sgn", "conj")
 BINARY = {"add": lambda a, b: a + b, "sub": lambda a, b: a - 2 * b, "mul": lambda a, b: a * b,
           "div": lambda a, b: a / b, "pow": lambda a, b: a ** b, "pow_int": lambda a, b: a ** 3,
           "real_mix": lambda a, b: a.real * b + 1j}
