@@ -178,6 +178,9 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
             if out.numel() != 1:
                 raise RuntimeError("[backward] grad can be implicitly created only for scalar "
                                    f"outputs; output {i} has shape {out.shape}")
+            if out.dtype.is_complex:
+                raise RuntimeError("[backward] grad can be implicitly created only for real "
+                                   f"scalar outputs; output {i} is {out.dtype.name}")
             g = ones_like(out)
         elif g.shape != out.shape:
             raise RuntimeError(f"[backward] grad of shape {g.shape} does not match output "

@@ -67,6 +67,9 @@ def test_creation_copies_and_storage(device: str, dtype: str):
     assert np.array_equal(x.T.contiguous().cpu().numpy(), a.T)
     assert gt.zeros(2, dtype=dt, device=device).tolist() == [0j, 0j]
     assert gt.from_numpy(a).dtype is dt
+    noise = gt.randn(256, dtype=dt, device=device)  # each part N(0, 1/2), as PyTorch
+    assert noise.dtype is dt and 0.7 < noise.abs().square().mean().item() < 1.3
+    assert 0 <= gt.rand(4, dtype=dt, device=device).imag.min().item() < 1
     with pytest.warns(UserWarning, match="discards the imaginary part"):
         real = x.to(gt.float32)
     assert np.array_equal(real.cpu().numpy(), a.real.astype(np.float32))
@@ -153,6 +156,9 @@ def test_ops_and_gradients_against_torch(device: str, dtype: str):
     assert x.isinf().tolist() == [False, False, False, True]
     assert x.isfinite().tolist() == [True, True, False, False]
     assert (x == x).tolist() == [True, True, False, True] and (x != 0).tolist()[1] is False
+    z = gt.tensor([1 + 1j], dtype=dtype, device=device, requires_grad=True)
+    with pytest.raises(RuntimeError, match="only for real scalar outputs"):
+        (z * 2).sum().backward()
     by_zero = x[:2] / 0  # PyTorch: inf+infj and nan+nanj
     assert by_zero.isinf().tolist() == [True, False] and by_zero.isnan().tolist() == [False, True]
     assert gt.isclose(x, x, equal_nan=True).all().item()
