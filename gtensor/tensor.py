@@ -97,8 +97,11 @@ class Tensor(TensorBase, AutogradMethods, CopyMethods, ArithmeticMethods, UnaryM
     def __int__(self) -> int:
         return int(self.item())
 
+    def __complex__(self) -> complex:
+        return complex(self.item())
+
     def __index__(self) -> int:
-        check(not self._dtype.is_floating_point and self.numel() == 1, "index",
+        check(self._dtype.category < 2 and self.numel() == 1, "index",
               "only integer tensors of a single element can be converted to an index", TypeError)
         return int(self.item())
 

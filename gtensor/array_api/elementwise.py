@@ -158,6 +158,7 @@ def real(x: Tensor, /) -> Tensor:
     """The real parts of a complex array (a new array); a real array is copied.
 
     Example:
+        >>> import gtensor as gt
         >>> real(gt.tensor([1 + 2j])).tolist()
         [1.0]
     """
@@ -168,6 +169,7 @@ def conj(x: Tensor, /) -> Tensor:
     """The complex conjugate; a real array is copied.
 
     Example:
+        >>> import gtensor as gt
         >>> conj(gt.tensor([1 + 2j])).tolist()
         [(1-2j)]
     """
@@ -179,6 +181,7 @@ def imag(x: Tensor, /) -> Tensor:
     """The imaginary parts of a complex array (a new array); zeros for a real floating one.
 
     Example:
+        >>> import gtensor as gt
         >>> imag(gt.tensor([1 + 2j])).tolist()
         [2.0]
     """

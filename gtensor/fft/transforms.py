@@ -280,7 +280,7 @@ def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None =
     Example:
         >>> import gtensor as gt
         >>> gt.fft.ihfft(gt.tensor([1.0, 1.0, 1.0, 1.0])).tolist()
-        [(1+0j), 0j, 0j]
+        [(1-0j), -0j, -0j]
     """
     return conj(_r2c_call("fft.ihfft", input, None if n is None else [n], dim,
                           dual(_norm(norm, "fft.ihfft")), False))

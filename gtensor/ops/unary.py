@@ -52,8 +52,8 @@ def check_floating(x: Tensor, op: str) -> None:
 
 COMPLEX_UNARY = frozenset((
     "neg", "abs", "square", "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt",
-    "reciprocal", "sin", "cos", "tan",
-    "asin", "acos", "atan", "sinh", "cosh", "tanh", "logical_not", "isnan", "isinf", "isfinite"))
+    "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
+    "logical_not", "isnan", "isinf", "isfinite"))
 """The unary ops defined on complex numbers (``abs`` gives the parts' real dtype)."""
 
 
