@@ -102,6 +102,7 @@ from .ops.arrangement import (
 )
 from .ops.closeness import allclose, equal, isclose
 from .ops.complex_ops import (
+    adjoint,
     angle,
     complex,
     conj,
@@ -390,8 +391,8 @@ __all__ = [
     "divide",
     "dropout_mask", "dtype", "einsum", "empty", "empty_like", "enable_grad", "eq", "erf", "erf_",
     "exp", "exp2", "exp2_", "exp_", "expm1", "expm1_", "eye", "fill_", "flatten", "flip",
-    "angle", "complex", "conj", "conj_physical", "imag", "is_complex", "is_conj", "polar",
-    "real", "resolve_conj", "sgn", "view_as_complex", "view_as_real", "dot", "vdot",
+    "adjoint", "angle", "complex", "conj", "conj_physical", "imag", "is_complex", "is_conj",
+    "polar", "real", "resolve_conj", "sgn", "view_as_complex", "view_as_real", "dot", "vdot",
     "allclose", "equal", "isclose", "fft",
     "complex64", "complex128", "cfloat", "cdouble",
     "float16", "bfloat16", "finfo", "float32", "float64", "floor", "floor_", "floor_divide",

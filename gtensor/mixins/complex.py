@@ -1,4 +1,5 @@
-"""Complex-number methods: ``.real``/``.imag`` (views, settable), ``conj``, ``angle``, ``sgn``."""
+"""Complex-number methods: ``.real``/``.imag`` (views, settable), ``conj``, ``angle``, ``sgn``,
+``adjoint``/``.mH``."""
 
 from __future__ import annotations
 
@@ -33,3 +34,5 @@ class ComplexMethods:
     is_complex = complex_ops.is_complex
     angle = complex_ops.angle
     sgn = complex_ops.sgn
+    adjoint = complex_ops.adjoint
+    mH = property(complex_ops.adjoint, doc="The conjugate transpose of the last two dims.")

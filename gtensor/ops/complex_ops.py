@@ -158,6 +158,20 @@ def conj(input: Tensor) -> Tensor:
 conj_physical = conj
 
 
+def adjoint(input: Tensor) -> Tensor:
+    """The conjugate transpose of the last two dims (``x.mH``); the transpose for real ``x``.
+
+    Example:
+        >>> import gtensor as gt
+        >>> gt.adjoint(gt.tensor([[1j, 2.0 + 0j]])).tolist()
+        [[-1j], [(2-0j)]]
+    """
+    _check_tensor(input, "adjoint")
+    check(input.ndim >= 2, "adjoint", lambda: f"expected a tensor with 2 or more dims, got "
+          f"{input.ndim}-D", ShapeError)
+    return conj(input.mT)  # type: ignore[attr-defined]
+
+
 def resolve_conj(input: Tensor) -> Tensor:
     """``input`` itself: gtensor's ``conj`` is never lazy, so there is nothing to resolve."""
     return input
@@ -265,6 +279,6 @@ def polar(abs: Tensor, angle: Tensor) -> Tensor:  # noqa: A002 - PyTorch's names
     return complex(abs * angle.cos(), abs * angle.sin())  # type: ignore[attr-defined]
 
 
-__all__ = ["angle", "complex", "conj", "conj_physical", "imag", "is_complex", "is_conj",
+__all__ = ["adjoint", "angle", "complex", "conj", "conj_physical", "imag", "is_complex", "is_conj",
            "polar", "real", "resolve_conj", "sgn", "view_as_complex",
            "view_as_real"]

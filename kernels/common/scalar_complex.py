@@ -102,15 +102,18 @@ def log(x):  # noqa: ANN001, ANN201
 
 
 def log2(x):  # noqa: ANN001, ANN201
+    """``log(x) / log(2)`` part by part (a complex division would turn infinities into nan)."""
     if x == 0:
         return complex(-math.inf, math.atan2(x.imag, x.real) / _LN2)
-    return cmath.log(x) / _LN2
+    y = cmath.log(x)
+    return complex(y.real / _LN2, y.imag / _LN2)
 
 
 def log10(x):  # noqa: ANN001, ANN201
     if x == 0:
         return complex(-math.inf, math.atan2(x.imag, x.real) / _LN10)
-    return cmath.log(x) / _LN10
+    y = cmath.log(x)
+    return complex(y.real / _LN10, y.imag / _LN10)
 
 
 def log1p(x):  # noqa: ANN001, ANN201

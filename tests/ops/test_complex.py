@@ -111,13 +111,15 @@ PRODUCTS = {"matmul": lambda a, b: a @ b, "bmm": lambda a, b: _ns(a).bmm(a[None]
             "dot": lambda a, b: _ns(a).dot(a[0], b[:, 0]),
             "vdot": lambda a, b: _ns(a).vdot(a[0], b[:, 0]),
             "outer": lambda a, b: _ns(a).outer(a[0], b[:, 1]),
-            "einsum": lambda a, b: _ns(a).einsum("ij,jk->ik", a, b)}
+            "einsum": lambda a, b: _ns(a).einsum("ij,jk->ik", a, b),
+            "mH": lambda a, b: a.mH @ b.mH}
 REDUCE = {"sum": lambda a: a.sum(1), "prod": lambda a: a.prod(1), "mean": lambda a: a.mean(),
           "cumsum": lambda a: a.cumsum(1), "var": lambda a: a.var(1), "std": lambda a: a.std(),
           "real": lambda a: a.real * 3, "imag": lambda a: a.imag ** 2,
           "view_as_real": lambda a: _ns(a).view_as_real(a),
           "polar": lambda a: _ns(a).polar(a.abs(), a.angle()),
-          "norm": lambda a: a.norm(), "asinh": lambda a: _ns(a).asinh(a),
+          "norm": lambda a: a.norm(), "vector_norm": lambda a: _ns(a).linalg.vector_norm(a, 3),
+          "asinh": lambda a: _ns(a).asinh(a),
           "acosh": lambda a: _ns(a).acosh(a), "atanh": lambda a: _ns(a).atanh(a)}
 
 
