@@ -176,14 +176,22 @@ def tanh(x):  # noqa: ANN001, ANN201
 
 
 def asinh(x):  # noqa: ANN001, ANN201
+    if x.real != x.real and x.imag == 0:  # C99: nan + 0j keeps its zero (Numba gives nan)
+        return x
     return cmath.asinh(x)
 
 
 def acosh(x):  # noqa: ANN001, ANN201
+    if x.real == 0 and x.imag != x.imag:  # C99: nan + pi/2 j (Numba gives nan + nanj)
+        return complex(math.nan, 0.5 * math.pi)
     return cmath.acosh(x)
 
 
 def atanh(x):  # noqa: ANN001, ANN201
+    if x.real != x.real and abs(x.imag) != math.inf:  # C99: nan + nanj (Numba keeps pi/2)
+        return complex(math.nan, math.nan)
+    if x.real == 0 and x.imag != x.imag:  # C99: the zero stays
+        return complex(x.real, math.nan)
     return cmath.atanh(x)
 
 

@@ -150,7 +150,8 @@ def test_complex_special_cases_follow_the_standard(device: str, dtype: str) -> N
             "negative": np.negative, "square": np.square, "exp": np.exp, "log": np.log,
             "log2": np.log2, "log10": np.log10, "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos,
             "tan": np.tan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asin": np.arcsin,
-            "acos": np.arccos, "atan": np.arctan}
+            "acos": np.arccos, "atan": np.arctan, "asinh": np.arcsinh, "acosh": np.arccosh,
+            "atanh": np.arctanh}
     with np.errstate(all="ignore"):
         for name, ref in refs.items():
             got, want = getattr(gxp, name)(x).cpu().numpy(), ref(z)
