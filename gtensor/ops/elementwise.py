@@ -209,7 +209,7 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
     """
     op = spec.name
     if out is None and isinstance(a, Tensor) and isinstance(b, Tensor):
-        fast = same_layout_binary(spec, a, b)
+        fast = same_dtype_binary(spec, a, b)
         if fast is not None:
             return fast
     dev = device_of(op, (a, b))
@@ -226,10 +226,15 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
     return finish(result, want, out, op) if out is not None else result
 
 
-def same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
-    """The common case without promotion or broadcasting: same dtype, shape and device."""
+def same_dtype_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
+    """The common case without promotion: two tensors of one dtype on one device.
+
+    Operands of one shape take :func:`planned_binary`; others broadcast through
+    :func:`run_kernel`'s plan. Returns None for anything else (promotion, mixed
+    devices), which :func:`binary` handles.
+    """
     dt = a._dtype
-    if dt is not b._dtype or a._shape != b._shape:
+    if dt is not b._dtype:
         return None
     out_dt = spec.same.get(dt)
     if out_dt is None:
@@ -240,7 +245,10 @@ def same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
     name = spec.name
     if name in _REFUSING:
         _refuse(name, a, b, dt)
-    result = planned_binary(name, a, b, out_dt)
+    if a._shape == b._shape:
+        result = planned_binary(name, a, b, out_dt)
+    else:
+        result = run_kernel(name, (a, b), out_dt, dev, (dt, dt))
     if spec.vjp is not None and dt.category == 2 and state.enabled:
         if a._requires_grad or b._requires_grad:
             make_node(name, result, (a, b), spec.vjp, (a, b), None)
