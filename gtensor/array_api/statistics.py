@@ -14,7 +14,7 @@ import builtins
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..dtypes import as_dtype, bool_
+from ..dtypes import as_dtype, bool_, uint64
 from ..errors import ShapeError, check
 from ..ops import creation, reduction, scan
 from ..ops import elementwise as ew
@@ -40,6 +40,14 @@ def _reduce(fn: Any, x: Tensor, axis: Axis, keepdims: bool, **kwargs: Any) -> Te
               keepdim=keepdims, **kwargs)
 
 
+def _accumulator(x: Tensor, dtype: Any) -> Any:
+    """The dtype a sum or product of ``x`` is taken in: ``dtype`` if given, else the
+    standard's default unsigned integer (uint64) for unsigned ``x``, else None (PyTorch's)."""
+    if dtype is None and x.dtype.category == 1 and not x.dtype.is_signed:
+        return uint64
+    return dtype
+
+
 def _in_dtype(out: Tensor, dtype: Any) -> Tensor:
     """``out`` converted to ``dtype`` when one was asked and the reduction chose another."""
     if dtype is None:
@@ -50,18 +58,21 @@ def _in_dtype(out: Tensor, dtype: Any) -> Tensor:
 
 def sum(x: Tensor, /, *, axis: Axis = None, dtype: Any = None,  # noqa: A001
         keepdims: bool = False) -> Tensor:
-    """The sum over ``axis``, in ``dtype`` (default: ``x``'s floats, int64 for integers and bools).
+    """The sum over ``axis``, in ``dtype`` (default: ``x``'s floats, int64 for signed integers
+    and bools, uint64 for unsigned ones).
 
     Example:
         >>> sum(gt.tensor([[1, 2], [3, 4]]), axis=(0, 1)).item()
         10
     """
+    dtype = _accumulator(x, dtype)
     return _in_dtype(_reduce(reduction.sum, x, axis, keepdims, dtype=dtype), dtype)
 
 
 def prod(x: Tensor, /, *, axis: Axis = None, dtype: Any = None,
          keepdims: bool = False) -> Tensor:
-    """The product over ``axis``, in ``dtype`` (default: ``x``'s floats, int64 for integers)."""
+    """The product over ``axis``, in ``dtype`` (default as :func:`sum`)."""
+    dtype = _accumulator(x, dtype)
     return _in_dtype(_reduce(reduction.prod, x, axis, keepdims, dtype=dtype), dtype)
 
 
@@ -127,6 +138,7 @@ def cumulative_sum(x: Tensor, /, *, axis: int | None = None, dtype: Any = None,
         [0, 1, 3, 6]
     """
     d = _scan_axis(x, axis, "cumulative_sum")
+    dtype = _accumulator(x, dtype)
     out = _in_dtype(scan.cumsum(x, d, dtype=dtype), dtype)
     return _with_initial(out, d, 0) if include_initial else out
 
@@ -138,6 +150,7 @@ def cumulative_prod(x: Tensor, /, *, axis: int | None = None, dtype: Any = None,
     ``include_initial`` puts a 1 first.
     """
     d = _scan_axis(x, axis, "cumulative_prod")
+    dtype = _accumulator(x, dtype)
     out = _in_dtype(scan.cumprod(x, d, dtype=dtype), dtype)
     return _with_initial(out, d, 1) if include_initial else out
 

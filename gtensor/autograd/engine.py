@@ -7,6 +7,8 @@ runs once, and frees its saved tensors unless ``retain_graph``.
 
 from __future__ import annotations
 
+import math
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -115,7 +117,11 @@ def _needed(order: list[Node], targets: set[Node]) -> set[Node]:
 def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
     grad = leaf.grad  # the property: gt.compile traces what it reads
     if grad is None:
-        leaf.grad = g if create_graph else g.detach().clone()
+        if create_graph:
+            leaf.grad = g
+        else:
+            kept = _unshared(leaf, g)
+            leaf.grad = kept if kept is not None else g.detach().clone()
     elif create_graph or grad.requires_grad:
         leaf.grad = grad + g
     elif g._storage is not grad._storage:
@@ -124,6 +130,61 @@ def _accumulate(leaf: Tensor, g: Tensor, create_graph: bool) -> None:
         grad.add_(g.detach())
     for hook in leaf._post_acc_hooks or ():
         hook(leaf)
+
+
+def _unshared(leaf: Tensor, g: Tensor) -> Tensor | None:
+    """``g`` itself as ``leaf``'s first ``.grad`` when nothing else can reach its memory.
+
+    As PyTorch's AccumulateGrad: a gradient that only the engine holds (no user
+    reference, no other view of its memory, not a foreign buffer) and that is
+    laid out as the leaf becomes ``.grad`` without a copy. Otherwise None: the
+    caller clones, so that later in-place accumulation touches no one else's
+    tensor. Called from :func:`_accumulate` with the gradient popped from its buffer.
+    """
+    if tracing.trace is not None or g._requires_grad or g._offset or (
+            g._strides != leaf._strides):
+        return None
+    storage = g._storage
+    if storage.block is None or storage.nbytes != math.prod(g._shape) * g._dtype.itemsize:
+        return None
+    if sys.getrefcount(g) > _SOLE_ARGUMENT:
+        return None
+    base = g._base
+    # Holders of the storage besides this function's local: g, and its base, which only g
+    # may hold. A cached native array holds it too: dropped here (only a cache), it goes
+    # unless someone else took it, whose reference then keeps the count up.
+    g._native_cache = None
+    if base is None:
+        return g if sys.getrefcount(storage) <= _SOLE_ATTRIBUTE + 1 else None
+    base._native_cache = None
+    if base._requires_grad or sys.getrefcount(base) > _SOLE_ATTRIBUTE + 1 or (
+            sys.getrefcount(storage) > _SOLE_ATTRIBUTE + 2):
+        return None
+    return g.detach()  # the view's base goes with the engine's last reference to it
+
+
+def _refs_in_callee(leaf: object, g: object) -> int:
+    return sys.getrefcount(g)
+
+
+def _refs_in_caller(leaf: object, g: object, create_graph: bool) -> int:
+    return _refs_in_callee(leaf, g)
+
+
+class _Holder:
+    __slots__ = ("value",)
+
+
+def _refs_of_attribute() -> int:
+    holder = _Holder()
+    holder.value = object()
+    return sys.getrefcount(holder.value)
+
+
+# What sys.getrefcount reports for a gradient no one else holds, measured on this
+# interpreter through the same calls _accumulate and _unshared make.
+_SOLE_ARGUMENT = _refs_in_caller(None, [object()].pop(), False)
+_SOLE_ATTRIBUTE = _refs_of_attribute()
 
 
 def _run_pre_hooks(node: Node, grads: list[Tensor | None]) -> None:
@@ -224,47 +285,58 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
             if node.__class__ is AccumulateGrad:
                 if accumulate and grads[0] is not None and (
                         capture is None or node in capture_nodes):
-                    _accumulate(node.variable, grads[0], create_graph)
+                    _accumulate(node.variable, grads.pop(), create_graph)
                 continue
             if capture is not None and node in capture_nodes and not any(
                     e is not None and e[0] in needed for e in node.next_edges):
                 continue
-            missing = 0
-            for g in grads:  # `is`, not `in`/count: those would call Tensor.__eq__
-                if g is None:
-                    missing += 1
-            if missing == len(grads):
-                results: tuple[Tensor | None, ...] = (None,) * len(node.next_edges)
-            else:
-                if missing:
-                    grads = [g if g is not None else zeros(meta[0], dtype=meta[1], device=meta[2])
-                             for g, meta in zip(grads, node.output_meta, strict=True)]
-                results = node.apply(grads)
-                if anomaly:
-                    _check_nan(node, results)
-            if not retain_graph:
-                node.release()
-            for edge, g, meta in zip(node.next_edges, results, node.input_meta, strict=True):
-                if edge is None:
-                    continue
-                child, nr = edge
-                if needed is not None and child not in needed:
-                    continue
-                if g is not None:
-                    if g._shape != meta[0] or g._dtype is not meta[1] or (
-                            g._storage.device is not meta[2]):
-                        g = _fit(g, meta, node)
-                    buf = buffers.get(child)
-                    if buf is None:
-                        buf = buffers[child] = [None] * child.n_outputs
-                        buf[nr] = g
-                    else:
-                        buf[nr] = g if buf[nr] is None else buf[nr] + g
-                left = deps[child] - 1
-                deps[child] = left
-                if left == 0:
-                    ready.append(child)
+            _run_node(node, grads, retain_graph, anomaly, buffers, deps, ready, needed)
     return captured
+
+
+def _run_node(node: Node, grads: list[Tensor | None], retain_graph: bool, anomaly: bool,
+              buffers: dict[Node, list[Tensor | None]], deps: dict[Node, int],
+              ready: list[Node], needed: set[Node] | None) -> None:
+    """Run one node's VJP and add its results to its children's buffers.
+
+    A function of its own so that no gradient outlives it in a local variable:
+    :func:`_unshared` counts the references to a leaf's incoming gradient.
+    """
+    missing = 0
+    for g in grads:  # `is`, not `in`/count: those would call Tensor.__eq__
+        if g is None:
+            missing += 1
+    if missing == len(grads):
+        results: tuple[Tensor | None, ...] = (None,) * len(node.next_edges)
+    else:
+        if missing:
+            grads = [g if g is not None else zeros(meta[0], dtype=meta[1], device=meta[2])
+                     for g, meta in zip(grads, node.output_meta, strict=True)]
+        results = node.apply(grads)
+        if anomaly:
+            _check_nan(node, results)
+    if not retain_graph:
+        node.release()
+    for edge, g, meta in zip(node.next_edges, results, node.input_meta, strict=True):
+        if edge is None:
+            continue
+        child, nr = edge
+        if needed is not None and child not in needed:
+            continue
+        if g is not None:
+            if g._shape != meta[0] or g._dtype is not meta[1] or (
+                    g._storage.device is not meta[2]):
+                g = _fit(g, meta, node)
+            buf = buffers.get(child)
+            if buf is None:
+                buf = buffers[child] = [None] * child.n_outputs
+                buf[nr] = g
+            else:
+                buf[nr] = g if buf[nr] is None else buf[nr] + g
+        left = deps[child] - 1
+        deps[child] = left
+        if left == 0:
+            ready.append(child)
 
 
 def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None,

@@ -41,8 +41,7 @@ _REFUSING = frozenset(("sub", "floor_divide", "remainder", "pow"))
 
 def is_scalar(x: Any) -> bool:
     """True for Python (and NumPy) numbers."""
-    return isinstance(x, (bool, int, float, complex, np.bool_, np.integer, np.floating,
-                          np.complexfloating))
+    return isinstance(x, (bool, int, float, complex, np.bool_, np.number))
 
 
 def device_of(op: str, args: Sequence[Any]) -> Any:
@@ -214,7 +213,7 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
     """
     op = spec.name
     if out is None and isinstance(a, Tensor) and isinstance(b, Tensor):
-        fast = same_layout_binary(spec, a, b)
+        fast = same_dtype_binary(spec, a, b)
         if fast is not None:
             return fast
     dev = device_of(op, (a, b))
@@ -231,10 +230,15 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
     return finish(result, want, out, op) if out is not None else result
 
 
-def same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
-    """The common case without promotion or broadcasting: same dtype, shape and device."""
+def same_dtype_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
+    """The common case without promotion: two tensors of one dtype on one device.
+
+    Operands of one shape take :func:`planned_binary`; others broadcast through
+    :func:`run_kernel`'s plan. Returns None for anything else (promotion, mixed
+    devices), which :func:`binary` handles.
+    """
     dt = a._dtype
-    if dt is not b._dtype or a._shape != b._shape:
+    if dt is not b._dtype:
         return None
     out_dt = spec.same.get(dt)
     if out_dt is None:
@@ -245,7 +249,10 @@ def same_layout_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
     name = spec.name
     if name in _REFUSING:
         _refuse(name, a, b, dt)
-    result = planned_binary(name, a, b, out_dt)
+    if a._shape == b._shape:
+        result = planned_binary(name, a, b, out_dt)
+    else:
+        result = run_kernel(name, (a, b), out_dt, dev, (dt, dt))
     if spec.vjp is not None and dt.category >= 2 and state.enabled:
         if a._requires_grad or b._requires_grad:
             make_node(name, result, (a, b), spec.vjp, (a, b), None)
@@ -371,16 +378,15 @@ def _div_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
 
 
 def _complex_pow_vjp(a: Operand, b: Operand, g: Tensor) -> tuple[Any, Any]:
-    """``g * conj(b * a**(b-1))`` and ``g * conj(a**b * log(a))``; 0 where ``b == 0``, and
-    where ``a == 0`` with ``re(b) >= 0`` (PyTorch)."""
+    """``g * conj(d(a**b))``: 0 where ``b == 0`` (for ``a``), ``a == 0 <= re(b)`` (for ``b``)."""
     ga = gb = None
     if isinstance(a, Tensor):
         ga = g * conj_of(b * a ** (b - 1))  # type: ignore[operator]
         ga = where(b == 0, 0j, ga) if isinstance(b, Tensor) else (g * 0 if b == 0 else ga)
     if isinstance(b, Tensor):
         at = a if isinstance(a, Tensor) else as_tensor(a, dtype=b.dtype, device=b.device)
-        gb = g * conj_of(at ** b * at.log())  # type: ignore[operator,attr-defined]
-        gb = where((at == 0) & (b.real >= 0), 0j, gb)  # type: ignore[attr-defined]
+        gb = where((at == 0) & (b.real >= 0), 0j,  # type: ignore[attr-defined]
+                   g * conj_of(at ** b * at.log()))  # type: ignore[operator,attr-defined]
     return ga, gb
 
 

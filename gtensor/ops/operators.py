@@ -23,7 +23,7 @@ def _forward(op: str) -> Callable[[Tensor, Any], Any]:
 
     def forward(self: Tensor, other: Any) -> Any:
         if isinstance(other, TensorBase):
-            result = ew.same_layout_binary(spec, self, other)
+            result = ew.same_dtype_binary(spec, self, other)
             if result is not None:
                 return result
         elif not ew.is_scalar(other):

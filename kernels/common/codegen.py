@@ -7,11 +7,13 @@ is invalidated when that file changes. Each operand may be an array (indexed)
 or a scalar (used as is): the ``item`` helper, bound by the backend, decides per
 compiled signature.
 
-On the CPU two shapes of loop exist: ``flat`` (all operands contiguous over the
-same index, each with an element offset into its buffer, sliced off before the
-loop so the loop index stays non-negative and the loop vectorizes) and
+On the CPU three shapes of loop exist: ``flat`` (all operands contiguous over
+the same index, each with an element offset into its buffer, sliced off before
+the loop so the loop index stays non-negative and the loop vectorizes),
 ``strided`` (flat buffers with element offsets and stride tuples, any rank; the
-innermost dim is a plain loop). CUDA kernels are unrolled grid-stride loops in
+innermost dim is a plain loop) and ``rows`` (``strided`` where along the
+innermost dim every operand is contiguous or stays put: slices and values read
+once per row, so the inner loop vectorizes). CUDA kernels are unrolled grid-stride loops in
 four layouts (``CUDA_LAYOUTS``: flat, and strided over 1, 2 or more collapsed
 dims), each with a 32- and a 64-bit element index (see ``cuda_source``).
 """
@@ -32,6 +34,30 @@ def _pieces(arity: int) -> tuple[str, str, str]:
     return strided_args, init, step
 
 
+def _row_start(arity: int, parallel: bool) -> str:
+    """The strided loops' common head: for each row of the collapsed shape, the element
+    offset of its first element in every operand (``p{k}``) and in the output (``po``)."""
+    _, init, step = _pieces(arity)
+    loop = "prange" if parallel else "range"
+    inner = "; ".join(f"t{k} = s{k}[nd - 1]" for k in range(arity))
+    return f"""    nd = len(shape)
+    inner = shape[nd - 1]
+    rows = 1
+    for q in range(nd - 1):
+        rows *= shape[q]
+    {inner}
+    tout = so[nd - 1]
+    for row in {loop}(rows):
+        rem = row + 0
+        {init}
+        po = oo
+        for d in range(nd - 2, -1, -1):
+            idx = rem % shape[d]
+            rem = rem // shape[d]
+            {step}
+            po += idx * so[d]"""
+
+
 def cpu_source(name: str, arity: int, parallel: bool) -> str:
     """Return CPU source defining ``{name}_flat``, ``{name}_pointers`` and ``{name}_strided``.
 
@@ -47,8 +73,7 @@ def cpu_source(name: str, arity: int, parallel: bool) -> str:
     call = ", ".join(f"item(v{k}, i)" for k in range(arity))
     views = "\n    ".join(f"v{k} = window(a{k}, o{k}, n)" for k in range(arity))
     flat_args = ", ".join(f"a{k}, o{k}" for k in range(arity))
-    strided_args, init, step = _pieces(arity)
-    inner = "; ".join(f"t{k} = s{k}[nd - 1]" for k in range(arity))
+    strided_args = _pieces(arity)[0]
     scall = ", ".join(f"item(a{k}, p{k} + j * t{k})" for k in range(arity))
     types = ", ".join(f"t{k}" for k in range(arity))
     addresses = ", ".join(f"p{k}" for k in range(arity))
@@ -74,24 +99,59 @@ def {name}_flat(n, {flat_args}, out, oo):
 
 
 def {name}_strided(shape, {strided_args}, out, oo, so):
-    nd = len(shape)
-    inner = shape[nd - 1]
-    rows = 1
-    for q in range(nd - 1):
-        rows *= shape[q]
-    {inner}
-    tout = so[nd - 1]
-    for row in {loop}(rows):
-        rem = row + 0
-        {init}
-        po = oo
-        for d in range(nd - 2, -1, -1):
-            idx = rem % shape[d]
-            rem = rem // shape[d]
-            {step}
-            po += idx * so[d]
+{_row_start(arity, parallel)}
         for j in range(inner):
             out[po + j * tout] = f({scall})
+'''
+
+
+def row_pattern(strides: tuple[tuple[int, ...], ...], out_strides: tuple[int, ...]) -> int | None:
+    """The pattern of a strided call that :func:`cpu_rows_source` runs, or None.
+
+    Bit ``k`` is set when operand ``k`` steps by one element along the innermost
+    dim and clear when it stays put (a broadcast column, a number); a pattern
+    exists when the output steps by one and every operand by one or zero.
+
+    Example:
+        >>> row_pattern(((512, 1), (0, 1)), (512, 1)), row_pattern(((1, 3),), (3, 1))
+        (3, None)
+    """
+    if out_strides[-1] != 1:
+        return None
+    pattern = 0
+    for k, s in enumerate(strides):
+        if s[-1] == 1:
+            pattern |= 1 << k
+        elif s[-1] != 0:
+            return None
+    return pattern
+
+
+def cpu_rows_source(name: str, arity: int, parallel: bool, pattern: int) -> str:
+    """Return CPU source of ``{name}_rows{pattern}``: the strided loop over contiguous rows.
+
+    Called as ``{name}_strided``, for calls of one :func:`row_pattern`: an
+    operand that steps along the row is sliced, one that stays put is read once
+    per row, so the inner loop runs over plain slices and LLVM vectorizes it
+    (the generic strided loop, with a stride per operand, runs about ten times
+    slower on a bias row or a per-row scale). One kernel per pattern a call
+    uses, compiled when first needed.
+
+    Example:
+        >>> "x1 = item(a1, p1)" in cpu_rows_source("gtensor_add", 2, False, 1)
+        True
+    """
+    steps = [bool(pattern >> k & 1) for k in range(arity)]
+    reads = "\n        ".join(f"v{k} = window(a{k}, p{k}, inner)" if step
+                               else f"x{k} = item(a{k}, p{k})" for k, step in enumerate(steps))
+    args = ", ".join(f"item(v{k}, j)" if step else f"x{k}" for k, step in enumerate(steps))
+    return f'''
+def {name}_rows{pattern}(shape, {_pieces(arity)[0]}, out, oo, so):
+{_row_start(arity, parallel)}
+        w = out[po:po + inner]
+        {reads}
+        for j in range(inner):
+            w[j] = f({args})
 '''
 
 

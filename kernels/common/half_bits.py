@@ -1,4 +1,4 @@
-"""Bit-level conversions between half types and float32, shared by the CPU and CUDA kernels.
+"""Bit-level conversions between half types and float32 (and float bit casts), for CPU and CUDA.
 
 Each backend wraps these in its own Numba ``intrinsic`` and ``overload``
 decorators (``kernels.cpu.half``, ``kernels.cuda.half``): the LLVM code is the
@@ -21,6 +21,8 @@ IR_CONVERSIONS: dict[str, tuple[str, str, Any]] = {
         b.fptrunc(v, ir.HalfType()), ir.IntType(16))),
     "bits_to_f32": ("float32", "uint32", lambda b, v: b.bitcast(v, ir.FloatType())),
     "f32_to_bits": ("uint32", "float32", lambda b, v: b.bitcast(v, ir.IntType(32))),
+    "bits_to_f64": ("float64", "int64", lambda b, v: b.bitcast(v, ir.DoubleType())),
+    "f64_to_bits": ("int64", "float64", lambda b, v: b.bitcast(v, ir.IntType(64))),
 }
 """name -> (result type, argument type, LLVM builder of the result from the argument)."""
 

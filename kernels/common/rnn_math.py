@@ -10,7 +10,8 @@ and the hidden part of ``n`` (``hh_n + b_hn``); the Elman cells read their
 output back instead.
 
 Modes: ``LSTM`` 0, ``GRU`` 1, ``RNN_TANH`` 2, ``RNN_RELU`` 3. Float64
-buffers take the C library's ``tanh``; see :func:`tanh`. The functions take
+buffers take the C library's ``tanh`` and ``exp``; float32 ones the backend's
+``exp`` (on the CPU one whose loops vectorize); see :func:`tanh`. The functions take
 no flags that stay fixed through a loop (bias or not, precision): a branch
 on one in the inner loop measured 2-2.5x slower on the CPU.
 """
@@ -23,23 +24,29 @@ from collections.abc import Callable
 
 from .jit_build import build_functions
 
+exp = math.exp
+"""The ``exp`` of the fast paths; a backend binds its own (see :func:`build`)."""
 
-def sigmoid(x):  # noqa: ANN001, ANN201
-    """``1 / (1 + exp(-x))``."""
-    return 1.0 / (1.0 + math.exp(-x))
+
+def sigmoid(x, precise):  # noqa: ANN001, ANN201
+    """``1 / (1 + exp(-x))``, with the backend's ``exp`` unless ``precise``."""
+    if precise:
+        return 1.0 / (1.0 + math.exp(-x))
+    return 1.0 / (1.0 + exp(-x))
 
 
 def tanh(x, precise):  # noqa: ANN001, ANN201
     """``tanh(x)``; unless ``precise``, as ``2 / (1 + exp(-2x)) - 1`` in float64.
 
     The C library's ``tanh`` measured 4-5x slower than ``exp`` in a Numba loop
-    on the CPU. The ``exp`` form is within 1e-16 of ``tanh`` everywhere (so
-    exact to float32 rounding but for results under about 1e-9 in magnitude):
-    float32 cells take it, float64 ones ``math.tanh``.
+    on the CPU. The ``exp`` form is within 1e-14 of ``tanh`` everywhere with
+    the CPU's arithmetic ``exp`` (1e-16 with the C library's), so exact to
+    float32 rounding but for results under about 1e-7 in magnitude: float32
+    cells take it, float64 ones ``math.tanh``.
     """
     if precise:
         return math.tanh(x)
-    return 2.0 / (1.0 + math.exp(-2.0 * x)) - 1.0
+    return 2.0 / (1.0 + exp(-2.0 * x)) - 1.0
 
 
 def cell_forward(row, j, hidden, mode, gi, hh, b, hprev, cprev, h, c, acts):  # noqa: ANN001, ANN201
@@ -53,10 +60,10 @@ def cell_forward(row, j, hidden, mode, gi, hh, b, hprev, cprev, h, c, acts):  # 
         pre_f = gi[base + hidden] + hh[base + hidden] + b[j + hidden]
         pre_g = gi[base + 2 * hidden] + hh[base + 2 * hidden] + b[j + 2 * hidden]
         pre_o = gi[base + 3 * hidden] + hh[base + 3 * hidden] + b[j + 3 * hidden]
-        i = sigmoid(pre_i)
-        f = sigmoid(pre_f)
+        i = sigmoid(pre_i, precise)
+        f = sigmoid(pre_f, precise)
         g = tanh(pre_g, precise)
-        o = sigmoid(pre_o)
+        o = sigmoid(pre_o, precise)
         cell = f * cprev[k] + i * g
         c[k] = cell
         h[k] = o * tanh(cell, precise)
@@ -69,8 +76,8 @@ def cell_forward(row, j, hidden, mode, gi, hh, b, hprev, cprev, h, c, acts):  # 
         pre_r = gi[base] + hh[base] + b[j]
         pre_z = gi[base + hidden] + hh[base + hidden] + b[j + hidden]
         hn = hh[base + 2 * hidden] + b[j + 2 * hidden]
-        r = sigmoid(pre_r)
-        z = sigmoid(pre_z)
+        r = sigmoid(pre_r, precise)
+        z = sigmoid(pre_z, precise)
         n = tanh(gi[base + 2 * hidden] + r * hn, precise)
         h[k] = n + z * (hprev[k] - n)
         saved = row * 4 * hidden + j
@@ -142,12 +149,16 @@ def cell_backward(row, j, hidden, mode, dy, dcarry, acts, c, cprev, hprev, h, dg
 DEVICE_FUNCTIONS = ("sigmoid", "tanh", "cell_forward", "cell_backward")
 
 
-def build(jit: Callable[[Callable], Callable]) -> types.SimpleNamespace:
+def build(jit: Callable[[Callable], Callable],
+          exp: Callable | None = None) -> types.SimpleNamespace:
     """Compile the functions in ``DEVICE_FUNCTIONS`` with ``jit``, bound to each other.
+
+    ``exp``: the compiled exponential the float32 cells use (default ``math.exp``).
 
     Example:
         >>> import numba
-        >>> build(numba.njit).sigmoid(0.0)  # doctest: +SKIP
+        >>> build(numba.njit).sigmoid(0.0, True)  # doctest: +SKIP
         0.5
     """
-    return build_functions(globals(), DEVICE_FUNCTIONS, jit)
+    return build_functions(globals(), DEVICE_FUNCTIONS, jit,
+                           None if exp is None else {"exp": exp})

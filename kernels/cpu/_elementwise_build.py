@@ -13,10 +13,12 @@ from numba.extending import overload
 from ..common.codegen import (
     HALF_SUFFIX,
     build,
+    cpu_rows_source,
     cpu_source,
     half_source,
     has_source_file,
     kernel_name,
+    row_pattern,
 )
 from ..common.operands import (
     convert_scalars,
@@ -61,7 +63,8 @@ class CpuElementwise:
     Inputs are arrays already broadcast to ``out``'s shape (any strides,
     including 0 and negative) or Python numbers; ``out`` is written in place.
     All-contiguous operands take a flat loop; others are collapsed to the fewest
-    dims and run through a strided loop over the original memory (no copies).
+    dims and run through a strided loop over the original memory (no copies),
+    over contiguous rows where the innermost dim allows (``row_pattern``).
     Above ``PARALLEL_MIN`` elements the loop runs in parallel (``prange``).
     A ``half`` kernel (``"float16"`` or ``"bfloat16"``) takes its arrays as
     ``uint16`` bits, numbers as float32, and runs the float32 body between the
@@ -91,6 +94,8 @@ class CpuElementwise:
         self._flat_par = njit(parallel=True, **jit)(par[f"{name}_par_flat"])
         self._strided_par = njit(parallel=True, **jit)(par[f"{name}_par_strided"])
         self._pointers = njit(**jit)(serial[f"{name}_pointers"])
+        self._build = (name, scalar_fn, ns, jit)
+        self._rows: dict[tuple[int, bool], Any] = {}
         self.arity = arity
         self.value_start = value_start
         self.__name__ = name
@@ -136,9 +141,25 @@ class CpuElementwise:
             run: Callable[..., None] = partial(PlannedCall(self._flat_par if par else self._flat),
                                                n)
         else:
-            run = partial(_strided, PlannedCall(self._strided_par if par else self._strided),
-                          cshape, per_input, so)
+            pattern = row_pattern(per_input, so)
+            if pattern is not None:
+                loop = self._rows_kernel(pattern, par)
+            else:
+                loop = self._strided_par if par else self._strided
+            run = partial(_strided, PlannedCall(loop), cshape, per_input, so)
         return with_numbers(run, strides, scalar_dtype)
+
+    def _rows_kernel(self, pattern: int, parallel: bool) -> Any:
+        """The strided loop over contiguous rows of one ``row_pattern`` (built when first used)."""
+        loop = self._rows.get((pattern, parallel))
+        if loop is None:
+            name, scalar_fn, ns, jit = self._build
+            name = f"{name}_par" if parallel else name
+            source = cpu_rows_source(name, self.arity, parallel, pattern)
+            loop = njit(parallel=parallel, **jit)(
+                build(source, scalar_fn, ns)[f"{name}_rows{pattern}"])
+            self._rows[(pattern, parallel)] = loop
+        return loop
 
     def plan_pointers(self, shape: tuple[int, ...], strides: Sequence[tuple[int, ...]],
                       out_strides: tuple[int, ...], dtypes: Sequence[np.dtype],

@@ -259,15 +259,18 @@ def conv2d_weight(x: np.ndarray, g: np.ndarray, out: np.ndarray, stride: Pair, p
     og, cgk = o // groups, cg * kh * kw
     oh_n, ow_n = g.shape[2:]
     size = oh_n * ow_n
-    acc = np.zeros((groups, og, cgk), out.dtype)
+    acc = np.zeros((groups, cgk, og), out.dtype)
     if x.size and g.size:
-        part = np.empty((og, cgk), out.dtype)
+        part = np.empty((cgk, og), out.dtype)
         for n0, n1 in _chunks(x.shape[0], groups * cgk, size, x.itemsize):
             cols = np.empty((groups * cgk, (n1 - n0) * size), x.dtype)
             gtensor_im2col_cpu(x[n0:n1], cols, kh, kw, *stride, *padding, *dilation, oh_n, ow_n)
             # (O, images * positions), the other GEMM operand
             gt = np.ascontiguousarray(g[n0:n1].transpose(1, 0, 2, 3)).reshape(o, -1)
             for j in range(groups):
-                np.dot(gt[j * og:(j + 1) * og], cols[j * cgk:(j + 1) * cgk].T, out=part)
+                # cols @ gt.T, transposed afterwards: with the long (images * positions)
+                # dim inner and the wider operand first, multi-threaded OpenBLAS runs this
+                # product 3x (idle cores) to 30x (busy ones) faster than gt @ cols.T
+                np.dot(cols[j * cgk:(j + 1) * cgk], gt[j * og:(j + 1) * og].T, out=part)
                 acc[j] += part
-    out[...] = acc.reshape(out.shape)
+    out[...] = acc.transpose(0, 2, 1).reshape(out.shape)

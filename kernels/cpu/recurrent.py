@@ -10,16 +10,19 @@ from __future__ import annotations
 from typing import Any
 
 import numba
+import numpy as np
 
 from ..common import rnn_math
 from ..common.dtype_groups import FLOAT
 from ..registry import register
+from . import fast_math
+from .lstm_rows import lstm_rows_backward, lstm_rows_forward
 
 # A parallel region between the step's BLAS calls measured 8-30x slower on 2 cores (the
 # BLAS and Numba thread pools contend), so only very large steps take it.
 PARALLEL_MIN = 1 << 18
 _JIT = {"cache": True, "error_model": "numpy"}
-_dev = rnn_math.build(numba.njit(inline="always", error_model="numpy"))
+_dev = rnn_math.build(numba.njit(inline="always", error_model="numpy"), exp=fast_math.exp)
 _forward = _dev.cell_forward
 _backward = _dev.cell_backward
 
@@ -61,9 +64,14 @@ _backward_loops = (numba.njit(**_JIT)(gtensor_rnn_cell_backward),
                    numba.njit(parallel=True, **_JIT)(gtensor_rnn_cell_backward))
 
 
-def _by_size(loops: tuple[Any, Any], op: str) -> Any:
+def _by_size(loops: tuple[Any, Any], op: str, lstm_rows: Any) -> Any:
     def run(size: int, hidden: int, mode: int, *buffers: Any, stream: Any = None) -> None:
-        loops[size >= PARALLEL_MIN](size, hidden, mode, *buffers)
+        if size >= PARALLEL_MIN:
+            loops[1](size, hidden, mode, *buffers)
+        elif mode == 0 and buffers[0].dtype == np.float32:
+            lstm_rows(size, hidden, *buffers)
+        else:
+            loops[0](size, hidden, mode, *buffers)
 
     run.__name__ = run.__qualname__ = f"gtensor_{op}_cpu"
     run.__doc__ = f"""{op.replace("_", " ").capitalize()}: ``size`` units (rows times hidden).
@@ -78,5 +86,6 @@ def _by_size(loops: tuple[Any, Any], op: str) -> Any:
     return register(op, "cpu", FLOAT)(run)
 
 
-gtensor_rnn_cell_forward_cpu = _by_size(_forward_loops, "rnn_cell_forward")
-gtensor_rnn_cell_backward_cpu = _by_size(_backward_loops, "rnn_cell_backward")
+gtensor_rnn_cell_forward_cpu = _by_size(_forward_loops, "rnn_cell_forward", lstm_rows_forward)
+gtensor_rnn_cell_backward_cpu = _by_size(_backward_loops, "rnn_cell_backward",
+                                         lstm_rows_backward)

@@ -189,3 +189,13 @@ def test_against_numpy(name: str, device: str, inputs: dict[str, np.ndarray]) ->
         assert (g.dtype.name, g.shape) == (w.dtype.name, w.shape)
         tol = 2e-5 if w.dtype == np.float32 else 1e-10
         np.testing.assert_allclose(g.cpu().numpy(), w, rtol=tol, atol=tol)
+
+
+def test_unsigned_sums_and_products_accumulate_in_uint64(device: str) -> None:
+    """The standard's default for unsigned input is the default unsigned integer, not int64."""
+    x = gt.tensor([[200, 100], [3, 4]], dtype=gt.uint8, device=device)
+    assert gxp.sum(x).dtype is gt.uint64 and gxp.sum(x).item() == 307
+    assert gxp.prod(x, axis=0).dtype is gt.uint64 and gxp.prod(x, axis=0).tolist() == [600, 400]
+    assert gxp.cumulative_sum(x, axis=1).tolist() == [[200, 300], [3, 7]]
+    assert gxp.cumulative_prod(x, axis=0, dtype=gt.int64).dtype is gt.int64
+    assert gxp.sum(gt.tensor([1, 2], device=device)).dtype is gt.int64

@@ -160,3 +160,34 @@ def test_anomaly_mode_names_the_forward_op():
 def test_repr_shows_grad_fn():
     y = leaf([1.0]) * 2
     assert repr(y) == "tensor([2.], dtype=gtensor.float64, grad_fn=<MulBackward>)"
+
+
+def test_first_grad_is_kept_without_copy_only_when_unshared(device):
+    """A gradient only the engine holds becomes .grad as it is; one that anyone else can
+    reach (the caller's gradient, a hook's list, a NumPy view, another leaf) is copied, so
+    that later in-place accumulation changes no one else's data."""
+    w = gt.randn(4, 3, device=device, requires_grad=True)
+    x = gt.randn(5, 3, device=device)
+    (x @ w.T).sum().backward()
+    assert w.grad._base is None and w.grad.is_contiguous()
+    np.testing.assert_allclose(w.grad.cpu().numpy(), np.tile(x.sum(0).cpu().numpy(), (4, 1)),
+                               rtol=1e-5)
+
+    given = gt.ones(3, device=device)
+    held, arrays = [], []
+    a = leaf([1.0, 2.0, 3.0], device)
+    b = leaf([1.0, 2.0, 3.0], device)
+    c = leaf([1.0, 2.0, 3.0], device)
+    d = leaf([1.0, 2.0, 3.0], device)
+    b.register_hook(held.append)
+    d.register_hook(lambda g: arrays.append(g.cpu().numpy()) if device == "cpu" else None)
+    for _ in range(2):
+        (a * 1).backward(given)
+        (b * 2).sum().backward()
+        (c + d).sum().backward()
+    assert given.tolist() == [1.0, 1.0, 1.0]
+    assert held[0].tolist() == [2.0, 2.0, 2.0]
+    assert a.grad.tolist() == [2.0, 2.0, 2.0] and b.grad.tolist() == [4.0, 4.0, 4.0]
+    assert c.grad.tolist() == d.grad.tolist() == [2.0, 2.0, 2.0]
+    if arrays:
+        assert arrays[0].tolist() == [1.0, 1.0, 1.0]

@@ -176,6 +176,30 @@ def test_parallel_path_matches_serial() -> None:
     np.testing.assert_array_equal(out, a * a)
 
 
+@pytest.mark.parametrize("rows", [3, 300], ids=["serial", "parallel"])
+def test_strided_rows_of_every_inner_pattern(rows: int) -> None:
+    """Each operand stepping 0 or 1 along the inner dim (or not at all: a number) has a
+    contiguous-row loop of its own; a reversed or transposed operand takes the generic one."""
+    rng = np.random.default_rng(4)
+    mul = lookup("mul", "cpu", ("float32", "float32"))
+    addcmul = lookup("addcmul", "cpu", ("float32",) * 3)
+    x = rng.random((rows, 130), dtype=np.float32)
+    row = rng.random(130, dtype=np.float32)
+    col = rng.random((rows, 1), dtype=np.float32)
+    steps = {"inner": x, "row": np.broadcast_to(row, x.shape),
+             "col": np.broadcast_to(col, x.shape), "number": np.float32(1.5),
+             "reversed": x[:, ::-1], "transposed": np.ascontiguousarray(x.T).T}
+    for a_kind, a in steps.items():
+        for b_kind, b in steps.items():
+            out = poisoned(x.shape, "float32")
+            mul(a, b, out)
+            np.testing.assert_array_equal(out, np.multiply(a, b), err_msg=f"{a_kind}*{b_kind}")
+            out = poisoned(x.shape, "float32")
+            addcmul(np.broadcast_to(col, x.shape), a, b, 0.5, out)
+            want = np.broadcast_to(col + 0.5 * np.multiply(a, b), x.shape)
+            np.testing.assert_allclose(out, want, rtol=1e-6, err_msg=f"addcmul {a_kind} {b_kind}")
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_integer_semantics(backend: str) -> None:
     div = lookup("floor_divide", backend, ("int8", "int8"))

@@ -42,6 +42,22 @@ def test_matmul_gradients(device, rng, sa, sb):
     assert gradcheck(lambda x, y: x @ y, (a, b))
 
 
+def test_gradients_of_transposed_operands_keep_their_layout(device, rng):
+    """A column-major operand (a weight used as W.T) gets its gradient in its own layout:
+    back through .T, the leaf's gradient is contiguous, and the values are the product's."""
+    a = gt.tensor(rng.standard_normal((3, 4)), device=device, requires_grad=True)
+    b = gt.tensor(rng.standard_normal((5, 3)), device=device, requires_grad=True)
+    x = gt.tensor(rng.standard_normal((2, 4, 3)), device=device)
+    g = rng.standard_normal((4, 5))
+    (a.T @ b.T).backward(gt.tensor(g, device=device))
+    (x @ b.T).backward(gt.ones(2, 4, 5, dtype=gt.float64, device=device))
+    an, bn, xn = (t.detach().cpu().numpy() for t in (a, b, x))
+    np.testing.assert_allclose(a.grad.cpu().numpy(), (g @ bn).T)
+    np.testing.assert_allclose(b.grad.cpu().numpy(),
+                               (an @ g).T + np.ones((5, 8)) @ xn.reshape(8, 3))
+    assert a.grad.is_contiguous() and b.grad.is_contiguous()
+
+
 def test_matmul_errors(device):
     with pytest.raises(gt.errors.ShapeError, match=r"\[matmul\] shapes \(2, 3\) and \(4, 5\) "
                        "cannot be multiplied"):
