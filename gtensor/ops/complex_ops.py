@@ -4,6 +4,9 @@
 A complex element is two adjacent floats (real part first), as in NumPy and
 PyTorch, so ``real``/``imag`` and ``view_as_real`` are views of the complex
 storage with doubled strides; writing through them writes the complex tensor.
+Autograd does not follow such writes (the views are not registered as views
+of the complex tensor, whose dtype differs): where gradients matter, build
+the new value out of place (``gt.complex(new_real, x.imag)``).
 Gradients follow PyTorch's convention for a real loss ``L`` of complex ``z``:
 the gradient is ``dL/d(re z) + 1j * dL/d(im z)``. ``conj`` is always physical:
 ``conj_physical`` is the same op, ``resolve_conj`` returns its input.
