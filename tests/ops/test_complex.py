@@ -87,6 +87,9 @@ def test_creation_copies_and_storage(device: str, dtype: str):
             "stack": np.stack([a, a]), "where": np.where(abs(a) > 1, a, 5j)}
     for name, got in moved.items():
         assert got.dtype is dt and np.array_equal(got.cpu().numpy(), want[name]), name
+    summed = gt.zeros(2, 3, dtype=dt, device=device).index_add(
+        0, gt.tensor([0, 0, 1], device=device), gt.cat([x, x[:1]]))  # duplicates: atomics
+    assert np.allclose(summed.cpu().numpy(), [a[0] + a[1], a[0]])
     y = x.clone()
     y[0, 1] = 7j
     y.imag[1] = gt.tensor([1.0, 2.0, 3.0], device=device)  # a view: writes the complex storage
