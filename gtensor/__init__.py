@@ -14,6 +14,7 @@ from . import (
     autograd,
     cuda,
     distributed,
+    fft,
     func,
     linalg,
     memory,
@@ -38,6 +39,8 @@ from .device import device
 from .dtypes import (
     bfloat16,
     bool_,
+    complex64,
+    complex128,
     dtype,
     finfo,
     float16,
@@ -96,6 +99,23 @@ from .ops.arrangement import (
     rot90,
     tril_indices,
     triu_indices,
+)
+from .ops.closeness import allclose, equal, isclose
+from .ops.complex_ops import (
+    adjoint,
+    angle,
+    complex,
+    conj,
+    conj_physical,
+    imag,
+    is_complex,
+    is_conj,
+    polar,
+    real,
+    resolve_conj,
+    sgn,
+    view_as_complex,
+    view_as_real,
 )
 from .ops.conv import conv1d, conv2d, conv_transpose2d
 from .ops.copy import clone
@@ -199,7 +219,7 @@ from .ops.layout.views import (
     unflatten,
     unsqueeze,
 )
-from .ops.matmul import bmm, einsum, matmul, mm
+from .ops.matmul import bmm, dot, einsum, matmul, mm, vdot
 from .ops.pooling import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 from .ops.products import addmv, addmv_, addr, baddbmm, cdist, chain_matmul, renorm, vander
 from .ops.random import rand, rand_like, randint, randn, randn_like
@@ -327,6 +347,8 @@ bool = bool_  # noqa: A001 - gt.bool as in PyTorch
 float = float32  # noqa: A001
 double = float64
 half = float16
+cfloat = complex64
+cdouble = complex128
 long = int64
 int = int32  # noqa: A001
 
@@ -369,6 +391,10 @@ __all__ = [
     "divide",
     "dropout_mask", "dtype", "einsum", "empty", "empty_like", "enable_grad", "eq", "erf", "erf_",
     "exp", "exp2", "exp2_", "exp_", "expm1", "expm1_", "eye", "fill_", "flatten", "flip",
+    "adjoint", "angle", "complex", "conj", "conj_physical", "imag", "is_complex", "is_conj",
+    "polar", "real", "resolve_conj", "sgn", "view_as_complex", "view_as_real", "dot", "vdot",
+    "allclose", "equal", "isclose", "fft",
+    "complex64", "complex128", "cfloat", "cdouble",
     "float16", "bfloat16", "finfo", "float32", "float64", "floor", "floor_", "floor_divide",
     "from_dlpack",
     "from_numpy", "full", "full_like", "func", "gather", "ge", "gelu", "get_autocast_dtype",

@@ -1,6 +1,6 @@
 """Data types and their type-promotion rules.
 
-Promotion table (``promote_types``), by category bool < integer < floating:
+Promotion table (``promote_types``), by category bool < integer < floating < complex:
 
 * different categories: the higher category's dtype wins
   (``int64 + float16 -> float16``, ``bool + int8 -> int8``);
@@ -10,12 +10,17 @@ Promotion table (``promote_types``), by category bool < integer < floating:
   PyTorch's is the part without uint16/uint32/uint64; ``uint64`` with a
   signed integer has no such type and raises :class:`DTypeError`;
 * two floats: the wider one; ``bfloat16`` and ``float16`` (same width, different
-  formats) promote to ``float32``.
+  formats) promote to ``float32``;
+* a complex dtype with a float: the complex dtype whose parts hold both
+  (``complex64 + float64 -> complex128``, ``complex64 + float16 -> complex64``);
+  two complex dtypes: the wider one.
 
 ``result_type`` adds PyTorch's rules for operands of different kinds: tensors
 with at least one dimension decide the dtype; zero-dim tensors and then Python
 scalars only raise the *category* (a Python float with an integer tensor gives
-the default float dtype; a Python int with a ``uint8`` tensor stays ``uint8``).
+the default float dtype; a Python int with a ``uint8`` tensor stays ``uint8``;
+a Python complex with a real tensor gives the default complex dtype, or the
+complex dtype whose parts have the tensor's float dtype).
 """
 
 from __future__ import annotations
@@ -39,23 +44,39 @@ class dtype:  # noqa: N801 - PyTorch's spelling
     """
 
     __slots__ = ("name", "numpy", "itemsize", "category", "is_signed", "is_half", "kernel",
-                 "compute")
+                 "compute", "_part")
 
     def __init__(self, name: str, category: int) -> None:
         self.name = name
         self.numpy = _NUMPY.get(name) or np.dtype(name)
         self.itemsize = self.numpy.itemsize
-        self.category = category  # 0 bool, 1 integer, 2 floating
+        self.category = category  # 0 bool, 1 integer, 2 floating, 3 complex
         self.is_signed = name != "bool" and not name.startswith("uint")
         self.is_half = name in ("float16", "bfloat16")
         # kernels see a half type's buffers as its bits (uint16) and compute in float32
         self.kernel = np.dtype(np.uint16) if self.is_half else self.numpy
         self.compute = np.dtype(np.float32) if self.is_half else self.numpy
+        self._part = name
 
     @property
     def is_floating_point(self) -> bool:
         """True for bfloat16, float16, float32 and float64."""
         return self.category == 2
+
+    @property
+    def is_complex(self) -> bool:
+        """True for complex64 and complex128."""
+        return self.category == 3
+
+    @property
+    def is_inexact(self) -> bool:
+        """True for floating and complex dtypes: the ones that carry gradients."""
+        return self.category >= 2
+
+    @property
+    def real_dtype(self) -> dtype:
+        """The dtype of a complex dtype's parts (``complex64 -> float32``); else the dtype."""
+        return _BY_NAME[self._part] if self.category == 3 else self
 
     def __repr__(self) -> str:
         return f"gtensor.{self.name}"
@@ -77,13 +98,17 @@ float16 = dtype("float16", 2)
 bfloat16 = dtype("bfloat16", 2)
 float32 = dtype("float32", 2)
 float64 = dtype("float64", 2)
+complex64 = dtype("complex64", 3)
+complex128 = dtype("complex128", 3)
+complex64._part, complex128._part = "float32", "float64"
 
 ALL_DTYPES = (bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, bfloat16,
-              float32, float64)
+              float32, float64, complex64, complex128)
+COMPLEX_DTYPES = (complex64, complex128)
 HALF_DTYPES = (float16, bfloat16)
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
 _ALIASES = {"float": float32, "double": float64, "half": float16, "int": int32, "long": int64,
-            "short": int16, "bool_": bool_}
+            "short": int16, "bool_": bool_, "cfloat": complex64, "cdouble": complex128}
 
 _default_dtype = float32
 
@@ -103,6 +128,8 @@ def as_dtype(spec: Any) -> dtype:
         return int64
     if spec is bool:
         return bool_
+    if spec is complex:
+        return complex128
     if isinstance(spec, str) and spec in _ALIASES:
         return _ALIASES[spec]
     try:
@@ -120,6 +147,29 @@ def as_dtype(spec: Any) -> dtype:
 def get_default_dtype() -> dtype:
     """Return the dtype of floating tensors made from Python floats (float32 at start)."""
     return _default_dtype
+
+
+def default_complex_dtype() -> dtype:
+    """The dtype of tensors made from Python complex numbers: complex128 when the default
+    float dtype is float64, else complex64 (PyTorch's rule).
+
+    Example:
+        >>> default_complex_dtype()
+        gtensor.complex64
+    """
+    return complex128 if _default_dtype is float64 else complex64
+
+
+def complex_of(d: dtype) -> dtype:
+    """The complex dtype holding ``d``'s values: complex128 for float64, else complex64.
+
+    Example:
+        >>> complex_of(float64), complex_of(float16)
+        (gtensor.complex128, gtensor.complex64)
+    """
+    if d.category == 3:
+        return d
+    return complex128 if d is float64 else complex64
 
 
 def set_default_dtype(d: Any) -> None:
@@ -158,6 +208,11 @@ def promote_types(a: Any, b: Any, op: str = "promote_types") -> dtype:
     a, b = as_dtype(a), as_dtype(b)
     if a is b:
         return a
+    if a.category == 3 or b.category == 3:
+        if a.category == b.category:
+            return a if a.itemsize >= b.itemsize else b
+        cplx, other = (a, b) if a.category == 3 else (b, a)
+        return complex128 if cplx is complex128 or other is float64 else complex64
     if a.category != b.category:
         return a if a.category > b.category else b
     if a.category == 2:
@@ -182,6 +237,8 @@ def _scalar_dtype(value: Any) -> dtype:
         return int64
     if isinstance(value, (float, np.floating)):
         return get_default_dtype()
+    if isinstance(value, (complex, np.complexfloating)):
+        return default_complex_dtype()
     raise TypeError(f"[result_type] unsupported operand type {type(value).__name__}")
 
 
@@ -212,7 +269,8 @@ def result_type(*operands: Any, op: str = "result_type") -> dtype:
         if result is None:
             result = d
         elif d.category > result.category:
-            result = d
+            # a complex number or 0-d tensor keeps a float tensor's precision
+            result = complex_of(result) if d.category == 3 and result.category == 2 else d
     if result is None:
         raise TypeError("[result_type] needs at least one operand")
     return result
@@ -233,8 +291,9 @@ class finfo:  # noqa: N801 - PyTorch's spelling
 
     def __init__(self, type: Any = None) -> None:  # noqa: A002 - PyTorch's name
         d = get_default_dtype() if type is None else as_dtype(type)
-        if d.category != 2:
+        if d.category < 2:
             raise TypeError(f"[finfo] expected a floating dtype, got {d.name}")
+        d = d.real_dtype
         info = ml_dtypes.finfo(d.numpy)
         self.bits = int(info.bits)
         self.eps = float(info.eps)
@@ -262,7 +321,7 @@ class iinfo:  # noqa: N801 - PyTorch's spelling
 
     def __init__(self, type: Any) -> None:  # noqa: A002 - PyTorch's name
         d = as_dtype(type)
-        if d.category == 2:
+        if d.category >= 2:
             raise TypeError(f"[iinfo] expected an integer dtype, got {d.name}")
         info = np.iinfo(np.uint8 if d is bool_ else d.numpy)
         self.bits = 8 * d.itemsize

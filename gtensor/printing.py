@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .dtypes import bool_, get_default_dtype, int64
+from .dtypes import bool_, default_complex_dtype, get_default_dtype, int64
 
 
 @dataclass
@@ -81,6 +81,26 @@ class _Formatter:
         return self.format(v).rjust(self.width)
 
 
+class _ComplexFormatter:
+    """PyTorch's complex form ``1.5000+2.0000j``: the real and the imaginary parts each
+    formatted as a real tensor of those parts would be."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.real, self.imag = _Formatter(values.real), _Formatter(values.imag)
+        self.width = max((len(self.format(v)) for v in values.ravel()), default=1)
+
+    def format(self, v: Any) -> str:
+        imag = self.imag.format(v.imag) + "j"
+        return self.real.format(v.real) + (imag if imag[0] in "+-" else "+" + imag)
+
+    def pad(self, v: Any) -> str:
+        return self.format(v).rjust(self.width)
+
+
+def _formatter(values: np.ndarray) -> _Formatter | _ComplexFormatter:
+    return _ComplexFormatter(values) if values.dtype.kind == "c" else _Formatter(values)
+
+
 def _summarized(arr: np.ndarray, edge: int) -> np.ndarray:
     """Keep ``edge`` items at each end of every dim (for choosing widths)."""
     for axis, n in enumerate(arr.shape):
@@ -90,7 +110,8 @@ def _summarized(arr: np.ndarray, edge: int) -> np.ndarray:
     return arr
 
 
-def _render(arr: np.ndarray, fmt: _Formatter, indent: int, summarize: bool) -> str:
+def _render(arr: np.ndarray, fmt: _Formatter | _ComplexFormatter, indent: int,
+            summarize: bool) -> str:
     edge = _options.edgeitems
     if arr.ndim == 0:
         return fmt.format(arr.item())
@@ -136,8 +157,8 @@ def tensor_repr(t: Any) -> str:
         if arr.ndim != 1:
             suffix.append(f"size={tuple(arr.shape)}")
     else:
-        body = _render(arr, _Formatter(shown), len(prefix), summarize)
-    if t.dtype not in (get_default_dtype(), int64, bool_):
+        body = _render(arr, _formatter(shown), len(prefix), summarize)
+    if t.dtype not in (get_default_dtype(), default_complex_dtype(), int64, bool_):
         suffix.append(f"dtype=gtensor.{t.dtype.name}")
     if t.grad_fn is not None:
         suffix.append(f"grad_fn=<{t.grad_fn.label}>")

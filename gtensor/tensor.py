@@ -18,6 +18,7 @@ from .errors import check
 from .mixins import (
     ArithmeticMethods,
     AutogradMethods,
+    ComplexMethods,
     CopyMethods,
     IndexingMethods,
     MovementMethods,
@@ -32,7 +33,7 @@ from .trace_state import state as _tracing
 
 
 class Tensor(TensorBase, AutogradMethods, CopyMethods, ArithmeticMethods, UnaryMethods,
-             ReductionMethods, MovementMethods, IndexingMethods, RandomMethods):
+             ReductionMethods, MovementMethods, IndexingMethods, RandomMethods, ComplexMethods):
     """An n-dimensional array on a device, with autograd metadata.
 
     Make tensors with :func:`gtensor.tensor`, :func:`gtensor.zeros` and friends.
@@ -96,8 +97,11 @@ class Tensor(TensorBase, AutogradMethods, CopyMethods, ArithmeticMethods, UnaryM
     def __int__(self) -> int:
         return int(self.item())
 
+    def __complex__(self) -> complex:
+        return complex(self.item())
+
     def __index__(self) -> int:
-        check(not self._dtype.is_floating_point and self.numel() == 1, "index",
+        check(self._dtype.category < 2 and self.numel() == 1, "index",
               "only integer tensors of a single element can be converted to an index", TypeError)
         return int(self.item())
 

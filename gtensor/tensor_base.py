@@ -265,8 +265,9 @@ class TensorBase:
         """Set ``requires_grad`` in place on a leaf and return ``self``."""
         check(self.grad_fn is None or requires_grad, "requires_grad_",
               "can only change requires_grad of leaf tensors")
-        check(not requires_grad or self._dtype.is_floating_point, "requires_grad_",
-              lambda: f"only floating point tensors can require gradients, got {self._dtype.name}")
+        check(not requires_grad or self._dtype.is_inexact, "requires_grad_",
+              lambda: "only floating point and complex tensors can require gradients, got "
+              f"{self._dtype.name}")
         self._requires_grad = bool(requires_grad)
         return self
 

@@ -93,8 +93,9 @@ def test_dtype_objects():
     assert repr(gt.float64) == "gtensor.float64"
     assert gt.bool is gt.bool_ and gt.long is gt.int64 and gt.double is gt.float64
     assert gt.dtypes.as_dtype(np.float16) is gt.float16
-    with pytest.raises(TypeError, match=r"^\[dtype\] complex128 is not supported"):
-        gt.dtypes.as_dtype(np.complex128)
+    assert gt.dtypes.as_dtype(np.complex128) is gt.complex128 and gt.cfloat is gt.complex64
+    with pytest.raises(TypeError, match=r"^\[dtype\] complex256 is not supported"):
+        gt.dtypes.as_dtype(np.clongdouble)
 
 
 @pytest.mark.parametrize("name", ["float16", "bfloat16", "float32", "float64"])

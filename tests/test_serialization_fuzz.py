@@ -103,7 +103,7 @@ def test_bad_entry_fields_raise(key: str, value: Any) -> None:
     (lambda h: h.update(tree={"type": "int", "value": 1.5}), "int node"),
     (lambda h: h.update(tree={"type": "float", "value": [1]}), "float node"),
     (lambda h: h.update(tree={"type": "bytes", "value": "zz"}), "bytes node"),
-    (lambda h: h.update(tree={"type": "dtype", "value": "complex"}), "dtype node"),
+    (lambda h: h.update(tree={"type": "dtype", "value": "complex32"}), "dtype node"),
     (lambda h: h.update(tree={"type": "list", "items": {}}), "item list"),
     (lambda h: h.update(tree={"type": "dict", "keys": [], "values": [{"type": "none"}]}),
      "mismatched"),

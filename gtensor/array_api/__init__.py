@@ -15,11 +15,9 @@ Example:
 Where it departs from the standard, or leaves parts out:
 
 * Dtypes: those :mod:`gtensor.dtypes` has (bool, uint8-uint64, int8-int64,
-  float32/float64, plus float16 and bfloat16 as extras that the inspection
-  API does not list); the standard's complex64/complex128 appear as soon
-  as gtensor has them. Until complex dtypes exist, ``real`` and ``conj``
-  return real input as it is, ``imag`` raises, and the ``fft`` extension is
-  missing.
+  float32/float64, complex64/complex128, plus float16 and bfloat16 as extras
+  that the inspection API does not list). The ``fft`` extension is
+  :mod:`.fft` (gtensor's transforms under the standard's signatures).
 * Type promotion follows the standard in these functions (see
   :mod:`.data_types`: a 0-d array promotes as any array); Tensor operators
   (``x + y``) keep gtensor's PyTorch rule, where a 0-d tensor only raises the
@@ -38,7 +36,7 @@ import math
 from typing import Any
 
 from ..errors import check
-from . import creation, elementwise, linalg, manipulation, searching, sets, statistics
+from . import creation, elementwise, fft, linalg, manipulation, searching, sets, statistics
 from .creation import *  # noqa: F403 - each part lists its names in __all__
 from .data_types import astype, by_name, can_cast, finfo, iinfo, isdtype, result_type
 from .elementwise import *  # noqa: F403
@@ -61,8 +59,8 @@ newaxis = None
 
 __all__ = [
     "__array_api_version__", "__array_namespace_info__", "astype", "can_cast", "e", "finfo",
-    "iinfo", "inf", "isdtype", "linalg", "matmul", "matrix_transpose", "nan", "newaxis", "pi",
-    "result_type", "tensordot", "vecdot",
+    "fft", "iinfo", "inf", "isdtype", "linalg", "matmul", "matrix_transpose", "nan", "newaxis",
+    "pi", "result_type", "tensordot", "vecdot",
     *creation.__all__, *elementwise.__all__, *manipulation.__all__, *searching.__all__,
     *sets.__all__, *statistics.__all__,
 ]

@@ -46,17 +46,13 @@ def by_name() -> dict[str, dtype]:
     return {d.name: d for d in ALL_DTYPES}
 
 
-def _is_complex(d: dtype) -> bool:
-    return d.name.startswith("complex")
-
-
 KINDS: dict[str, Callable[[dtype], bool]] = {
     "bool": lambda d: d.category == 0,
     "signed integer": lambda d: d.category == 1 and d.is_signed,
     "unsigned integer": lambda d: d.category == 1 and not d.is_signed,
     "integral": lambda d: d.category == 1,
-    "real floating": lambda d: d.category == 2 and not _is_complex(d),
-    "complex floating": _is_complex,
+    "real floating": lambda d: d.category == 2,
+    "complex floating": lambda d: d.category == 3,
     "numeric": lambda d: d.category > 0,
 }
 """The standard's dtype kinds, as tests on a gtensor dtype."""
@@ -107,8 +103,9 @@ def result_type(*arrays_and_dtypes: Any) -> dtype:
         if isinstance(a, (TensorBase, _dtypes.dtype)):
             found.append(_dtype_of(a, "result_type"))
         else:
-            check(isinstance(a, (bool, int, float)), "result_type", lambda: "expected arrays, "
-                  f"dtypes or Python scalars, got {type(a).__name__}", TypeError)
+            check(isinstance(a, (bool, int, float, complex)), "result_type",
+                  lambda: f"expected arrays, dtypes or Python scalars, got {type(a).__name__}",
+                  TypeError)
             scalars.append(a)
     check(bool(found), "result_type", "needs at least one array or dtype", ValueError)
     out = found[0]
@@ -195,15 +192,17 @@ class iinfo_object:  # noqa: N801 - the standard's name
 
 
 def finfo(type: Any, /) -> finfo_object:  # noqa: A002 - the standard's name
-    """Machine limits of a floating dtype (or of an array's dtype).
+    """Machine limits of a floating dtype (or of an array's dtype); a complex dtype's are those
+    of its parts (``finfo(complex64).dtype`` is float32), as the standard says.
 
     Example:
         >>> finfo(gt.float32).bits
         32
     """
     d = _dtype_of(type, "finfo")
-    check(d.category == 2, "finfo", lambda: f"expected a floating dtype, got {d.name}",
+    check(d.category >= 2, "finfo", lambda: f"expected a floating dtype, got {d.name}",
           TypeError)
+    d = d.real_dtype
     info = ml_dtypes.finfo(d.numpy)
     return finfo_object(int(info.bits), float(info.eps), float(info.max), float(info.min),
                         float(info.smallest_normal), d)

@@ -7,8 +7,9 @@ as the standard does first (a 0-d array counts as any array: see
 results differ from the standard's the wrapper fixes them with gtensor ops on
 the array's device: ``sign`` of a NaN is NaN (0 in gtensor); ``floor``,
 ``ceil`` and ``trunc`` give a zero the sign of its input (``ceil(-0.5)`` is
-``-0.0``; gtensor's kernels give ``+0.0``); ``clip`` keeps ``x``'s dtype. The
-complex functions accept real arrays only until gtensor has complex dtypes.
+``-0.0``; gtensor's kernels give ``+0.0``); ``clip`` keeps ``x``'s dtype;
+``sign`` of a complex number is ``z / |z|``. ``real``, ``imag`` and ``conj``
+take real floating arrays too (``imag`` of one is zeros).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..dtypes import dtype
 from ..errors import DTypeError, check
+from ..ops import complex_ops, float_math, ternary, unary
 from ..ops import elementwise as ew
-from ..ops import float_math, ternary, unary
+from ..ops.creation import zeros_like
 from ..tensor_base import TensorBase
 from .data_types import iinfo, promoted
 
@@ -139,6 +141,8 @@ def sign(x: Tensor, /) -> Tensor:
         >>> sign(gt.tensor([-2.0, 0.0, float("nan")])).tolist()
         [-1.0, 0.0, nan]
     """
+    if isinstance(x, TensorBase) and x.dtype.is_complex:
+        return complex_ops.sgn(x)
     out = unary.sign(x)
     return ew.where(x.isnan(), x, out) if x.dtype.is_floating_point else out
 
@@ -151,23 +155,45 @@ def positive(x: Tensor, /) -> Tensor:
 
 
 def real(x: Tensor, /) -> Tensor:
-    """The real part: ``x`` itself for a real array (gtensor has no complex dtypes yet)."""
-    return _real_only(x, "real")
+    """The real parts of a complex array (a new array); a real array is copied.
+
+    Example:
+        >>> import gtensor as gt
+        >>> real(gt.tensor([1 + 2j])).tolist()
+        [1.0]
+    """
+    return complex_ops.real(_array(x, "real")).clone()
 
 
 def conj(x: Tensor, /) -> Tensor:
-    """The complex conjugate: ``x`` itself for a real array (gtensor has no complex dtypes yet)."""
-    return _real_only(x, "conj")
+    """The complex conjugate; a real array is copied.
+
+    Example:
+        >>> import gtensor as gt
+        >>> conj(gt.tensor([1 + 2j])).tolist()
+        [(1-2j)]
+    """
+    x = _array(x, "conj")
+    return complex_ops.conj(x) if x.dtype.is_complex else x.clone()
 
 
 def imag(x: Tensor, /) -> Tensor:
-    """The imaginary part of a complex array; gtensor has no complex dtypes yet, so it raises."""
-    dt = _real_only(x, "imag").dtype.name
-    raise DTypeError(f"[imag] expected a complex floating array, got {dt}; gtensor has no "
-                     "complex dtypes yet")
+    """The imaginary parts of a complex array (a new array); zeros for a real floating one.
+
+    Example:
+        >>> import gtensor as gt
+        >>> imag(gt.tensor([1 + 2j])).tolist()
+        [2.0]
+    """
+    x = _array(x, "imag")
+    if x.dtype.is_complex:
+        return complex_ops.imag(x).clone()
+    check(x.dtype.is_floating_point, "imag", lambda: "expected a floating point array, got "
+          f"{x.dtype.name}", DTypeError)
+    return zeros_like(x)
 
 
-def _real_only(x: Tensor, op: str) -> Tensor:
+def _array(x: Tensor, op: str) -> Tensor:
     check(isinstance(x, TensorBase), op, lambda: f"expected an array, got {type(x).__name__}",
           TypeError)
     return x

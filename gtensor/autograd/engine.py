@@ -61,6 +61,8 @@ def _fit(g: Tensor, meta: tuple[Any, Any, Any], owner: Node) -> Tensor:
         except Exception as exc:
             raise RuntimeError(f"[backward] {owner.name} returned a gradient of shape {g.shape} "
                                f"for an input of shape {shape}") from exc
+    if g.dtype.is_complex and not dt.is_complex:
+        g = g.real  # a real input's gradient is the real part (PyTorch)
     if g.dtype is not dt or g.device != dev:
         g = g.to(device=dev, dtype=dt)
     return g
@@ -203,7 +205,7 @@ def _run_pre_hooks(node: Node, grads: list[Tensor | None]) -> None:
 
 def _check_nan(node: Node, grads: Sequence[Tensor | None]) -> None:
     for i, g in enumerate(grads):
-        if g is not None and g.dtype.is_floating_point and bool(g.isnan().any()):
+        if g is not None and g.dtype.is_inexact and bool(g.isnan().any()):
             where = "".join(node.trace or ["(no forward trace recorded)\n"])
             raise RuntimeError(f"[backward] function {node.name} returned nan values in its "
                                f"{i}th output; the forward op was created at:\n{where}")
@@ -237,6 +239,9 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
             if out.numel() != 1:
                 raise RuntimeError("[backward] grad can be implicitly created only for scalar "
                                    f"outputs; output {i} has shape {out.shape}")
+            if out.dtype.is_complex:
+                raise RuntimeError("[backward] grad can be implicitly created only for real "
+                                   f"scalar outputs; output {i} is {out.dtype.name}")
             g = ones_like(out)
         elif g.shape != out.shape:
             raise RuntimeError(f"[backward] grad of shape {g.shape} does not match output "

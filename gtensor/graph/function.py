@@ -96,7 +96,7 @@ class Function:
                 raise RuntimeError(f"[{cls.__name__}] a leaf Variable that requires grad is "
                                    "being used in an in-place operation")
             node.output_meta[i] = (out.shape, out.dtype, out.device)
-            if out.dtype.is_floating_point and id(out) not in frozen:
+            if out.dtype.is_inexact and id(out) not in frozen:
                 if any(out is a for a in args) and id(out) not in dirty:
                     raise RuntimeError(f"[{cls.__name__}] forward returned an input unchanged; "
                                        "return a view or clone, or mark_dirty it")

@@ -246,7 +246,7 @@ def make_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[An
     for i, out in enumerate(outs):
         dt = out._dtype
         node.output_meta[i] = (out._shape, dt, out._storage.device)
-        if dt.category == 2:
+        if dt.category >= 2:
             out._requires_grad = True
             out.grad_fn = node
             out._output_nr = i

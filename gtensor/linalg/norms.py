@@ -28,14 +28,14 @@ def _float_input(op: str, x: Tensor, dtype: Any) -> Tensor:
           TypeError)
     if dtype is not None:
         x = x.to(as_dtype(dtype))
-    check(x.dtype.is_floating_point, op, lambda: "expected a floating point tensor as input, "
-          f"got {x.dtype.name}", DTypeError)
+    check(x.dtype.is_floating_point or x.dtype.is_complex and op == "linalg.vector_norm", op,
+          lambda: f"expected a floating point tensor as input, got {x.dtype.name}", DTypeError)
     return x
 
 
 def vector_norm(x: Tensor, ord: float = 2, dim: Dims = None, keepdim: bool = False, *,
                 dtype: Any = None, axis: Dims = None, keepdims: bool | None = None) -> Tensor:
-    """The vector ``ord``-norm over ``dim`` (all dims when None).
+    """The vector ``ord``-norm over ``dim`` (all dims when None); complex ``x``: of ``|x|``.
 
     ``ord``: any real p, ``inf`` (largest ``|x|``), ``-inf`` (smallest) or 0
     (number of nonzeros). ``dtype`` converts ``x`` first.
@@ -51,7 +51,7 @@ def vector_norm(x: Tensor, ord: float = 2, dim: Dims = None, keepdim: bool = Fal
     keep = keepdim if keepdims is None else keepdims
     check(isinstance(ord, (int, float)) and not isinstance(ord, bool), op,
           lambda: f"ord must be a real number, got {ord!r}", TypeError)
-    return _vector_p_norm(x, ord, dim, keep)
+    return _vector_p_norm(x.abs() if x.dtype.is_complex else x, ord, dim, keep)
 
 
 def _matrix_dims(op: str, A: Tensor, dim: Any) -> tuple[int, int]:

@@ -102,7 +102,8 @@ def tensordot(a: Tensor, b: Tensor, dims: Any = 2, *, axes: Any = None) -> Tenso
 
 
 def vecdot(x: Tensor, y: Tensor, *, dim: int = -1, axis: int | None = None) -> Tensor:
-    """The dot product of vectors along ``dim`` (batch dims broadcast).
+    """The dot product of vectors along ``dim`` (batch dims broadcast); complex ``x`` is
+    conjugated, as the array API standard says.
 
     Example:
         >>> gt.linalg.vecdot(gt.tensor([1.0, 2.0]), gt.tensor([3.0, 4.0])).item()
@@ -112,7 +113,7 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1, axis: int | None = None) -> T
     op = "linalg.vecdot"
     _tensors(op, x, y)
     ndim = len(broadcast_shapes(x.shape, y.shape, op=op))
-    return (x * y).sum(wrap_dim(dim if axis is None else axis, ndim, op))
+    return (x.conj() * y).sum(wrap_dim(dim if axis is None else axis, ndim, op))
 
 
 def _chain_order(shapes: list[tuple[int, int]]) -> list[list[int]]:

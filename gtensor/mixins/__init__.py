@@ -9,6 +9,7 @@ method with its signature. :mod:`gtensor.tensor` composes them over
 
 from .arithmetic import ArithmeticMethods
 from .autograd import AutogradMethods
+from .complex import ComplexMethods
 from .copy import CopyMethods
 from .indexing import IndexingMethods
 from .movement import MovementMethods
@@ -16,5 +17,6 @@ from .random import RandomMethods
 from .reduce import ReductionMethods
 from .unary import UnaryMethods
 
-__all__ = ["ArithmeticMethods", "AutogradMethods", "CopyMethods", "IndexingMethods",
+__all__ = ["ArithmeticMethods", "AutogradMethods", "ComplexMethods", "CopyMethods",
+           "IndexingMethods",
            "MovementMethods", "RandomMethods", "ReductionMethods", "UnaryMethods"]

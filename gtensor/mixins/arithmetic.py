@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..ops import elementwise, operators, products, special_functions, ternary
+from ..ops import closeness, elementwise, operators, products, special_functions, ternary
 from ..ops import matmul as linalg
 
 if TYPE_CHECKING:
@@ -91,6 +91,11 @@ class ArithmeticMethods:
     matmul = linalg.matmul
     mm = linalg.mm
     bmm = linalg.bmm
+    dot = linalg.dot
+    isclose = closeness.isclose
+    allclose = closeness.allclose
+    equal = closeness.equal
+    vdot = linalg.vdot
     addmv = products.addmv
     addmv_ = products.addmv_
     addr = products.addr

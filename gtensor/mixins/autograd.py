@@ -30,7 +30,7 @@ def _write_data(self: Tensor, new: Any) -> None:
     """Point ``self`` at ``new``'s storage and layout (any shape, dtype or device)."""
     check(isinstance(new, TensorBase), "data", lambda: "data has to be a tensor, but got "
           f"{type(new).__name__}", TypeError)
-    check(new.dtype.is_floating_point or not self.requires_grad, "data", lambda: "data set to "
+    check(new.dtype.is_inexact or not self.requires_grad, "data", lambda: "data set to "
           f"a tensor that requires gradients must be floating point, got {new.dtype.name}",
           RuntimeError)
     if _tracing.trace is not None:

@@ -16,6 +16,8 @@ from ..dtypes import (
     as_dtype,
     bfloat16,
     bool_,
+    complex64,
+    complex128,
     dtype,
     float16,
     float32,
@@ -37,7 +39,8 @@ if TYPE_CHECKING:
 
 _TYPE_NAMES = {float32: "Float", float64: "Double", float16: "Half", bfloat16: "BFloat16",
                int64: "Long", int32: "Int", int16: "Short", int8: "Char", uint8: "Byte",
-               uint16: "UInt16", uint32: "UInt32", uint64: "UInt64", bool_: "Bool"}
+               uint16: "UInt16", uint32: "UInt32", uint64: "UInt64", bool_: "Bool",
+               complex64: "ComplexFloat", complex128: "ComplexDouble"}
 _BY_TYPE_NAME = {f"{_TYPE_NAMES[d]}Tensor": d for d in ALL_DTYPES}
 
 
@@ -167,6 +170,8 @@ class CopyMethods:
     char = _cast(int8)
     byte = _cast(uint8)
     bool = _cast(bool_)
+    cfloat = _cast(complex64)
+    cdouble = _cast(complex128)
 
     __dlpack__ = interop.__dlpack__
     __dlpack_device__ = interop.__dlpack_device__

@@ -1,5 +1,8 @@
 """Copies and movement: ``copy_``, ``contiguous``, ``clone``, ``to``, ``cpu``, ``cuda``.
 
+Casting complex values to a real dtype keeps the real parts and warns, as
+PyTorch does (to ``bool``: nonzero, without a warning).
+
 The pattern every op follows: check inputs (typed errors starting with the op),
 compute result metadata, allocate the output, one dispatch lookup, the kernel
 call on the device's current stream.
@@ -7,6 +10,7 @@ call on the device's current stream.
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from ..cuda import current_stream
@@ -49,6 +53,9 @@ def broadcast_view(t: Tensor, shape: tuple[int, ...], op: str) -> Tensor:
 
 
 def _copy_same_device(dst: Tensor, src: Tensor) -> None:
+    if src._dtype.category == 3 and 0 < dst._dtype.category < 3:
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      UserWarning, stacklevel=4)
     trace = tracing.state.trace
     if trace is not None:
         trace.elementwise("cast", (src,), dst._dtype, dst._dtype, out=dst)

@@ -14,7 +14,16 @@ import numpy as np
 
 from ..cuda import runtime
 from ..device import DeviceLike, resolve
-from ..dtypes import ALL_DTYPES, as_dtype, bool_, dtype, float32, get_default_dtype, int64
+from ..dtypes import (
+    ALL_DTYPES,
+    as_dtype,
+    bool_,
+    default_complex_dtype,
+    dtype,
+    float32,
+    get_default_dtype,
+    int64,
+)
 from ..errors import check
 from ..graph.grad_mode import is_grad_enabled
 from ..graph.inplace import check_inplace, record_write
@@ -43,6 +52,8 @@ def _infer_dtype(data: Any) -> dtype:
         return int64
     if arr.dtype.kind == "f":
         return get_default_dtype()
+    if arr.dtype.kind == "c":
+        return default_complex_dtype()
     raise TypeError(f"[tensor] cannot build a tensor from {type(data).__name__} "
                     f"(NumPy sees dtype {arr.dtype})")
 
@@ -70,7 +81,8 @@ def tensor(data: Any, dtype: Any = None, device: DeviceLike | None = None,
 
     Args:
         data: Python numbers, (nested) lists, NumPy arrays or tensors.
-        dtype: element type (inferred: bool, int64, or the default float dtype).
+        dtype: element type (inferred: bool, int64, the default float dtype, or the
+            default complex dtype for complex numbers).
         device: target device (default cpu).
         requires_grad: record operations on the result for autograd.
 

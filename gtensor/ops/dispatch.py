@@ -9,12 +9,17 @@ from .. import kernels
 from ..cuda import Stream, current_stream
 from ..device import device
 from ..dtypes import dtype
+from ..errors import DTypeError
 
 _found: dict[tuple[Any, ...], Callable[..., Any]] = {}
 
 
 def kernel(op: str, dev: device, *dtypes: dtype) -> Callable[..., Any]:
     """Look up ``op`` for ``dev``'s backend and the given input dtypes (memoized).
+
+    Raises:
+        DTypeError: for an op without complex kernels given a complex dtype.
+        NotImplementedError: for other signatures without a kernel.
 
     Example:
         >>> from gtensor import float32
@@ -25,7 +30,14 @@ def kernel(op: str, dev: device, *dtypes: dtype) -> Callable[..., Any]:
     key = (op, dev.type, *dtypes)
     fn = _found.get(key)
     if fn is None:
-        fn = _found[key] = kernels.lookup(op, dev.type, tuple(d.name for d in dtypes))
+        try:
+            fn = _found[key] = kernels.lookup(op, dev.type, tuple(d.name for d in dtypes))
+        except NotImplementedError:
+            complex_dt = next((d for d in dtypes if d.is_complex), None)
+            if complex_dt is None:
+                raise
+            raise DTypeError(f"[{op}] not supported for complex tensors "
+                             f"({complex_dt.name})") from None
     return fn
 
 

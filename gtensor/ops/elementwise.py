@@ -25,6 +25,7 @@ from ..graph.node import Node, make_node, needs_grad, record
 from ..shape_rules import broadcast_shapes, broadcast_strides
 from ..tensor_base import contiguous_strides
 from . import tracing
+from .complex_rules import COMPLEX_BINARY, conj_of, refuse_complex
 from .creation import as_tensor
 from .dispatch import PlanCache, current_stream_of, kernel
 
@@ -33,14 +34,14 @@ if TYPE_CHECKING:
 else:
     from ..tensor_base import TensorBase as Tensor  # run time: the core class, below the ops
 
-Scalar = bool | int | float
+Scalar = bool | int | float | complex
 Operand = Tensor | Scalar
 _REFUSING = frozenset(("sub", "floor_divide", "remainder", "pow"))
 
 
 def is_scalar(x: Any) -> bool:
     """True for Python (and NumPy) numbers."""
-    return isinstance(x, (bool, int, float, np.bool_, np.integer, np.floating))
+    return isinstance(x, (bool, int, float, complex, np.bool_, np.number))
 
 
 def device_of(op: str, args: Sequence[Any]) -> Any:
@@ -149,7 +150,8 @@ class BinarySpec:
         kind = self.kind
         same = {} if kind not in ("arith", "compare", "true_div", "float") else {
             d: bool_ if kind == "compare" else d for d in ALL_DTYPES
-            if (kind in ("arith", "compare") or d.category == 2)}
+            if (kind in ("arith", "compare") or d.category >= 2)
+            and (d.category < 3 or self.name in COMPLEX_BINARY)}
         object.__setattr__(self, "same", same)
 
 
@@ -189,6 +191,8 @@ def _refuse(name: str, a: Operand, b: Operand, common: dtype) -> None:
 def _result_dtypes(spec: BinarySpec, a: Operand, b: Operand) -> tuple[dtype, dtype]:
     """Return (kernel input dtype, output dtype) for a binary op, refusing what PyTorch does."""
     common = result_type(a, b, op=spec.name)
+    if common.category == 3 and spec.name not in COMPLEX_BINARY:
+        refuse_complex(spec.name, common)
     if spec.name in _REFUSING:
         _refuse(spec.name, a, b, common)
     if spec.kind in ("true_div", "float") and common.category < 2:
@@ -219,7 +223,7 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
     result_dt = bool_ if want is bool_ else kdt
     result = run_kernel(op, (ka, kb), result_dt, dev, (kdt, kdt))
     result = finish(result, want, None, op) if result_dt is not want else result
-    if spec.vjp is not None and want.is_floating_point:
+    if spec.vjp is not None and want.is_inexact:
         record(op, result, (a, b), spec.vjp, save=[t for t in (a, b) if isinstance(t, Tensor)],
                a_scalar=None if isinstance(a, Tensor) else a,
                b_scalar=None if isinstance(b, Tensor) else b)
@@ -249,7 +253,7 @@ def same_dtype_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
         result = planned_binary(name, a, b, out_dt)
     else:
         result = run_kernel(name, (a, b), out_dt, dev, (dt, dt))
-    if spec.vjp is not None and dt.category == 2 and state.enabled:
+    if spec.vjp is not None and dt.category >= 2 and state.enabled:
         if a._requires_grad or b._requires_grad:
             make_node(name, result, (a, b), spec.vjp, (a, b), None)
         elif a._base is not None or b._base is not None:  # a view's flag may be stale
@@ -363,17 +367,34 @@ def _sub_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
 
 def _mul_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
     a, b = saved_pair(ctx)
-    return g * b, g * a  # type: ignore[operator]
+    return g * conj_of(b), g * conj_of(a)  # type: ignore[operator]
 
 
 def _div_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
     a, b = saved_pair(ctx)
+    a, b = conj_of(a), conj_of(b)
     ga = g / b  # type: ignore[operator]
     return ga, -ga * a / b if isinstance(b, Tensor) else None  # type: ignore[operator]
 
 
+def _complex_pow_vjp(a: Operand, b: Operand, g: Tensor) -> tuple[Any, Any]:
+    """``g * conj(d(a**b))``: 0 where ``b == 0`` (for ``a``), ``a == 0 <= re(b)`` (for ``b``)."""
+    ga = gb = None
+    if isinstance(a, Tensor):
+        ga = g * conj_of(b * a ** (b - 1))  # type: ignore[operator]
+        ga = where(b == 0, 0j, ga) if isinstance(b, Tensor) else (g * 0 if b == 0 else ga)
+    if isinstance(b, Tensor):
+        at = a if isinstance(a, Tensor) else as_tensor(a, dtype=b.dtype, device=b.device)
+        gb = where((at == 0) & (b.real >= 0), 0j,  # type: ignore[attr-defined]
+                   g * conj_of(at ** b * at.log()))  # type: ignore[operator,attr-defined]
+    return ga, gb
+
+
 def _pow_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
     a, b = saved_pair(ctx)
+    if any(isinstance(v, complex) or isinstance(v, Tensor) and v._dtype.category == 3
+           for v in (a, b)):
+        return _complex_pow_vjp(a, b, g)
     ga = gb = None
     if isinstance(a, Tensor):  # d/da a**b = b * a**(b-1), and 0 where b == 0 (PyTorch)
         if isinstance(b, Tensor):
@@ -548,7 +569,7 @@ def saved_operands(ctx: Node, names: tuple[str, ...]) -> list[Any]:
 def record_operands(name: str, out: Tensor, inputs: tuple[Any, ...], vjp: Any,
                     **attrs: Any) -> None:
     """Record a floating ``out`` of ``inputs`` (tensors saved, numbers kept as ``ctx.scalars``)."""
-    if out.dtype.is_floating_point:
+    if out.dtype.is_inexact:
         record(name, out, inputs, vjp, save=[t for t in inputs if isinstance(t, Tensor)],
                scalars=[None if isinstance(t, Tensor) else t for t in inputs], **attrs)
 

@@ -225,13 +225,15 @@ def asinh(input: Tensor) -> Tensor:
         >>> round(asinh(gt.tensor([1.0])).item(), 6)
         0.881374
     """
+    if isinstance(input, TensorBase) and input.dtype.is_complex:
+        return _complex_unary("asinh", input, _ASINH_GRAD)
     x, dt = _unary_float(input, "asinh")
     with no_grad():
         a = x.abs()
         square = a * a
         near = (a + square / ((square + 1.0).sqrt() + 1.0)).log1p()
         out = copysign(ew.where(a > _large(x.dtype), a.log() + _LN2, near), x)
-    return _finish_unary("asinh", out, input, dt, lambda x, o, g: g * (x * x + 1.0).rsqrt())
+    return _finish_unary("asinh", out, input, dt, _ASINH_GRAD)
 
 
 def acosh(input: Tensor) -> Tensor:
@@ -241,13 +243,17 @@ def acosh(input: Tensor) -> Tensor:
         >>> acosh(gt.tensor([1.0])).item()
         0.0
     """
+    if isinstance(input, TensorBase) and input.dtype.is_complex:
+        # 1 / sqrt(z*z - 1) takes the other branch of the root in the left half-plane
+        return _complex_unary("acosh", input,
+                              lambda x, o, g: g / ((x - 1.0).sqrt() * (x + 1.0).sqrt()))
     x, dt = _unary_float(input, "acosh")
     with no_grad():
         t = x - 1.0
         near = (t + (t * (t + 2.0)).sqrt()).log1p()
         out = ew.where(x > _large(x.dtype), x.log() + _LN2, near)
         out = ew.where(x < 1.0, math.nan, out)
-    return _finish_unary("acosh", out, input, dt, lambda x, o, g: g * (x * x - 1.0).rsqrt())
+    return _finish_unary("acosh", out, input, dt, _ACOSH_GRAD)
 
 
 def atanh(input: Tensor) -> Tensor:
@@ -257,11 +263,27 @@ def atanh(input: Tensor) -> Tensor:
         >>> atanh(gt.tensor([0.0, 1.0])).tolist()
         [0.0, inf]
     """
+    if isinstance(input, TensorBase) and input.dtype.is_complex:
+        return _complex_unary("atanh", input, _ATANH_GRAD)
     x, dt = _unary_float(input, "atanh")
     with no_grad():
         a = x.abs()
         out = copysign((a * 2.0 / (1.0 - a)).log1p() * 0.5, x)
-    return _finish_unary("atanh", out, input, dt, lambda x, o, g: g / (1.0 - x * x))
+    return _finish_unary("atanh", out, input, dt, _ATANH_GRAD)
+
+
+_ASINH_GRAD = lambda x, o, g: g * (x * x + 1.0).rsqrt()  # noqa: E731 - VJP rules (x, out, g)
+_ACOSH_GRAD = lambda x, o, g: g * (x * x - 1.0).rsqrt()  # noqa: E731
+_ATANH_GRAD = lambda x, o, g: g / (1.0 - x * x)  # noqa: E731
+
+
+def _complex_unary(op: str, input: Tensor, rule: Any) -> Tensor:
+    """A complex input's kernel, its gradient ``g * conj(f'(x))``: the rule at ``conj(x)``."""
+    dt = input.dtype
+    out = ew.run_kernel(op, (input,), dt, input.device, (dt,))
+    record(op, out, (input,), _unary_vjp, save=(input, out),
+           rule=lambda x, o, g: rule(x.conj(), o.conj(), g))
+    return out
 
 
 def _finish_unary(op: str, out: Tensor, input: Tensor, dt: dtype, rule: Any) -> Tensor:

@@ -35,6 +35,8 @@ def _matmul_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
     # A^T B: it then comes out in the operand's own layout, and a weight used as W.T gets a
     # contiguous gradient that needs no transposing copy when it is accumulated.
     a, b = ctx.saved_tensors
+    if a.dtype.is_complex:  # g @ b^H and a^H @ g (conj is the identity on real tensors)
+        a, b = a.conj(), b.conj()  # type: ignore[attr-defined]
     if b.ndim == 2 and a.ndim > 2:
         # one matrix for the whole batch (a linear layer): its gradient is one product over
         # every row of the batch, not a product per batch entry summed afterwards
@@ -65,7 +67,7 @@ def _matmul_nd(a: Tensor, b: Tensor) -> Tensor:
     m, n = a.shape[-2], b.shape[-1]
     want = a.dtype
     out = tracing.library_call("matmul", _product, (a, b), (*batch, m, n), want)
-    if want.is_floating_point:
+    if want.is_inexact:
         record("matmul", out, (a, b), _matmul_vjp, save=[a, b])
     return out
 
@@ -127,6 +129,40 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
     check(input.ndim == 2 and mat2.ndim == 2, "mm", lambda: f"expected 2-D tensors, got "
           f"{input.ndim}-D and {mat2.ndim}-D", ShapeError)
     return matmul(input, mat2)
+
+
+def _vectors(op: str, a: Tensor, b: Tensor) -> None:
+    check(isinstance(a, TensorBase) and isinstance(b, TensorBase), op, "expected two tensors",
+          TypeError)
+    check(a.ndim == 1 and b.ndim == 1, op, lambda: f"1D tensors expected, but got {a.ndim}D "
+          f"and {b.ndim}D tensors", ShapeError)
+    check(a.shape == b.shape, op, lambda: "inconsistent tensor size, expected tensor "
+          f"[{a.shape[0]}] and src [{b.shape[0]}] to have the same number of elements",
+          ShapeError)
+    check(a.dtype is b.dtype, op, lambda: "expected both vectors to have the same dtype, got "
+          f"{a.dtype.name} and {b.dtype.name}", DTypeError)
+
+
+def dot(input: Tensor, tensor: Tensor) -> Tensor:
+    """The dot product of two 1-D tensors of one dtype and length (no conjugation).
+
+    Example:
+        >>> gt.dot(gt.tensor([1.0, 2.0]), gt.tensor([3.0, 4.0])).item()  # doctest: +SKIP
+        11.0
+    """
+    _vectors("dot", input, tensor)
+    return matmul(input, tensor)
+
+
+def vdot(input: Tensor, other: Tensor) -> Tensor:
+    """``sum(conj(input) * other)`` over two 1-D tensors: the complex inner product.
+
+    Example:
+        >>> gt.vdot(gt.tensor([1j]), gt.tensor([1j])).item()  # doctest: +SKIP
+        (1+0j)
+    """
+    _vectors("vdot", input, other)
+    return matmul(input.conj(), other)  # type: ignore[attr-defined]
 
 
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:

@@ -11,7 +11,7 @@ from ..device import DeviceLike, resolve
 from ..dtypes import as_dtype, bfloat16, dtype, float32, get_default_dtype, int64
 from ..errors import check
 from ..generator import Generator, default_generator_for
-from ..tensor_base import TensorBase
+from ..tensor_base import TensorBase, contiguous_strides, from_storage
 from . import tracing
 from .creation import creation_args, finish_creation
 from .dispatch import launch
@@ -75,20 +75,34 @@ def _drawn(shape: tuple[int, ...], dt: Any, dev: Any, op: str, generator: Genera
     return _draw(TensorBase.empty(shape, dt, dev), op, generator, *params)
 
 
+def _draw_parts(self: Tensor, op: str, generator: Generator | None, *params: Any) -> Tensor:
+    """Draw a complex tensor's real and imaginary parts as independent real values."""
+    parts = TensorBase.empty((*self.shape, 2), self.dtype.real_dtype, self.device)
+    _draw(parts, op, generator, *params)
+    pairs = from_storage(parts._storage, self.shape, contiguous_strides(self.shape), 0,
+                         self.dtype)
+    return self.copy_(pairs)
+
+
 def uniform_(self: Tensor, a: float = 0.0, b: float = 1.0, *,
              generator: Generator | None = None) -> Tensor:
-    """Fill with values drawn uniformly from ``[a, b)``."""
-    check(self.dtype.is_floating_point, "uniform_", lambda: "expected a floating dtype, got "
+    """Fill with values drawn uniformly from ``[a, b)`` (each part of a complex number)."""
+    check(self.dtype.is_inexact, "uniform_", lambda: "expected a floating dtype, got "
           f"{self.dtype.name}", TypeError)
+    if self.dtype.is_complex:
+        return _draw_parts(self, "random_uniform", generator, float(a), float(b))
     return _draw(self, "random_uniform", generator, float(a), float(b))
 
 
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
             generator: Generator | None = None) -> Tensor:
-    """Fill with values drawn from a normal distribution."""
-    check(self.dtype.is_floating_point, "normal_", lambda: "expected a floating dtype, got "
+    """Fill with values drawn from a normal distribution; a complex number's parts each have
+    ``std / sqrt(2)`` (so ``E|z - mean|**2 = std**2``, PyTorch's rule)."""
+    check(self.dtype.is_inexact, "normal_", lambda: "expected a floating dtype, got "
           f"{self.dtype.name}", TypeError)
     check(std >= 0, "normal_", lambda: f"std must be >= 0, got {std}", ValueError)
+    if self.dtype.is_complex:
+        return _draw_parts(self, "random_normal", generator, float(mean), std / 2 ** 0.5)
     return _draw(self, "random_normal", generator, float(mean), float(std))
 
 
@@ -153,6 +167,6 @@ def rand_like(t: Tensor, dtype: Any = None, device: DeviceLike | None = None) ->
 def randn_like(t: Tensor, dtype: Any = None, device: DeviceLike | None = None) -> Tensor:
     """Standard normal values shaped like ``t``."""
     dt = as_dtype(t.dtype if dtype is None else dtype)
-    if not dt.is_floating_point:
+    if not dt.is_inexact:
         dt = get_default_dtype()
     return randn(t.shape, dtype=dt, device=t.device if device is None else resolve(device))

@@ -23,6 +23,7 @@ from ..graph.node import Node, needs_grad, record
 from ..shape_rules import wrap_dim
 from ..tensor_base import contiguous_strides
 from . import elementwise, tracing
+from .complex_rules import refuse_complex
 from .creation import arange, ones, ones_like, zeros_like
 from .dispatch import PlanCache, current_stream_of, kernel, launch
 from .layout.copies import cat
@@ -174,7 +175,8 @@ def _prod_vjp(ctx: Node, g: Tensor) -> Tensor:
         return gr.expand(ctx.in_shape)  # type: ignore[attr-defined]
     has_zero = (x == 0).any(dim=ctx.dims, keepdim=True)  # type: ignore[attr-defined]
     quotient = _restore(result, ctx) / where(has_zero, 1.0, x)
-    return gr * where(has_zero, _exclusive_prod(x, ctx.dims, ctx.count), quotient)
+    others = where(has_zero, _exclusive_prod(x, ctx.dims, ctx.count), quotient)
+    return gr * (others.conj() if x.dtype.is_complex else others)  # type: ignore[attr-defined]
 
 
 def _extreme_vjp(ctx: Node, g: Tensor) -> Tensor:
@@ -266,7 +268,7 @@ def _reduce(op: str, x: Tensor, dim: Dims, keepdim: bool, out_dt: dtype, vjp: An
         dim = _all_if_empty(dim)
         dims = reduce_dims(x, dim, op)
     result = run_reduction(kernel or op, x if src is None else src, dims, keepdim, out_dt, param)
-    if vjp is not None and out_dt.category == 2 and needs_grad(x):
+    if vjp is not None and out_dt.category >= 2 and needs_grad(x):
         count = 1
         for d in dims:
             count *= x.shape[d]
@@ -278,7 +280,7 @@ def _reduce(op: str, x: Tensor, dim: Dims, keepdim: bool, out_dt: dtype, vjp: An
 
 
 def _float_dtype(x: Tensor, op: str) -> dtype:
-    check(x.dtype.is_floating_point, op, lambda: f"expected a floating point input, got "
+    check(x.dtype.is_inexact, op, lambda: f"expected a floating point or complex input, got "
           f"{x.dtype.name}; cast it or pass dtype=", DTypeError)
     return x.dtype
 
@@ -303,7 +305,7 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
     """
     (input,) = autocast_inputs("sum", input)
     x = input if dtype is None else _with_dtype(input, dtype)
-    out_dt = x._dtype if x._dtype.category == 2 else int64
+    out_dt = x._dtype if x._dtype.category >= 2 else int64
     return _reduce("sum", x, dim, keepdim, out_dt, _sum_vjp, False, False)
 
 
@@ -327,7 +329,7 @@ def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: Any =
     """
     (input,) = autocast_inputs("prod", input)
     x = _with_dtype(input, dtype)
-    out_dt = x.dtype if x.dtype.is_floating_point else int64
+    out_dt = x.dtype if x.dtype.is_inexact else int64
     return _reduce("prod", x, dim, keepdim, out_dt, _prod_vjp, True, True)
 
 
@@ -338,6 +340,7 @@ def amax(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
         >>> gt.tensor([1.0, 5.0]).amax().item()  # doctest: +SKIP
         5.0
     """
+    refuse_complex("amax", input.dtype)
     _check_nonempty(input, dim, "amax")
     return _reduce("amax", input, dim, keepdim, input.dtype, _extreme_vjp, True, True)
 
@@ -349,12 +352,14 @@ def amin(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
         >>> gt.tensor([1.0, 5.0]).amin().item()  # doctest: +SKIP
         1.0
     """
+    refuse_complex("amin", input.dtype)
     _check_nonempty(input, dim, "amin")
     return _reduce("amin", input, dim, keepdim, input.dtype, _extreme_vjp, True, True)
 
 
 def _arg_extreme(op: str, x: Tensor, dim: int | None, keepdim: bool,
                  values: bool) -> tuple[Tensor, Tensor | None]:
+    refuse_complex(op, x.dtype)
     _check_nonempty(x, dim, op)
     dims = reduce_dims(x, dim, op)
     if dim is None:
@@ -416,6 +421,7 @@ def _pick_vjp(ctx: Node, g: Tensor) -> Tensor:
 def _max_min(op: str, input: Tensor, dim: Any, keepdim: bool) -> Any:
     if isinstance(dim, Tensor):
         return getattr(elementwise, "maximum" if op == "max" else "minimum")(input, dim)
+    refuse_complex(op, input.dtype)
     if dim is None:
         kernel = "amax" if op == "max" else "amin"
         _check_nonempty(input, None, op)
@@ -463,11 +469,16 @@ def var(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: 
         *, correction: float | None = None) -> Tensor:
     """Variance over ``dim`` with ``correction`` (1 by default: Bessel's), two-pass in float64.
 
+    A complex input's variance is real: ``mean(|z - mean(z)|**2)`` with the correction.
+
     Example:
         >>> gt.tensor([1.0, 3.0]).var().item()  # doctest: +SKIP
         2.0
     """
     c = _correction(correction, unbiased)
+    if input.dtype.is_complex:  # E|z - mean z|^2: the parts' variances add up
+        return (var(input.real, dim, keepdim=keepdim, correction=c)  # type: ignore[attr-defined]
+                + var(input.imag, dim, keepdim=keepdim, correction=c))  # type: ignore[attr-defined]
     return _reduce("var", input, dim, keepdim, _float_dtype(input, "var"), _var_vjp, True,
                    False, c, correction=c)
 
@@ -481,6 +492,8 @@ def std(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: 
         1.4142135381698608
     """
     c = _correction(correction, unbiased)
+    if input.dtype.is_complex:
+        return var(input, dim, keepdim=keepdim, correction=c).sqrt()  # type: ignore[attr-defined]
     return _reduce("std", input, dim, keepdim, _float_dtype(input, "std"), _std_vjp, True, True,
                    c, correction=c)
 
@@ -506,6 +519,8 @@ def norm(input: Tensor, p: float | str = 2, dim: Dims = None, keepdim: bool = Fa
         5.0
     """
     (input,) = autocast_inputs("norm", input)
+    if input.dtype.is_complex:  # the norm of the magnitudes, real
+        return norm(input.abs(), p, dim, keepdim)  # type: ignore[attr-defined]
     order = 2.0 if p == "fro" else float(p)
     out_dt = _float_dtype(input, "norm")
     if math.isinf(order):
@@ -544,6 +559,8 @@ def all(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:  # no
 
 def _any_all(op: str, x: Tensor, dim: Dims, keepdim: bool) -> Tensor:
     out_dt = uint8 if x.dtype is uint8 else bool_
+    if x.dtype.is_complex:
+        x = x != 0
     if _all_if_empty(dim) is None and dim is not None:
         nonzero = x != 0
         return nonzero if out_dt is bool_ else nonzero.to(out_dt)  # type: ignore[attr-defined]

@@ -76,10 +76,10 @@ def _omitted_products_grad(x: Tensor, g: Tensor, d: int) -> Tensor:
 def _scan(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:
     x = input if dtype is None else input.to(as_dtype(dtype))
     d = wrap_dim(dim, x.ndim, op)
-    want = x.dtype if x.dtype.is_floating_point else int64
+    want = x.dtype if x.dtype.is_inexact else int64
     out = library_call(op, functools.partial(_scanned, op=op, dim=d, out_dt=want), (x,),
                        x.shape, want)
-    if want.is_floating_point:
+    if want.is_inexact:
         record(op, out, (x,), vjp, save=[x, out], dim=d)
     return out
 

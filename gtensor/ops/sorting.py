@@ -21,6 +21,7 @@ from ..graph.grad_mode import no_grad
 from ..graph.node import Node, record
 from ..shape_rules import wrap_dim
 from ..tensor_base import TensorBase
+from .complex_rules import refuse_complex
 from .creation import arange, as_tensor, tensor, zeros
 from .dispatch import launch
 from .indexing.along_dim import scatter
@@ -41,6 +42,7 @@ class SortResult(NamedTuple):
 
 def _rows(self: Tensor, dim: int, op: str) -> tuple[Tensor, list[int], int]:
     """A view with ``dim`` last, the permutation, and ``dim``."""
+    refuse_complex(op, self.dtype)
     if self.ndim == 0:
         return self.reshape(1, 1), [], 0
     d = wrap_dim(dim, self.ndim, op)
@@ -109,6 +111,7 @@ def argsort(self: Tensor, dim: int = -1, descending: bool = False, stable: bool 
         >>> gt.tensor([3, 1, 2]).argsort().tolist()
         [1, 2, 0]
     """
+    refuse_complex("argsort", self.dtype)
     with no_grad():
         return sort(self, dim, descending).indices
 
@@ -121,6 +124,7 @@ def topk(self: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool
         >>> gt.tensor([1, 5, 3]).topk(2).values.tolist()
         [5, 3]
     """
+    refuse_complex("topk", self.dtype)
     n = self.shape[wrap_dim(dim, self.ndim, "topk")] if self.ndim else 1
     check(isinstance(k, int) and 0 <= k <= n, "topk", lambda: f"k ({k}) must be in [0, {n}]",
           ValueError)
@@ -138,6 +142,7 @@ def kthvalue(self: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Sort
         >>> gt.tensor([4, 1, 3]).kthvalue(2).values.item()
         3
     """
+    refuse_complex("kthvalue", self.dtype)
     d = wrap_dim(dim, self.ndim, "kthvalue") if self.ndim else 0
     n = self.shape[d] if self.ndim else 1
     check(isinstance(k, int) and 1 <= k <= n, "kthvalue", lambda: f"k ({k}) must be in "
@@ -172,6 +177,7 @@ def unique(self: Tensor, sorted: bool = True, return_inverse: bool = False,
         >>> gt.tensor([[1, 2], [0, 5], [1, 2]]).unique(dim=0).tolist()
         [[0, 5], [1, 2]]
     """
+    refuse_complex("unique", self.dtype)
     with no_grad():
         if dim is None:
             out, inverse, counts = _unique_flat(self)

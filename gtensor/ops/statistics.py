@@ -26,6 +26,7 @@ from ..graph.grad_mode import no_grad
 from ..graph.node import Node, record
 from ..shape_rules import wrap_dim
 from ..tensor_base import TensorBase
+from .complex_rules import refuse_complex
 from .creation import arange, as_tensor, full, ones
 from .elementwise import where
 from .indexing.along_dim import gather
@@ -56,6 +57,7 @@ def _evenly_vjp(ctx: Node, g: Tensor) -> Tensor:
 
 def _median_all(op: str, input: Tensor, ignore_nan: bool) -> Tensor:
     """The lower median of all elements; nan when one is nan (unless ``ignore_nan``)."""
+    refuse_complex(op, input.dtype)
     floating = input.dtype.is_floating_point
     if input.numel() == 0:
         check(floating, op, "expected a non-empty input", ShapeError)
@@ -89,6 +91,7 @@ def _median_index(x: Tensor, d: int, ignore_nan: bool) -> Tensor:
 def _median_dim(op: str, input: Tensor, dim: int, keepdim: bool,
                 ignore_nan: bool) -> ValuesIndices:
     """``(values, indices)`` of the median along ``dim``."""
+    refuse_complex(op, input.dtype)
     x = input.reshape(1) if input.ndim == 0 else input
     d = wrap_dim(dim, max(input.ndim, 1), op)
     check(x.shape[d] > 0, op, lambda: f"expected reduction dim {d} to have non-zero size",

@@ -15,6 +15,7 @@ from ..graph.grad_mode import state
 from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node, make_node, needs_grad, record
 from ..tensor_base import TensorBase
+from .complex_rules import refuse_complex
 from .creation import zeros_like
 from .elementwise import (
     finish,
@@ -49,8 +50,20 @@ def check_floating(x: Tensor, op: str) -> None:
           "expected a floating point tensor", DTypeError)
 
 
+COMPLEX_UNARY = frozenset((
+    "neg", "abs", "square", "exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt",
+    "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
+    "logical_not", "isnan", "isinf", "isfinite"))
+"""The unary ops defined on complex numbers (``abs`` gives the parts' real dtype)."""
+
+
 def _result(spec: UnarySpec, x: Tensor) -> tuple[dtype, dtype]:
     dt = x.dtype
+    if dt.category == 3:
+        if spec.name not in COMPLEX_UNARY:
+            refuse_complex(spec.name, dt)
+        return dt, bool_ if spec.kind == "bool" else (
+            dt.real_dtype if spec.name == "abs" else dt)
     if spec.kind == "floating":
         check_floating(x, spec.name)
     if spec.kind == "float" and dt.category < 2:
@@ -83,11 +96,11 @@ def unary(spec: UnarySpec, x: Tensor, out: Tensor | None = None) -> Tensor:
         return result
     kdt, want = _result(spec, x)
     src = x if x.dtype is kdt else x.to(kdt)
-    result = run_kernel(spec.kernel or spec.name, (src,), bool_ if want is bool_ else kdt,
-                        x.device, (kdt,))
+    result = run_kernel(spec.kernel or spec.name, (src,),
+                        want if want is bool_ or kdt.is_complex else kdt, x.device, (kdt,))
     if want is not bool_ and result.dtype is not want:
         result = result.to(want)
-    if spec.vjp is not None and want.is_floating_point and needs_grad(x):
+    if spec.vjp is not None and want.is_inexact and needs_grad(x):
         record(spec.name, result, (x,), _vjp_of(spec), save=(x, result))
     return finish(result, want, out, spec.name) if out is not None else result
 
@@ -98,9 +111,16 @@ _KEEPS_FLOAT = ("same", "float", "floating")
 @functools.cache
 def _vjp_of(spec: UnarySpec) -> Callable[[Node, Tensor], Tensor]:
     rule = spec.vjp
+    is_abs = spec.name == "abs"
 
     def vjp(ctx: Node, g: Tensor) -> Tensor:
         x, out = ctx.saved_tensors
+        if x._dtype.category == 3:
+            # PyTorch's convention: g * conj(f'(x)); each rule is f' in x and f(x) with real
+            # coefficients, so conj(f'(x)) is the rule at conj(x) and conj(f(x))
+            if is_abs:
+                return g * run_kernel("sgn", (x,), x._dtype, x.device, (x._dtype,))
+            return rule(x.conj(), out.conj(), g)  # type: ignore[misc,attr-defined]
         return rule(x, out, g)  # type: ignore[misc,arg-type]
 
     return vjp

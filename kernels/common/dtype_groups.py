@@ -4,11 +4,14 @@ from __future__ import annotations
 
 FLOAT = ("float32", "float64")
 HALF = ("float16", "bfloat16")
+COMPLEX = ("complex64", "complex128")
 SIGNED = ("int8", "int16", "int32", "int64")
 UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
 INT = (*UNSIGNED, *SIGNED)
 NUMERIC = (*INT, *FLOAT)
 ALL = ("bool", *NUMERIC)
+WITH_COMPLEX = (*NUMERIC, *COMPLEX)
+"""Numeric dtypes and the complex ones: what ``add``, ``mul``, ``neg``... take."""
 BOOL_INT = ("bool", *INT)
 SORTABLE = ("bool", *INT, "float16", *FLOAT)
 """What the sort and search kernels take (the frontend sorts half types as float32)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from .dtype_groups import ALL, BOOL_INT, FLOAT, INT, NUMERIC
+from .dtype_groups import ALL, BOOL_INT, COMPLEX, FLOAT, INT, NUMERIC, WITH_COMPLEX
 
 _BIG = 4503599627370496.0  # 2**52: every float at or above it is an integer
 
@@ -228,9 +228,9 @@ def threshold_backward(g, out):  # noqa: ANN001, ANN201
 
 
 BINARY: dict[str, list[tuple[object, tuple[str, ...], bool]]] = {
-    "add": [(add, NUMERIC, False), (or_, ("bool",), False)],
-    "sub": [(sub, NUMERIC, False)],
-    "mul": [(mul, NUMERIC, False), (and_, ("bool",), False)],
+    "add": [(add, WITH_COMPLEX, False), (or_, ("bool",), False)],
+    "sub": [(sub, WITH_COMPLEX, False)],
+    "mul": [(mul, WITH_COMPLEX, False), (and_, ("bool",), False)],
     "div": [(div, FLOAT, False)],
     "floor_divide": [(floor_divide_int, INT, False), (floor_divide_float, FLOAT, False)],
     "remainder": [(remainder_int, INT, False), (remainder_float, FLOAT, False)],
@@ -238,15 +238,15 @@ BINARY: dict[str, list[tuple[object, tuple[str, ...], bool]]] = {
     "maximum": [(maximum, ALL, False)],
     "minimum": [(minimum, ALL, False)],
     "atan2": [(atan2, FLOAT, False)],
-    "eq": [(eq, ALL, True)],
-    "ne": [(ne, ALL, True)],
+    "eq": [(eq, (*ALL, *COMPLEX), True)],
+    "ne": [(ne, (*ALL, *COMPLEX), True)],
     "lt": [(lt, ALL, True)],
     "le": [(le, ALL, True)],
     "gt": [(gt, ALL, True)],
     "ge": [(ge, ALL, True)],
-    "logical_and": [(logical_and, ALL, True)],
-    "logical_or": [(logical_or, ALL, True)],
-    "logical_xor": [(logical_xor, ALL, True)],
+    "logical_and": [(logical_and, (*ALL, *COMPLEX), True)],
+    "logical_or": [(logical_or, (*ALL, *COMPLEX), True)],
+    "logical_xor": [(logical_xor, (*ALL, *COMPLEX), True)],
     "bitwise_and": [(bitwise_and, BOOL_INT, False)],
     "bitwise_or": [(bitwise_or, BOOL_INT, False)],
     "bitwise_xor": [(bitwise_xor, BOOL_INT, False)],

@@ -5,8 +5,8 @@ A fold has ``combine(acc, v, c, p)`` (add one element), ``merge(a, b, p)``
 the accumulator and the element count ``n``). ``c`` is a per-output center
 from an optional first pass (the mean for ``var``, the max for ``logsumexp``);
 ``p`` is the op's parameter (``correction`` for ``var``/``std``, the order for
-``norm``). Accumulators: float64 for floating inputs (so float32 sums are
-accurate: wider accumulation, not pairwise), int64 for integers and booleans
+``norm``). Accumulators: complex128 for complex inputs, float64 for floating inputs
+(so float32 sums are accurate: wider accumulation, not pairwise), int64 for integers and booleans
 (uint64 for uint64: see :func:`wide_integer`), the input dtype for
 ``amax``/``amin``, bool for ``any``/``all``.
 """
@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .dtype_groups import ALL, FLOAT
+from .dtype_groups import ALL, COMPLEX, FLOAT
 
 
 def add_combine(acc, v, c, p):  # noqa: ANN001, ANN201 - scalar bodies are typed per signature
@@ -161,9 +161,10 @@ _MAX = Fold(max_combine, max_merge, ident_final, "low", "same")
 _MEAN = Fold(add_combine, add_merge, mean_final, "zero", "float")
 
 REDUCTIONS: dict[str, Reduction] = {
-    "sum": Reduction(_SUM, ALL),
-    "prod": Reduction(Fold(mul_combine, mul_merge, ident_final, "one", "wide"), ALL),
-    "mean": Reduction(_MEAN, FLOAT),
+    "sum": Reduction(_SUM, (*ALL, *COMPLEX)),
+    "prod": Reduction(Fold(mul_combine, mul_merge, ident_final, "one", "wide"),
+                      (*ALL, *COMPLEX)),
+    "mean": Reduction(_MEAN, (*FLOAT, *COMPLEX)),
     "amax": Reduction(_MAX, ALL),
     "amin": Reduction(Fold(min_combine, min_merge, ident_final, "high", "same"), ALL),
     "any": Reduction(Fold(any_combine, any_merge, ident_final, "false", "bool"), ALL),
@@ -201,6 +202,8 @@ def acc_dtype(fold: Fold, dtype: str) -> np.dtype:
         return np.dtype(dtype)
     if fold.acc == "bool":
         return np.dtype(bool)
+    if np.dtype(dtype).kind == "c":
+        return np.dtype(np.complex128)
     if fold.acc == "float" or np.dtype(dtype).kind == "f":
         return np.dtype(np.float64)
     return wide_integer(dtype)

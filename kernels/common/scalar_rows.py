@@ -115,11 +115,13 @@ def softmax_total(m, s):  # noqa: ANN001, ANN201
 def scan_start(x: Any, is_prod: bool) -> tuple[Any, bool]:
     """The running accumulator's identity and the flag.
 
-    The accumulator is float64 for floats, else :func:`.scalar_reduce.wide_integer`'s.
+    The accumulator is float64 for floats, complex128 for complex numbers, else
+    :func:`.scalar_reduce.wide_integer`'s.
 
     Example:
         >>> scan_start(np.zeros(2, np.int8), True)
         (np.int64(1), True)
     """
-    wide = np.float64 if np.dtype(x.dtype).kind == "f" else wide_integer(x.dtype).type
+    kind = np.dtype(x.dtype).kind
+    wide = {"f": np.float64, "c": np.complex128}.get(kind) or wide_integer(x.dtype).type
     return wide(1 if is_prod else 0), is_prod

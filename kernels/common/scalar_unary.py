@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from .dtype_groups import ALL, FLOAT, INT, NUMERIC, SIGNED, UNSIGNED
+from .dtype_groups import ALL, COMPLEX, FLOAT, INT, NUMERIC, SIGNED, UNSIGNED, WITH_COMPLEX
 
 _BIG = 4503599627370496.0  # 2**52: every float at or above it is an integer
 _EXP_MAX = 709.782712893384  # the largest float64 whose exp is finite (compared in float64:
@@ -228,10 +228,10 @@ _FLOAT_ONLY = (
 
 # op name -> list of (scalar body, input dtypes, boolean output)
 UNARY: dict[str, list[tuple[object, tuple[str, ...], bool]]] = {
-    "neg": [(neg, NUMERIC, False)],
-    "abs": [(abs_, NUMERIC, False)],
+    "neg": [(neg, WITH_COMPLEX, False)],
+    "abs": [(abs_, WITH_COMPLEX, False)],
     "sign": [(sign, NUMERIC, False)],
-    "square": [(square, NUMERIC, False)],
+    "square": [(square, WITH_COMPLEX, False)],
     "relu": [(relu, (*SIGNED, *FLOAT), False), (identity, UNSIGNED, False)],
     "floor": [(floor, FLOAT, False), (identity, INT, False)],
     "ceil": [(ceil, FLOAT, False), (identity, INT, False)],
@@ -239,8 +239,8 @@ UNARY: dict[str, list[tuple[object, tuple[str, ...], bool]]] = {
     "round": [(round_, FLOAT, False), (identity, INT, False)],
     "logical_not": [(logical_not, ALL, True)],
     "bitwise_not": [(bitwise_not, INT, False), (logical_not, ("bool",), False)],
-    "isnan": [(isnan, ALL, True)],
+    "isnan": [(isnan, (*ALL, *COMPLEX), True)],
     "isinf": [(isinf, NUMERIC, True), (isnan, ("bool",), True)],
-    "isfinite": [(isfinite, NUMERIC, True), (always, ("bool",), True)],
+    "isfinite": [(isfinite, WITH_COMPLEX, True), (always, ("bool",), True)],
     **{f.__name__: [(f, FLOAT, False)] for f in _FLOAT_ONLY},
 }

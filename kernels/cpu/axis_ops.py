@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..common.codegen import HALF_SUFFIX, rebound
-from ..common.dtype_groups import ALL, FLOAT, HALF
+from ..common.dtype_groups import ALL, COMPLEX, FLOAT, HALF
 from ..common.offsets import element_offset, line_offsets
 from ..common.scalar_rows import scan_row, scan_start, softmax_row
 from ..common.strided import axis_operands, host_flat
@@ -121,9 +121,9 @@ def _axis_kernel(op: str, body: str, extra: Any, half: str | None = None) -> Any
     return kernel
 
 
-register("cumsum", "cpu", ALL)(_axis_kernel("cumsum", "gtensor_scan",
+register("cumsum", "cpu", (*ALL, *COMPLEX))(_axis_kernel("cumsum", "gtensor_scan",
                                             lambda x: scan_start(x, False)))
-register("cumprod", "cpu", ALL)(_axis_kernel("cumprod", "gtensor_scan",
+register("cumprod", "cpu", (*ALL, *COMPLEX))(_axis_kernel("cumprod", "gtensor_scan",
                                              lambda x: scan_start(x, True)))
 register("softmax", "cpu", FLOAT)(_axis_kernel("softmax", "gtensor_softmax", lambda x: (False,)))
 register("log_softmax", "cpu", FLOAT)(_axis_kernel("log_softmax", "gtensor_softmax",

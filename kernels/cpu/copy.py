@@ -51,6 +51,8 @@ def gtensor_copy_cpu(src: np.ndarray, out: np.ndarray, stream: object = None) ->
     Example:
         >>> out = np.empty(3, np.float32); gtensor_copy_cpu(np.arange(3), out)
     """
+    if src.dtype.kind == "c" and out.dtype.kind != "c":  # the real part, or nonzero for bool
+        src = src != 0 if out.dtype.kind == "b" else src.real
     if _is_transposed_2d(src, out) and src.dtype.kind in "fiub" and src.dtype != np.float16:
         (_tiled_parallel if out.size >= _PARALLEL_MIN else _tiled_serial)(src, out)
         return

@@ -4,7 +4,7 @@ Calling convention: ``kernel(a, b, out, stream=None)`` with ``a`` of shape
 ``(..., M, K)``, ``b`` of shape ``(..., K, N)`` and ``out`` of shape
 ``(..., M, N)``; the batch dims of ``a`` and ``b`` are already broadcast to
 ``out``'s (strides may be 0). The 1-D rules of ``matmul`` are the frontend's.
-NumPy hands float32/float64 to BLAS (copying a strided operand into a BLAS
+NumPy hands float32/float64 and complex64/complex128 to BLAS (copying a strided operand into a BLAS
 layout itself when it must) and loops in C for integers. float16 and bfloat16
 operands are cast to float32 once, multiplied by BLAS (float32 accumulation)
 and the product rounded once into ``out``.
@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..common.dtype_groups import FLOAT, HALF, INT, same
+from ..common.dtype_groups import COMPLEX, FLOAT, HALF, INT, same
 from ..registry import register
 
 
-@register("matmul", "cpu", same((*FLOAT, *INT), 2))
+@register("matmul", "cpu", same((*FLOAT, *INT, *COMPLEX), 2))
 def gtensor_matmul_cpu(
     a: np.ndarray, b: np.ndarray, out: np.ndarray, stream: object = None
 ) -> None:

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 from numba import cuda
 
+from ..common import ieee_math
 from ..common.codegen import (
     HALF_SUFFIX,
     UNROLL,
@@ -46,6 +47,7 @@ from ..common.codegen import (
     half_source,
     has_source_file,
     kernel_name,
+    rebound,
 )
 from ..common.operands import (
     convert_scalars,
@@ -166,7 +168,10 @@ class CudaElementwise:
         return compiled
 
     def _device_body(self) -> Any:
-        body = cuda.jit(device=True)(self._scalar_fn)
+        fn = self._scalar_fn
+        if SIMULATED and "cmath" in fn.__globals__:  # Python's cmath raises where C99 doesn't
+            fn = rebound(fn, "ieee", {"cmath": ieee_math.CMATH, "math": ieee_math.MATH})
+        body = cuda.jit(device=True)(fn)
         if self._half is None:
             return body
         ld, st = bits.half_io(self._half)

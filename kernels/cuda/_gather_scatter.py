@@ -41,8 +41,9 @@ dims of ``(n, *R)`` (one division per dim, its remainder by a multiply).
 
 **Combining** into the indexed operand: ``copy`` stores (among duplicate
 offsets some write wins); ``add``, ``amax``, ``amin`` use ``cuda.atomic`` on
-the dtypes in ``ATOMIC_KINDS``; ``prod`` and the other dtypes run the strided
-loop on one thread, which combines every duplicate exactly once, in order. A
+the dtypes in ``ATOMIC_KINDS`` (a complex ``add`` adds to the real and imaginary
+parts, the destination given as its floats); ``prod`` and the other dtypes run
+the strided loop on one thread, which combines every duplicate exactly once, in order. A
 row whose offset is ``BAD_OFFSET`` (an index found out of range) is read as
 zeros by a gather and skipped by a scatter.
 
@@ -194,6 +195,30 @@ def _write_atomic(dense, ind, o, d_off, d, i, v, mode):  # noqa: ANN001, ANN202
 
 
 @cuda.jit(device=True)
+def _write_atomic_parts(dense, ind, o, d_off, d, i, v, mode):  # noqa: ANN001, ANN202
+    """``add`` of a complex value into ``ind``, the destination's float parts: two atomics."""
+    if o == BAD:
+        return
+    at = _at(o, i) * np.uint64(2)
+    cuda.atomic.add(ind, at, v.real)
+    cuda.atomic.add(ind, at + np.uint64(1), v.imag)
+
+
+@cuda.jit(device=True)
+def _write_serial_complex(dense, ind, o, d_off, d, i, v, mode):  # noqa: ANN001, ANN202
+    """``_write_serial`` without the orderings, which complex numbers lack."""
+    if o == BAD:
+        return
+    at = _at(o, i)
+    if mode == 1:
+        ind[at] = ind[at] + v
+    elif mode == 4:
+        ind[at] = ind[at] * v
+    else:
+        ind[at] = v
+
+
+@cuda.jit(device=True)
 def _write_serial(dense, ind, o, d_off, d, i, v, mode):  # noqa: ANN001, ANN202
     if o == BAD:
         return
@@ -214,9 +239,13 @@ def _write_serial(dense, ind, o, d_off, d, i, v, mode):  # noqa: ANN001, ANN202
 
 
 _MOVES = {"gather": (_read_indexed, _write_dense), "copy": (_read_dense, _write_copy),
-          "atomic": (_read_dense, _write_atomic), "serial": (_read_dense, _write_serial)}
+          "atomic": (_read_dense, _write_atomic), "serial": (_read_dense, _write_serial),
+          "atomic_parts": (_read_dense, _write_atomic_parts),
+          "serial_complex": (_read_dense, _write_serial_complex)}
 _NAMES = {"gather": "gtensor_gather", "copy": "gtensor_scatter_copy",
-          "atomic": "gtensor_scatter_atomic", "serial": "gtensor_scatter_serial"}
+          "atomic": "gtensor_scatter_atomic", "serial": "gtensor_scatter_serial",
+          "atomic_parts": "gtensor_scatter_atomic_parts",
+          "serial_complex": "gtensor_scatter_serial_complex"}
 
 
 @cache
@@ -386,6 +415,8 @@ def combine_kind(mode: str, dtype: np.dtype) -> str:
     """
     if mode == "copy":
         return "copy"
+    if dtype.kind == "c":  # ``add`` on the float parts (the caller passes them), else one thread
+        return "atomic_parts" if mode == "add" else "serial_complex"
     return "atomic" if mode != "prod" and dtype.name in ATOMIC_KINDS else "serial"
 
 
@@ -419,15 +450,16 @@ def _make_plan(kind: str, types: tuple[Any, ...], shape: tuple[int, ...],
     n = int(dense_shape[0])
     cshape, (i_str, d_str) = collapse(shape, [ind_strides, dense_strides[1:]])
     zero = types[0].type(0)
-    if kind != "serial" and len(cshape) == 1:
+    serial = kind.startswith("serial")
+    if not serial and len(cshape) == 1:
         d_row, d_col, i_col = dense_strides[0], d_str[0], i_str[0]
         blocks, geo = row_geometry(n, cshape[0], d_row, d_col, i_col, block_cap())
         kernel = row_kernel(kind, fits_32_bits(geo, d_row, d_col, i_col))
         launch = planned_launch(kernel, types, blocks, ROW_THREADS, stream)
         return partial(_run_rows, launch, geo, d_row, d_col, i_col, zero)
     total = n * int(np.prod(cshape))
-    blocks = 1 if kind == "serial" else grid_blocks(total)
-    threads = 1 if kind == "serial" else ROW_THREADS
+    blocks = 1 if serial else grid_blocks(total)
+    threads = 1 if serial else ROW_THREADS
     launch = planned_launch(strided_kernel(kind), (*types, len(cshape)), blocks, threads, stream)
     return partial(_run_strided, launch, total, cshape, dense_strides[0], d_str, i_str, zero)
 

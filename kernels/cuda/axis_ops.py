@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..common.dtype_groups import ALL, FLOAT, HALF
+from ..common.dtype_groups import ALL, COMPLEX, FLOAT, HALF
 from ..common.operands import nothing
 from ..common.scalar_rows import scan_start
 from ..common.strided import axis_plan, element_strides
@@ -67,8 +67,8 @@ class CudaAxisOp:
                             stream, self.half)
 
 
-register("cumsum", "cuda", ALL)(CudaAxisOp("cumsum"))
-register("cumprod", "cuda", ALL)(CudaAxisOp("cumprod"))
+register("cumsum", "cuda", (*ALL, *COMPLEX))(CudaAxisOp("cumsum"))
+register("cumprod", "cuda", (*ALL, *COMPLEX))(CudaAxisOp("cumprod"))
 register("softmax", "cuda", FLOAT)(CudaAxisOp("softmax"))
 register("log_softmax", "cuda", FLOAT)(CudaAxisOp("log_softmax"))
 for _half in HALF:

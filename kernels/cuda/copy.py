@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 from numba import cuda, from_dtype
 
+from ..common.dtype_groups import ALL, COMPLEX
 from ..common.operands import nothing
 from ..common.strided import Dims, collapse, is_c_contiguous, span
 from ..registry import ANY, register
@@ -98,11 +99,23 @@ def _to_bf16(v):  # noqa: ANN001, ANN202
     return store_bf16(np.float32(v))
 
 
+@cuda.jit(device=True)
+def _real(v):  # noqa: ANN001, ANN202
+    return v.real
+
+
+@cuda.jit(device=True)
+def _real_to_bf16(v):  # noqa: ANN001, ANN202
+    return store_bf16(np.float32(v.real))
+
+
 CONVERSIONS = {"as_is": as_is, "nonzero": _nonzero, "from_bf16": _from_bf16,
-               "from_bf16_nonzero": _from_bf16_nonzero, "to_bf16": _to_bf16}
+               "from_bf16_nonzero": _from_bf16_nonzero, "to_bf16": _to_bf16, "real": _real,
+               "real_to_bf16": _real_to_bf16}
 """Each element's conversion on the way, by name: ``nonzero`` stores ``value != 0`` into a
 bool destination; the ``bf16`` ones widen bfloat16 bits read or round to bfloat16 bits
-written (bfloat16 buffers are ``uint16`` bits to the kernels)."""
+written (bfloat16 buffers are ``uint16`` bits to the kernels); ``real`` keeps a complex
+value's real part for a real destination, as NumPy's cast does."""
 
 
 def _index_types(narrow: bool) -> tuple[Any, Any]:
@@ -291,7 +304,9 @@ class CudaCopy:
     """The CUDA ``copy`` kernel: ``kernel(src, out, stream=None)`` and ``plan``.
 
     ``bf16``: ``"src"`` or ``"dst"`` for the kernel converting from or to
-    bfloat16 (that side's arrays are its ``uint16`` bits), None for the others.
+    bfloat16 (that side's arrays are its ``uint16`` bits), ``"complex"`` and
+    ``"complex_bf16"`` for those converting complex values to a real dtype and to
+    bfloat16, None for the others.
     """
 
     __name__ = "gtensor_copy_cuda"
@@ -352,6 +367,10 @@ class CudaCopy:
             mode = "from_bf16_nonzero" if to_bool else "from_bf16"
         elif self._bf16 == "dst":
             mode = "to_bf16"
+        elif self._bf16 == "complex" and not to_bool:
+            mode = "real"
+        elif self._bf16 == "complex_bf16":
+            mode = "real_to_bf16"
         if len(cshape) == 1 and ds == (1,) and ss == (1,):
             launch = PlannedLaunch(_flat_kernel(narrow, mode), 0, stream,
                                    _blocks(n, THREADS * UNROLL), THREADS)
@@ -404,6 +423,9 @@ def _run_transpose(launch: Any, sizes: tuple[Any, ...], d_layout: tuple[Any, ...
 
 
 register("copy", "cuda", [("bfloat16", "bfloat16")])(CudaCopy())
+register("copy", "cuda", [(c, "bfloat16") for c in COMPLEX])(CudaCopy("complex_bf16"))
+register("copy", "cuda", [(c, d) for c in COMPLEX for d in (*ALL, "float16")])(
+    CudaCopy("complex"))
 register("copy", "cuda", [("bfloat16", ANY)])(CudaCopy("src"))
 register("copy", "cuda", [(ANY, "bfloat16")])(CudaCopy("dst"))
 gtensor_copy_cuda = register("copy", "cuda", [(ANY, ANY)])(CudaCopy())

@@ -185,10 +185,11 @@ def scatter(dst: Any, base: int, shape: tuple[int, ...], strides: tuple[int, ...
         return
     s_flat, s_off, s_strides = flat_operand(src)
     dtype = np.dtype(dst.dtype)
-    run = plan(combine_kind(mode, dtype), (np.dtype(src.dtype), dtype),
-               (layout(dst), layout(offsets)), _ints(shape), _ints(strides), tuple(src.shape),
-               s_strides, stream)
-    run(s_flat, s_off, dst, int(base), offsets, SCATTER_MODES.index(mode))
+    kind = combine_kind(mode, dtype)
+    run = plan(kind, (np.dtype(src.dtype), dtype), (layout(dst), layout(offsets)),
+               _ints(shape), _ints(strides), tuple(src.shape), s_strides, stream)
+    parts = dst.view(np.dtype(f"f{dtype.itemsize // 2}")) if kind == "atomic_parts" else dst
+    run(s_flat, s_off, parts, int(base), offsets, SCATTER_MODES.index(mode))
 
 
 @cuda.jit

@@ -4,7 +4,8 @@ Calling convention as on the CPU: ``kernel(a, b, out, stream=None)``, batch dims
 already broadcast to ``out``'s. On a real GPU the device buffers are wrapped as
 CuPy arrays (zero-copy, through ``__cuda_array_interface__``) and multiplied on
 the caller's stream. The simulator has no CuPy, so a shared-memory tiled kernel
-(float64 accumulation for floats, int64 for integers) runs each batch item.
+(float64 accumulation for floats, complex128 for complex numbers, int64 for
+integers) runs each batch item.
 
 float16 and bfloat16 operands go to cuBLAS as they are (CuPy multiplies half
 types on tensor cores with float32 accumulation); bfloat16 buffers arrive as
@@ -19,9 +20,9 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-from numba import cuda, float64, int64
+from numba import complex128, cuda, float64, int64
 
-from ..common.dtype_groups import FLOAT, HALF, INT, same
+from ..common.dtype_groups import COMPLEX, FLOAT, HALF, INT, same
 from ..registry import register
 from ._launch import SIMULATED, flat_operand, stream_pointer
 from .half import half_io
@@ -31,7 +32,7 @@ TILE = 4 if SIMULATED else 16
 
 @cache
 def _tiled(acc: Any, half: str | None = None) -> Any:
-    zero = 0.0 if acc is float64 else 0
+    zero = 0j if acc is complex128 else 0.0 if acc is float64 else 0
     ld, st = half_io(half)
 
     @cuda.jit
@@ -71,7 +72,7 @@ def _cupy_matmul(a: Any, b: Any, out: Any, stream: Any, half: str | None = None)
         cupy.matmul(arrays[0], arrays[1], out=arrays[2])
 
 
-@register("matmul", "cuda", same((*FLOAT, *INT), 2))
+@register("matmul", "cuda", same((*FLOAT, *INT, *COMPLEX), 2))
 def gtensor_matmul_cuda(a: Any, b: Any, out: Any, stream: Any = None) -> None:
     """Write ``a @ b`` into ``out`` on ``stream``.
 
@@ -87,7 +88,9 @@ def _multiply(a: Any, b: Any, out: Any, stream: Any, half: str | None) -> None:
     if not SIMULATED:
         _cupy_matmul(a, b, out, stream, half)
         return
-    kernel = _tiled(float64 if half or np.dtype(out.dtype).kind == "f" else int64, half)
+    kind = np.dtype(out.dtype).kind
+    kernel = _tiled(complex128 if kind == "c" else float64 if half or kind == "f" else int64,
+                    half)
     if half:  # the simulated kernel reads and writes half types as bits, as kernels do
         a, b, out = (x.view(np.uint16) for x in (a, b, out))
     m, n = out.shape[-2:]

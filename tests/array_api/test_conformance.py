@@ -1,4 +1,5 @@
-"""gtensor.array_api walks the standard's function list: names, call signatures, promotion table.
+"""gtensor.array_api walks the standard's function list: names, call signatures, promotion table,
+and the special cases of the complex functions.
 
 ``array_api_strict`` (the standard's reference namespace, in the test extra)
 supplies the 2024.12 list and signatures: every function it has must exist
@@ -9,8 +10,10 @@ must agree with its table wherever the standard defines one.
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable, Iterator
 
+import numpy as np
 import pytest
 
 import gtensor as gt
@@ -18,10 +21,8 @@ import gtensor.array_api as gxp
 
 strict = pytest.importorskip("array_api_strict")
 
-# Not in gtensor yet (complex and 16/32/64-bit unsigned dtypes, the fft extension), or
-# added by the standard after 2024.12.
-ABSENT = {"complex64", "complex128", "uint16", "uint32", "uint64", "fft",
-          "broadcast_shapes", "isin", "linalg.eig", "linalg.eigvals"}
+# Added by the standard after 2024.12.
+ABSENT = {"broadcast_shapes", "isin", "linalg.eig", "linalg.eigvals"}
 HELPERS = {"ArrayAPIStrictFlags", "Device", "get_array_api_strict_flags", "__version__",
            "set_array_api_strict_flags", "reset_array_api_strict_flags"}
 
@@ -35,9 +36,11 @@ def _version_2024() -> Iterator[None]:
 
 def _standard_names() -> list[tuple[str, str]]:
     names = [("", n) for n in strict.__all__ if n not in HELPERS]
-    names += [("linalg.", n) for n in dir(strict.linalg)
-              if inspect.isfunction(getattr(strict.linalg, n)) and not n.startswith("_")
-              and getattr(strict.linalg, n).__module__.startswith("array_api_strict._l")]
+    for ext in ("linalg", "fft"):
+        module = getattr(strict, ext)
+        names += [(ext + ".", n) for n in dir(module)
+                  if inspect.isfunction(getattr(module, n)) and not n.startswith("_")
+                  and getattr(module, n).__module__ == f"array_api_strict._{ext}"]
     return names
 
 
@@ -45,7 +48,7 @@ _MISSING = object()
 
 
 def _lookup(namespace: object, path: str, name: str) -> object:
-    return getattr(namespace.linalg if path else namespace, name, _MISSING)
+    return getattr(getattr(namespace, path[:-1]) if path else namespace, name, _MISSING)
 
 
 def _accepts(ours: Callable, theirs: Callable) -> list[str]:
@@ -114,3 +117,50 @@ def test_zero_d_arrays_promote_as_arrays_unlike_tensor_operators() -> None:
     assert gxp.result_type(gxp.int8, 1.0) is gt.get_default_dtype()
     with pytest.raises(ValueError, match="result_type"):
         gxp.result_type(1, 2.0)
+
+
+_PARTS = (math.nan, math.inf, -math.inf, 0.0, -0.0, 1.5, -0.5)
+COMPLEX_SPECIAL = np.array([complex(a, b) for a in _PARTS for b in _PARTS])
+"""Every pairing of IEEE edge values (and two ordinary ones) as real and imaginary parts."""
+
+
+def _standard_sign(z: np.ndarray) -> np.ndarray:
+    """The standard's complex ``sign``: ``z / |z|``, 0 at 0, ``nan+nanj`` with a NaN part."""
+    with np.errstate(all="ignore"):
+        out = np.where(z == 0, 0j, z / np.abs(z))
+    return np.where(np.isnan(z.real) | np.isnan(z.imag), complex(math.nan, math.nan), out)
+
+
+def _same(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """Where two results agree: NaN with NaN, zeros by sign, finite values to rounding."""
+    if want.dtype.kind == "c":
+        return _same(got.real, want.real) & _same(got.imag, want.imag)
+    if want.dtype.kind == "b":
+        return got == want
+    close = np.isclose(got, want, rtol=1e-12, atol=0) & (np.signbit(got) == np.signbit(want))
+    return (np.isnan(got) & np.isnan(want)) | close | (np.isinf(want) & (got == want))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_special_cases_follow_the_standard(device: str, dtype: str) -> None:
+    z = COMPLEX_SPECIAL.astype(dtype)
+    x = gxp.asarray(z, device=device)
+    refs = {"abs": np.abs, "sign": _standard_sign, "isnan": np.isnan, "isinf": np.isinf,
+            "isfinite": np.isfinite, "conj": np.conj, "real": np.real, "imag": np.imag,
+            "negative": np.negative, "square": np.square, "exp": np.exp, "log": np.log,
+            "log2": np.log2, "log10": np.log10, "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos,
+            "tan": np.tan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asin": np.arcsin,
+            "acos": np.arccos, "atan": np.arctan, "asinh": np.arcsinh, "acosh": np.arccosh,
+            "atanh": np.arctanh}
+    with np.errstate(all="ignore"):
+        for name, ref in refs.items():
+            got, want = getattr(gxp, name)(x).cpu().numpy(), ref(z)
+            assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
+            if dtype == "complex64" and want.dtype.kind in "fc":
+                got, want = got.astype(np.complex128), want.astype(np.complex128)
+                ok = _same(got, want) | np.isclose(got, want, rtol=1e-6)
+            else:
+                ok = _same(got, want)
+            assert ok.all(), (name, z[~ok], got[~ok], want[~ok])
+    assert gxp.equal(x, x).cpu().numpy().tolist() == (z == z).tolist()
+    assert gxp.isdtype(x.dtype, "complex floating") and not gxp.isdtype(x.dtype, "real floating")

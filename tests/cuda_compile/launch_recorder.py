@@ -36,12 +36,16 @@ def describe(x: Any) -> Any:
         return {"a": [x.dtype.str, list(x.shape), list(x.strides)]}
     if isinstance(x, bool | np.bool_):
         return {"b": bool(x)}
+    if isinstance(x, np.complexfloating):
+        return {"nc": [x.dtype.str, float(x.real), float(x.imag)]}
     if isinstance(x, np.generic):
         return {"n": [x.dtype.str, x.item()]}
     if isinstance(x, int):
         return {"i": x}
     if isinstance(x, float):
         return {"f": x}
+    if isinstance(x, complex):
+        return {"c": [x.real, x.imag]}
     if x is None or isinstance(x, str):
         return x
     if isinstance(x, np.dtype):

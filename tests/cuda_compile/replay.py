@@ -110,6 +110,10 @@ def build(desc: Any) -> Any:
         return tuple(items) if tag == "t" else items
     if tag == "n":
         return np.dtype(value[0]).type(value[1])
+    if tag == "nc":
+        return np.dtype(value[0]).type(complex(value[1], value[2]))
+    if tag == "c":
+        return complex(*value)
     if tag == "dt":
         return np.dtype(value)
     if tag == "stream":

@@ -25,7 +25,8 @@ BACKENDS = ("cpu", "cuda")
 # Each CPU signature costs a Numba compile (0.2-1 s on a cold cache); the CPU tier
 # checks these dtypes, the simulated CUDA tier (no compile) every registered one.
 CPU_DTYPES = ("bool", "uint8", "int32", "float32", "float64")
-TOL = {"float32": (2e-5, 1e-6), "float64": (1e-12, 1e-14)}
+TOL = {"float32": (2e-5, 1e-6), "float64": (1e-12, 1e-14), "complex64": (2e-5, 1e-6),
+       "complex128": (1e-12, 1e-14)}
 
 
 def op_cases(ops: dict[str, list[str]]) -> list:
@@ -55,6 +56,9 @@ def draw(rng: np.random.Generator, shape: tuple[int, ...], dtype: str,
         info = np.iinfo(dtype)
         lo, hi = max(int(low), info.min), min(int(high), info.max)
         return rng.integers(lo, hi + 1, size=shape).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        parts = rng.uniform(low, high, size=(2, *shape))
+        return (parts[0] + 1j * parts[1]).astype(dtype)
     return rng.uniform(low, high, size=shape).astype(dtype)
 
 
@@ -72,14 +76,14 @@ def layouts(x: np.ndarray, kind: str) -> np.ndarray:
 def poisoned(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """An output buffer filled with a sentinel that no kernel result equals by accident."""
     out = np.empty(shape, dtype)
-    out[...] = np.nan if np.dtype(dtype).kind == "f" else (1 if dtype == "bool" else 77)
+    out[...] = np.nan if np.dtype(dtype).kind in "fc" else (1 if dtype == "bool" else 77)
     return out
 
 
 def check(got: np.ndarray, want: np.ndarray, dtype: str) -> None:
     """Assert results agree: exactly for integers and booleans, with tolerances for floats."""
     want = np.asarray(want)
-    if np.dtype(dtype).kind == "f" and got.dtype.kind == "f":
+    if np.dtype(dtype).kind in "fc" and got.dtype.kind in "fc":
         rtol, atol = TOL[dtype]
         np.testing.assert_allclose(got, want.astype(got.dtype), rtol=rtol, atol=atol)
     else:

@@ -14,7 +14,7 @@ from kernel_inputs import BACKENDS, check, draw, lookup, op_cases, poisoned
 
 
 def _wide(x: np.ndarray) -> np.ndarray:
-    return x.astype(np.float64 if x.dtype.kind == "f" else np.int64)
+    return x.astype({"f": np.float64, "c": np.complex128}.get(x.dtype.kind, np.int64))
 
 
 def _logsumexp(x, axis):  # noqa: ANN001, ANN202
@@ -26,7 +26,7 @@ def _logsumexp(x, axis):  # noqa: ANN001, ANN202
 REFS = {
     "sum": (lambda x, a, p: np.sum(_wide(x), axis=a), 0.0, "wide"),
     "prod": (lambda x, a, p: np.prod(_wide(x), axis=a), 0.0, "wide"),
-    "mean": (lambda x, a, p: np.mean(x.astype(np.float64), axis=a), 0.0, "same"),
+    "mean": (lambda x, a, p: np.mean(_wide(x), axis=a), 0.0, "same"),
     "amax": (lambda x, a, p: np.max(x, axis=a), 0.0, "same"),
     "amin": (lambda x, a, p: np.min(x, axis=a), 0.0, "same"),
     "any": (lambda x, a, p: np.any(x, axis=a), 0.0, "bool"),
@@ -43,7 +43,7 @@ def _out_dtype(rule: str, dtype: str) -> str:
     if rule == "bool":
         return "bool"
     if rule == "wide":
-        return dtype if dtype.startswith("float") else "int64"
+        return dtype if dtype.startswith(("float", "complex")) else "int64"
     return dtype
 
 

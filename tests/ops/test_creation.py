@@ -72,9 +72,9 @@ def test_ranges(device):
     (lambda: gt.arange(5, 0, 1), ValueError, r"^\[arange\] upper bound and step"),
     (lambda: gt.linspace(0, 1, -2), ValueError, r"^\[linspace\]"),
     (lambda: gt.eye(-1), ValueError, r"^\[eye\]"),
-    (lambda: gt.tensor([1 + 2j]), TypeError, r"^\[tensor\]"),
+    (lambda: gt.tensor(["a"]), TypeError, r"^\[tensor\]"),
     (lambda: gt.from_numpy([1, 2]), TypeError, r"^\[from_numpy\] expected np.ndarray"),
-    (lambda: gt.zeros(2, dtype="complex64"), TypeError, r"^\[dtype\]"),
+    (lambda: gt.zeros(2, dtype="clongdouble"), TypeError, r"^\[dtype\]"),
 ])
 def test_creation_errors(call, err, msg):
     with pytest.raises(err, match=msg):

@@ -443,7 +443,7 @@ def trace(self: Tensor) -> Tensor:
     check(self.ndim == 2, "trace", lambda: f"expected a 2-D tensor, got {self.ndim}-D",
           ShapeError)
     d = diagonal(self)
-    dt = d.dtype if d.dtype.is_floating_point else int64
+    dt = d.dtype if d.dtype.is_inexact else int64
     out = zeros(1, dtype=dt, device=self.device)
     if d.numel():
         with no_grad():
