@@ -44,7 +44,7 @@ def _flops(batch: int, steps: int, features: int, hidden: int, layers: int) -> i
     return 3 * 2 * batch * steps * per_step
 
 
-@case("train.lstm_adam", sizes=_SIZES)
+@case("train.lstm_adam", threaded=True, sizes=_SIZES)
 def lstm_adam(lib: Library, batch: int, steps: int, features: int, hidden: int,
               layers: int) -> Workload:
     """LSTM classifier training step (Adam), eager.
@@ -58,7 +58,7 @@ def lstm_adam(lib: Library, batch: int, steps: int, features: int, hidden: int,
                     flops=_flops(batch, steps, features, hidden, layers))
 
 
-@case("train.lstm_adam_compiled", sizes=_SIZES)
+@case("train.lstm_adam_compiled", threaded=True, sizes=_SIZES)
 def lstm_adam_compiled(lib: Library, batch: int, steps: int, features: int,
                        hidden: int, layers: int) -> Workload:
     """train.lstm_adam with the whole step compiled in gtensor (PyTorch eager)."""
