@@ -44,7 +44,7 @@ class dtype:  # noqa: N801 - PyTorch's spelling
     """
 
     __slots__ = ("name", "numpy", "itemsize", "category", "is_signed", "is_half", "kernel",
-                 "compute", "_part")
+                 "compute")
 
     def __init__(self, name: str, category: int) -> None:
         self.name = name
@@ -56,7 +56,6 @@ class dtype:  # noqa: N801 - PyTorch's spelling
         # kernels see a half type's buffers as its bits (uint16) and compute in float32
         self.kernel = np.dtype(np.uint16) if self.is_half else self.numpy
         self.compute = np.dtype(np.float32) if self.is_half else self.numpy
-        self._part = name
 
     @property
     def is_floating_point(self) -> bool:
@@ -76,7 +75,9 @@ class dtype:  # noqa: N801 - PyTorch's spelling
     @property
     def real_dtype(self) -> dtype:
         """The dtype of a complex dtype's parts (``complex64 -> float32``); else the dtype."""
-        return _BY_NAME[self._part] if self.category == 3 else self
+        if self.category != 3:
+            return self
+        return float32 if self is complex64 else float64
 
     def __repr__(self) -> str:
         return f"gtensor.{self.name}"
@@ -100,7 +101,6 @@ float32 = dtype("float32", 2)
 float64 = dtype("float64", 2)
 complex64 = dtype("complex64", 3)
 complex128 = dtype("complex128", 3)
-complex64._part, complex128._part = "float32", "float64"
 
 ALL_DTYPES = (bool_, uint8, uint16, uint32, uint64, int8, int16, int32, int64, float16, bfloat16,
               float32, float64, complex64, complex128)
