@@ -19,6 +19,12 @@ see the same merged blocks as with an eager merge; releasing memory
 (``empty_cache``, out of memory, ``max_split_size``, the garbage collection
 threshold) merges everything first. Until then the statistics and snapshots
 show the blocks as they are: inactive blocks of split segments, unmerged.
+
+Taking a block from its free list and putting one back (nearly every op's
+allocation and free) take no lock: a list ``pop`` or ``append`` is atomic, so
+each freed block goes to exactly one caller, and the statistics of these
+events are logged by one ``extend`` each (:mod:`.event_log`). Everything else
+(splitting, merging, segments, cross-stream frees, statistics) holds the lock.
 """
 
 from __future__ import annotations
@@ -62,10 +68,11 @@ class CachingAllocator(SegmentRelease):
         device: the device the blocks belong to.
         config: the policy options (``GTENSOR_ALLOC_CONF``).
 
-    Thread-safe. A :meth:`free` that finds the allocator busy (another
-    thread inside it, or a finalizer the garbage collector started inside a
-    call of the same thread) is queued and done by the caller that holds it,
-    before that call returns.
+    Thread-safe. The exact-size reuse path takes no lock (see the module
+    notes). A :meth:`free` needing the lock that finds the allocator busy
+    (another thread inside it, or a finalizer the garbage collector started
+    inside a call of the same thread) is queued and done by the caller that
+    holds it, before that call returns.
 
     Example:
         >>> from gtensor.memory.raw_host import HostMemory
@@ -128,20 +135,16 @@ class CachingAllocator(SegmentRelease):
             size = round_size(nbytes, self._divisions)
         else:
             size = -(-nbytes // MIN_BLOCK_SIZE) * MIN_BLOCK_SIZE
-        lock = self._lock
-        lock.acquire()
-        busy = self._busy
-        self._busy = True
-        try:
-            small = size <= SMALL_SIZE
-            blocks = (self._free_small if small else self._free_large).get(stream << 64 | size)
-            if not blocks or self._pending:
-                return self._allocate(nbytes, stream)
+        small = size <= SMALL_SIZE
+        blocks = (self._free_small if small else self._free_large).get(stream << 64 | size)
+        if blocks and not self._pending and self.history is None and size < self._max_split:
+            try:
+                block = blocks.pop()  # atomic: each freed block goes to one caller
+            except IndexError:  # another thread took the last one
+                return self._locked(self._allocate, nbytes, stream)
             # Reuse the block as it is (written out here: this is the common case).
-            block = blocks.pop()
             block.cached = False
             block.allocated = True
-            size = block.size
             view = block.view
             if block.requested != nbytes:
                 block.flat = None
@@ -151,20 +154,12 @@ class CachingAllocator(SegmentRelease):
             block.host = view
             block.requested = nbytes
             log = self._log  # counted later, in order (see event_log)
-            log.append(size << 2 | small << 1 | (block.prev is not None or block.next is not None))
-            log.append(nbytes)
+            log.extend((size << 2 | small << 1 | (block.prev is not None or block.next is not None),
+                        nbytes))
             if len(log) >= FOLD_LIMIT:
-                self.stats.fold()
-            if size >= self._max_split:
-                self.stats.oversize_allocations.increase(1)
-            if self.history is not None:
-                self._record("alloc", block.ptr, size, stream)
+                self._fold_when_idle()
             return block
-        finally:
-            self._busy = busy
-            lock.release()
-            if self._deferred and not busy:
-                self._drain()
+        return self._locked(self._allocate, nbytes, stream)
 
     def free(self, block: Block) -> None:
         """Give a block back; it is reused once the streams recorded on it are done.
@@ -183,45 +178,76 @@ class CachingAllocator(SegmentRelease):
 
     def recycle(self, block: Block) -> None:
         """:meth:`free` without the checks, for a caller that holds a block of this allocator."""
-        lock = self._lock
-        if lock.acquire(False):
-            if self._busy:  # a finalizer inside this thread's own call: done when it ends
-                self._deferred.append(block)
-                lock.release()
-                return
-            self._busy = True
-            try:
-                size = block.size
-                if block.stream_uses or not self._caching or self.history is not None or \
-                        size >= self._max_split:
+        if block.stream_uses or not self._caching or self.history is not None or \
+                block.size >= self._max_split:
+            lock = self._lock
+            if lock.acquire(False):
+                if self._busy:  # a finalizer inside this thread's own call: done when it ends
+                    self._deferred.append(block)
+                    lock.release()
+                    return
+                self._busy = True
+                try:
                     self._free(block)
-                else:  # into its exact-size free list (written out: this is the common case)
-                    block.allocated = False
-                    block.host = None
-                    block.cached = True
-                    tick = self._tick = self._tick + 1
-                    block.freed_tick = tick
-                    small = block.segment.small
-                    key = block.stream << 64 | size
-                    free_lists = self._free_small if small else self._free_large
-                    blocks = free_lists.get(key)
-                    if blocks is None:
-                        free_lists[key] = [block]
-                    else:
-                        blocks.append(block)
-                    log = self._log
-                    log.append(-(size << 2 | small << 1 |
-                                 (block.prev is not None or block.next is not None)))
-                    log.append(-block.requested)
-                    if len(log) >= FOLD_LIMIT:
-                        self.stats.fold()
-            finally:
-                self._busy = False
-                lock.release()
+                finally:
+                    self._busy = False
+                    lock.release()
+            else:
+                self._deferred.append(block)
         else:
-            self._deferred.append(block)
+            self._park(block)
         if self._deferred:
             self._drain()
+
+    def _park(self, block: Block) -> None:
+        """Put a freed block into its exact-size free list, as it is.
+
+        Without the lock: the list operations are atomic, and the block is
+        this caller's until it is in the list (see :meth:`BlockPool.flush`).
+        """
+        block.allocated = False
+        block.host = None
+        block.cached = True
+        size = block.size
+        block.freed_tick = self._tick = self._tick + 1
+        small = block.segment.small
+        key = block.stream << 64 | size
+        free_lists = self._free_small if small else self._free_large
+        log = self._log
+        log.extend((-(size << 2 | small << 1 | (block.prev is not None or block.next is not None)),
+                    -block.requested))
+        blocks = free_lists.get(key)
+        if blocks is None:
+            blocks = free_lists.setdefault(key, [])
+        blocks.append(block)
+        if free_lists.get(key) is not blocks:  # a flush took the list out meanwhile
+            self._repark(block, blocks, free_lists, key)
+        if len(log) >= FOLD_LIMIT:
+            self._fold_when_idle()
+
+    @staticmethod
+    def _repark(block: Block, stale: list[Block], free_lists: dict[int, list[Block]],
+                key: int) -> None:
+        """Move ``block`` from a free list a flush took out to the current one (if still there)."""
+        while True:
+            try:
+                stale.remove(block)
+            except ValueError:  # the flush merged it, or a hand-out took it: done
+                return
+            stale = free_lists.setdefault(key, [])
+            stale.append(block)
+            if free_lists.get(key) is stale:
+                return
+
+    def _fold_when_idle(self) -> None:
+        """Fold the event log now unless a call of the allocator is under way (it folds)."""
+        lock = self._lock
+        if lock.acquire(False):
+            try:
+                if not self._busy:
+                    self.stats.fold()
+            finally:
+                lock.release()
 
     def record_stream(self, block: Block, stream: Stream) -> None:
         """Mark ``block`` as used on ``stream``: on free, its reuse waits for that stream.
@@ -389,10 +415,14 @@ class CachingAllocator(SegmentRelease):
             small = is_small(size)
             pool = self._small if small else self._large
             blocks = pool.free_lists.get(stream << 64 | size)
+            chunk = None
             if blocks:  # pending events kept the caller off its own fast path
-                chunk = blocks.pop()
-                chunk.cached = False
-            else:
+                try:
+                    chunk = blocks.pop()
+                    chunk.cached = False
+                except IndexError:  # another thread's hand-out took it
+                    pass
+            if chunk is None:
                 self._flush(pool)
                 chunk = pool.best_fit(stream, size)
                 if chunk is not None and fits(chunk.size, size, self._max_split):
@@ -489,19 +519,9 @@ class CachingAllocator(SegmentRelease):
             block.stream_uses = None
             self._pending.append((block, events))
         elif self._caching:
-            counts.released(size, block.requested, block.prev is not None or block.next is not None)
             if self.history is not None:
                 self._record("free_completed", block.ptr, size, block.stream)
-            block.cached = True
-            self._tick += 1
-            block.freed_tick = self._tick
-            free_lists = self._free_small if small else self._free_large
-            key = block.stream << 64 | size
-            blocks = free_lists.get(key)
-            if blocks is None:
-                free_lists[key] = [block]
-            else:
-                blocks.append(block)
+            self._park(block)
         else:
             counts.released(size, block.requested, False)
             self._return(block)

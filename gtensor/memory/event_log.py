@@ -4,14 +4,15 @@ Reusing a cached block and freeing one back to its free list are the
 allocator's hot path, taken by nearly every op. Counting them at once means
 updating some forty statistics (current values, peaks, totals; per pool and
 for both pools together) per event, which cost more than the rest of the
-allocation. Instead each event appends two ints to a list, and
+allocation. Instead each event appends two ints to a list in one ``extend``
+(so that events of other threads cannot come between them), and
 :func:`fold` applies the list to the :class:`~gtensor.memory.stats.PoolCounters`
 before anything reads or changes them another way (a statistic is read, a
 block is split or merged, a segment is reserved). Peaks depend on the order
 of the events, so a long log is folded with running sums (a peak is the
 largest prefix sum), which gives exactly what counting each event at once gives.
 
-An event is the pair ``(code, requested)``:
+An event is the pair ``code, requested``:
 
 - ``code = ±(size << 2 | small << 1 | split)``: ``+`` for a block handed out
   again, ``-`` for one freed into a free list; ``size`` is the block's size,
@@ -29,14 +30,17 @@ import numpy as np
 if TYPE_CHECKING:
     from .stats import PoolCounters
 
-FOLD_LIMIT = 8192
+FOLD_LIMIT = 16384
 """Entries (two per event) after which the allocator folds without waiting for a reader."""
 
 _VECTOR_FROM = 256  # entries from which running sums beat one method call per event
 
 
 def fold(log: list[int], small: PoolCounters, large: PoolCounters) -> None:
-    """Apply the events of ``log`` to the small and large pool's counters, then empty it.
+    """Apply the events of ``log`` to the small and large pool's counters and take them out.
+
+    Events appended meanwhile (by the hot path of another thread, which takes
+    no lock) stay in the log for the next fold.
 
     Example:
         >>> from gtensor.memory.stats import DeviceStats
@@ -46,11 +50,14 @@ def fold(log: list[int], small: PoolCounters, large: PoolCounters) -> None:
         >>> stats.small.allocation, stats.small.allocated_bytes_peak, log
         (0, 512, [])
     """
-    if not log:
+    count = len(log) & ~1
+    if not count:
         return
-    if len(log) < _VECTOR_FROM:
-        for i in range(0, len(log), 2):
-            code, requested = log[i], log[i + 1]
+    events = log[:count]  # one copy, then the folded entries leave the shared log
+    del log[:count]
+    if count < _VECTOR_FROM:
+        for i in range(0, count, 2):
+            code, requested = events[i], events[i + 1]
             if code > 0:
                 counts = small if code & 2 else large
                 counts.took(code >> 2, requested, bool(code & 1))
@@ -59,8 +66,7 @@ def fold(log: list[int], small: PoolCounters, large: PoolCounters) -> None:
                 counts = small if code & 2 else large
                 counts.released(code >> 2, -requested, bool(code & 1))
     else:
-        _fold_running(np.array(log, dtype=np.int64).reshape(-1, 2), small, large)
-    log.clear()
+        _fold_running(np.array(events, dtype=np.int64).reshape(-1, 2), small, large)
 
 
 def _fold_running(events: np.ndarray, small: PoolCounters, large: PoolCounters) -> None:

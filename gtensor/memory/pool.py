@@ -118,11 +118,23 @@ class BlockPool:
         self.add(block)
 
     def flush(self, counts: PoolCounters) -> None:
-        """Merge every block of the free lists into the pool."""
-        for blocks in self.free_lists.values():
-            for block in blocks:
+        """Merge every block of the free lists into the pool.
+
+        The allocator's hot path uses the free lists without its lock, so a
+        list leaves the dict before it is emptied, one atomic ``pop`` at a
+        time: a block freed into it meanwhile is merged here, and a free that
+        finds its list gone afterwards puts its block in again
+        (:meth:`~gtensor.memory.allocator.CachingAllocator.recycle`).
+        """
+        free_lists = self.free_lists
+        for key in list(free_lists):
+            blocks = free_lists.pop(key, None)
+            while blocks:
+                try:
+                    block = blocks.pop()
+                except IndexError:  # taken by a hand-out that still held the list
+                    break
                 block.cached = False
                 if block.is_split():
                     counts.remove_inactive_split(1, block.size)
                 self.put(self.merge(block, counts, block.freed_tick), counts)
-        self.free_lists.clear()

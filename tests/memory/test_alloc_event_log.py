@@ -7,21 +7,21 @@ from gtensor.memory.allocator import CachingAllocator
 from gtensor.memory.stats import DeviceStats
 
 
-def _events(count: int, seed: int) -> list[int]:
+def _events(count: int, seed: int) -> list[tuple[int, int]]:
     """A log of hand-outs and frees of blocks that are each handed out before freed."""
     rng = random.Random(seed)
     held: list[tuple[int, int]] = []  # (code, requested) of the blocks handed out
-    log: list[int] = []
-    while len(log) < 2 * count:
+    log: list[tuple[int, int]] = []
+    while len(log) < count:
         if held and (rng.random() < 0.5 or len(held) > 40):
             code, requested = held.pop(rng.randrange(len(held)))
-            log += [-code, -requested]
+            log.append((-code, -requested))
         else:
             size = 512 * rng.randint(1, 5000)
             code = size << 2 | (size <= 1 << 20) << 1 | rng.randint(0, 1)
             requested = rng.randint(size - 511, size)
             held.append((code, requested))
-            log += [code, requested]
+            log.append((code, requested))
     return log
 
 
@@ -41,9 +41,9 @@ def test_running_sums_match_counting_each_event():
             stats.small.took(4096, 4000, False)
             stats.large.took(1 << 22, 1 << 22, False)
             stats.small.add_inactive_split(2, 2048)
-        for i in range(0, len(log), 2):  # below the vector threshold: one event at a time
-            event_log.fold(log[i:i + 2], one_by_one.small, one_by_one.large)
-        long = list(log)
+        for event in log:  # below the vector threshold: one event at a time
+            event_log.fold(list(event), one_by_one.small, one_by_one.large)
+        long = [entry for event in log for entry in event]
         assert len(long) >= event_log._VECTOR_FROM
         event_log.fold(long, at_once.small, at_once.large)
         assert long == []

@@ -10,6 +10,7 @@ import gtensor.memory as mem
 from gtensor.device import device as gt_device
 from gtensor.errors import OutOfMemoryError
 from gtensor.memory.allocator import CachingAllocator
+from gtensor.memory.config import AllocatorConfig
 from gtensor.memory.raw import RawOutOfMemory
 from gtensor.memory.raw_host import HUGE_PAGE, HostMemory, aligned_buffer
 
@@ -101,23 +102,34 @@ def test_no_bytes_left_after_a_graph_and_its_tensors_are_gone(fresh_allocators):
     assert mem.memory_stats()["active.all.current"] == 0
 
 
-def test_free_from_a_finalizer_inside_an_allocation_is_deferred():
-    """The collector may run a tensor finalizer while the same thread is inside allocate."""
-    alloc = CachingAllocator(HostMemory(), "cpu")
-    victim = alloc.allocate(512)
+@pytest.mark.parametrize("caching", [True, False])
+def test_free_from_a_finalizer_inside_an_allocation(caching):
+    """The collector may run a tensor finalizer while the same thread is inside allocate.
+
+    With caching, the freed block goes straight to its free list (no lock, no
+    pool change); without, the free needs the pool and waits for the call to end.
+    """
+    seen: list[bool] = []
+    victims = []
 
     class FreeingRaw(HostMemory):
         def alloc(self, nbytes):
-            alloc.free(victim)  # as a finalizer would, mid-allocation
-            assert victim.allocated  # queued, not done in the middle of the update
+            if victims and not seen:
+                alloc.free(victims[0])  # as a finalizer would, mid-allocation
+                seen.append(victims[0].allocated)
             return super().alloc(nbytes)
 
-    alloc.raw = FreeingRaw()
+    alloc = CachingAllocator(FreeingRaw(), "cpu", AllocatorConfig(caching=caching))
+    victim = alloc.allocate(512)
+    victims.append(victim)
     big = alloc.allocate(5 * MiB)
+    assert seen == [not caching]  # queued only when the free needs the pool
     assert not victim.allocated
     stats = alloc.memory_stats()
     assert stats["allocation.all.current"] == 1
     assert stats["allocated_bytes.all.current"] == big.size
+    if caching:
+        assert alloc.allocate(512).ptr == victim.ptr  # reused from its free list
 
 
 def test_device_lookups_are_remembered_only_for_fixed_devices(fresh_allocators):
