@@ -49,7 +49,7 @@ def inv(A: Tensor) -> Tensor:
 
 def _inv_vjp(ctx: Node, g: Tensor) -> Tensor:
     (inverse,) = ctx.saved_tensors
-    return -(inverse.mT @ g @ inverse.mT)
+    return -(inverse.mH @ g @ inverse.mH)
 
 
 def _solve(op: str, A: Tensor, B: Tensor) -> Tensor:
@@ -62,8 +62,8 @@ def _solve(op: str, A: Tensor, B: Tensor) -> Tensor:
 
 def _solve_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
     A, X = ctx.saved_tensors
-    gB = _solve("linalg.solve", A.mT, g)
-    return -(gB @ X.mT), gB
+    gB = _solve("linalg.solve", A.mH, g)
+    return -(gB @ X.mH), gB
 
 
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
@@ -120,8 +120,8 @@ def _solve_triangular(op: str, A: Tensor, B: Tensor, upper: bool, unit: bool) ->
 
 def _solve_triangular_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
     A, X = ctx.saved_tensors
-    gB = _solve_triangular("linalg.solve_triangular", A.mT, g, not ctx.upper, ctx.unit)
-    gA = -(gB @ X.mT)
+    gB = _solve_triangular("linalg.solve_triangular", A.mH, g, not ctx.upper, ctx.unit)
+    gA = -(gB @ X.mH)
     shift = 1 if ctx.unit else 0
     return (gA.triu(shift) if ctx.upper else gA.tril(-shift)), gB
 
