@@ -86,11 +86,5 @@ def eigvals(A: Tensor) -> Tensor:
     if not needs_grad(A):
         return _geev(op, A, False)[0]
     L, V = _geev(op, A, True)
-    record("linalg_eigvals", L, (A,), _eigvals_vjp, save=[V])
+    record("linalg_eigvals", (L, V), (A,), _eig_vjp, save=[L, V])
     return L
-
-
-def _eigvals_vjp(ctx: Node, gL: Tensor) -> Tensor:
-    (V,) = ctx.saved_tensors
-    Vh = V.mH
-    return solve(Vh, gL.unsqueeze(-1) * Vh)

@@ -7,7 +7,9 @@ input's device and can be differentiated again. Eigen- and singular vectors
 have a gradient only where their values are distinct: terms of equal values
 are left out (PyTorch gives inf or nan there). Complex vectors are determined
 up to a phase each; a loss that depends on those phases has no gradient, and
-the VJPs refuse it as PyTorch does.
+the VJPs refuse it as PyTorch does. ``eigvalsh`` and ``svdvals`` keep their
+vectors as outputs of their graph node, so their gradients can be
+differentiated again.
 """
 
 from __future__ import annotations
@@ -176,13 +178,8 @@ def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
     if not needs_grad(A):
         return _eigh(op, A, UPLO, False)[0]
     L, Q = _eigh(op, A, UPLO, True)
-    record("linalg_eigvalsh", L, (A,), _eigvalsh_vjp, save=[Q])
+    record("linalg_eigvalsh", (L, Q), (A,), _eigh_vjp, save=[L, Q])
     return L
-
-
-def _eigvalsh_vjp(ctx: Node, gL: Tensor) -> Tensor:
-    (Q,) = ctx.saved_tensors
-    return (Q * gL.unsqueeze(-2)) @ Q.mH
 
 
 def svd(A: Tensor, full_matrices: bool = True, *, driver: str | None = None) -> SVDResult:
@@ -243,11 +240,6 @@ def svdvals(A: Tensor, *, driver: str | None = None) -> Tensor:
                     failure=lambda a: no_convergence(op))[0]
     U, S, Vh = call(op, lambda xp, a: xp.linalg.svd(a, full_matrices=False), A,
                     failure=lambda a: no_convergence(op))
-    record("linalg_svdvals", S, (A,), _svdvals_vjp, save=[U, Vh])
+    record("linalg_svdvals", (U, S, Vh), (A,), _svd_vjp, save=[U, S, Vh])
     return S
-
-
-def _svdvals_vjp(ctx: Node, gS: Tensor) -> Tensor:
-    U, Vh = ctx.saved_tensors
-    return (U * gS.unsqueeze(-2)) @ Vh
 

@@ -115,3 +115,43 @@ def test_values_and_gradients_match_torch(name, device, dtype):
         assert x.grad.dtype is x.dtype
         np.testing.assert_allclose(x.grad.cpu().numpy(), t.grad.numpy(), rtol=10 * rtol,
                                    atol=10 * atol)
+
+
+def test_bad_input_and_phase_dependent_losses_name_the_op():
+    a = gt.tensor(_inputs("sq", np.random.default_rng(12), "complex128")[0], requires_grad=True)
+    with pytest.raises(gt.DTypeError, match=r"^\[linalg.solve\] expected all inputs to have the "
+                       "same dtype, got complex64 and float64$"):
+        gt.linalg.solve(a.detach().to(gt.complex64), gt.ones(3, dtype=gt.float64))
+    with pytest.raises(gt.ShapeError, match=r"^\[linalg.eig\] A must be batches of square "
+                       "matrices, but they are 2 by 3 matrices$"):
+        gt.linalg.eig(gt.ones(2, 3, dtype=gt.complex64))
+    with pytest.raises(gt.linalg.LinAlgError, match=r"^\[linalg.inv\] the diagonal element 2 is "
+                       "zero"):
+        gt.linalg.inv(gt.tensor([[1, 1j], [1j, -1]]))
+    for op, out in [("eigh", lambda: gt.linalg.eigh(a).eigenvectors[1, 1]),
+                    ("svd", lambda: gt.linalg.svd(a).U[1, 1]),
+                    ("eig", lambda: gt.linalg.eig(a).eigenvectors[1, 1])]:
+        with pytest.raises(RuntimeError, match=rf"^\[linalg.{op}\] the .* are specified up to "
+                           r"multiplication by e\^\{i phi\}"):
+            out().real.backward()
+    assert gt.linalg.eig(gt.eye(2, dtype=gt.float32)).eigenvalues.dtype is gt.complex64
+
+
+@pytest.mark.parametrize("case", ["eig", "eigvals", "eigvalsh", "svdvals", "det"])
+def test_second_derivatives_match_torch(case):
+    fn = {"eig": CASES["eig"][0], "det": CASES["det"][0],
+          "eigvals": lambda la, a: la.eigvals(a) ** 3,
+          "eigvalsh": lambda la, a: la.eigvalsh(a + a.mH),
+          "svdvals": lambda la, a: la.svdvals(a.narrow(-1, 0, 2))}[case]
+    a = _inputs("sq", np.random.default_rng(13), "complex128")
+    grads = []
+    for lib, x in ((gt, gt.tensor(a, requires_grad=True)),
+                   (torch, torch.tensor(a, requires_grad=True))):
+        outs = fn(lib.linalg, x)
+        loss = sum(((o * o.conj()).real + (o * (1 + 2j)).real).sum()
+                   for o in (outs if isinstance(outs, tuple) else (outs,)))
+        (g,) = lib.autograd.grad(loss, [x], create_graph=True)
+        (gg,) = lib.autograd.grad((g * g.conj()).real.sum(), [x])
+        grads.append((g.detach().numpy(), gg.numpy()))
+    for got, want in zip(*grads, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-8, atol=1e-9)
