@@ -39,8 +39,8 @@ def _geev(op: str, A: Tensor, vectors: bool) -> tuple[Tensor, ...]:
     target = complex_of(A.dtype).numpy
 
     def routine(xp: Any, a: Any) -> Any:
-        check(hasattr(xp.linalg, "eig"), op, "needs cupy.linalg.eig (CuPy 14 or later) for "
-              "GPU tensors; move the input to the cpu or upgrade CuPy")
+        check(hasattr(xp.linalg, "eig"), op, "needs cupy.linalg.eig (CuPy 14 or later, on "
+              "CUDA 12.6.2 or later) for GPU tensors; move the input to the cpu or upgrade CuPy")
         if vectors:
             w, v = xp.linalg.eig(a)
             return w.astype(target, copy=False), v.astype(target, copy=False)
