@@ -40,7 +40,7 @@ LAPACK_DTYPES = (float32, float64, complex64, complex128)
 """The dtypes LAPACK and cuSOLVER factor: real and complex, single and double precision."""
 
 
-def check_float(op: str, *tensors: Tensor) -> None:
+def check_lapack_dtype(op: str, *tensors: Tensor) -> None:
     """Refuse anything but tensors of one LAPACK dtype (:data:`LAPACK_DTYPES`) on one device."""
     for t in tensors:
         check(isinstance(t, TensorBase), op, lambda: "expected a tensor, got "
@@ -56,7 +56,7 @@ def check_float(op: str, *tensors: Tensor) -> None:
 
 def check_matrix(op: str, a: Tensor, square: bool = True, name: str = "A") -> None:
     """Check that ``a`` is a float or complex (batch of) matrix, square when asked."""
-    check_float(op, a)
+    check_lapack_dtype(op, a)
     check(a.ndim >= 2, op, lambda: f"the input tensor {name} must have at least 2 dimensions, "
           f"got shape {a.shape}", ShapeError)
     check(not square or a.shape[-1] == a.shape[-2], op, lambda: f"{name} must be batches of "

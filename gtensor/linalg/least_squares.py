@@ -20,7 +20,7 @@ from ..graph.node import Node, record
 from ..ops.creation import zeros
 from ..ops.elementwise import maximum
 from .factorizations import eigvalsh, svdvals
-from .lapack import call, check_float, check_matrix
+from .lapack import call, check_lapack_dtype, check_matrix
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -138,7 +138,7 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
     """
     op = "linalg.lstsq"
     check_matrix(op, A, square=False)
-    check_float(op, A, B)
+    check_lapack_dtype(op, A, B)
     check(driver is None or driver in _DRIVERS, op, lambda: f"driver must be one of "
           f"{', '.join(_DRIVERS)}, got {driver!r}", ValueError)
     vector = B.ndim == A.ndim - 1
