@@ -3,7 +3,9 @@
 Also the main namespace's ``matmul``, ``matrix_transpose``, ``tensordot`` and
 ``vecdot``. Operands promote by the standard's rules first. ``solve`` reads
 ``x2`` as a stack of matrices unless it is 1-d (PyTorch also reads an ``x2``
-shaped like ``x1`` without its last axis as a stack of vectors).
+shaped like ``x1`` without its last axis as a stack of vectors). Real and
+complex floating-point arrays are accepted wherever the standard allows them;
+``eig`` and ``eigvals`` (added to the standard after 2024.12) are here too.
 """
 
 from __future__ import annotations
@@ -15,12 +17,15 @@ from .. import linalg as _linalg
 from ..errors import ShapeError, check
 from ..linalg import (
     EighResult,
+    EigResult,
     QRResult,
     SlogdetResult,
     SVDResult,
     cholesky,
     det,
+    eig,
     eigh,
+    eigvals,
     eigvalsh,
     inv,
     matrix_power,
@@ -39,10 +44,10 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 __all__ = [
-    "EighResult", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cross", "det",
-    "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm", "matrix_power",
-    "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd",
-    "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+    "EigResult", "EighResult", "QRResult", "SVDResult", "SlogdetResult", "cholesky", "cross",
+    "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "matmul", "matrix_norm",
+    "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
+    "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
 ]
 
 

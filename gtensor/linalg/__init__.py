@@ -2,8 +2,9 @@
 
 Batched over leading dims, differentiable, on the tensor's device: LAPACK
 through NumPy for host memory and cuSOLVER through CuPy on a GPU
-(:mod:`.lapack`); the VJPs are written in gtensor ops. ``eig`` and ``eigvals``
-wait for a complex dtype.
+(:mod:`.lapack`); the VJPs are written in gtensor ops. Real (float32,
+float64) and complex (complex64, complex128) matrices; complex gradients follow
+PyTorch's convention (conjugate transposes where the real VJPs transpose).
 
 Example:
     >>> import gtensor as gt
@@ -12,6 +13,7 @@ Example:
 """
 
 from .determinants import SlogdetResult, det, slogdet
+from .eigen import EigResult, eig, eigvals
 from .factorizations import (
     EighResult,
     QRResult,
@@ -40,9 +42,9 @@ from .products import (
 from .solvers import inv, matrix_power, solve, solve_triangular
 
 __all__ = [
-    "EighResult", "LinAlgError", "LstsqResult", "QRResult", "SVDResult", "SlogdetResult",
-    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
-    "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot", "norm",
-    "outer", "pinv", "qr", "slogdet", "solve", "solve_triangular", "svd", "svdvals",
-    "tensordot", "trace", "vecdot", "vector_norm",
+    "EigResult", "EighResult", "LinAlgError", "LstsqResult", "QRResult", "SVDResult",
+    "SlogdetResult", "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
+    "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
+    "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve",
+    "solve_triangular", "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
 ]

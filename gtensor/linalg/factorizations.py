@@ -5,7 +5,11 @@ The VJPs follow PyTorch's (``torch/csrc/autograd/FunctionsManual.cpp``) and the
 QR one Liao et al. (2019); they are written in gtensor ops, so they run on the
 input's device and can be differentiated again. Eigen- and singular vectors
 have a gradient only where their values are distinct: terms of equal values
-are left out (PyTorch gives inf or nan there).
+are left out (PyTorch gives inf or nan there). Complex vectors are determined
+up to a phase each; a loss that depends on those phases has no gradient, and
+the VJPs refuse it as PyTorch does. ``eigvalsh`` and ``svdvals`` keep their
+vectors as outputs of their graph node, so their gradients can be
+differentiated again.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from ..ops.layout.copies import cat
 from .failures import no_convergence, not_positive_definite
 from .lapack import call, check_matrix
 from .solvers import solve_triangular
-from .structure import diag_embed, inverse_gaps, safe_reciprocal
+from .structure import check_phase_free, diag_embed, inverse_gaps, safe_reciprocal
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -48,10 +52,10 @@ class SVDResult(NamedTuple):
 
 
 def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
-    """The Cholesky factor ``L`` (``A = L L^T``) of each symmetric positive-definite matrix.
+    """The Cholesky factor ``L`` (``A = L L^H``) of each Hermitian positive-definite matrix.
 
     Only the lower triangle of ``A`` is read (the upper one with ``upper=True``,
-    which returns ``U = L^T``).
+    which returns ``U = L^H``).
 
     Raises:
         LinAlgError: a matrix is not positive-definite.
@@ -62,11 +66,11 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
     """
     op = "linalg.cholesky"
     check_matrix(op, A)
-    src = A.mT if upper else A
+    src = A.mH if upper else A
 
     def factor(xp: Any, a: Any) -> Any:
         lower = xp.linalg.cholesky(a)
-        return lower.swapaxes(-1, -2) if upper else lower
+        return xp.conj(lower.swapaxes(-1, -2)) if upper else lower
 
     (out,) = call(op, factor, src, failure=lambda a: not_positive_definite(op, a))
     record("linalg_cholesky", out, (A,), _cholesky_vjp, save=[out], upper=upper)
@@ -75,10 +79,10 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
 
 def _cholesky_vjp(ctx: Node, g: Tensor) -> Tensor:
     (factor,) = ctx.saved_tensors
-    L, gL = (factor.mT, g.mT) if ctx.upper else (factor, g)
-    gA = (L.mT @ gL).tril()
-    gA = 0.5 * (gA + gA.tril(-1).mT)
-    gA = solve_triangular(L.mT, gA, upper=True)
+    L, gL = (factor.mH, g.mH) if ctx.upper else (factor, g)
+    gA = (L.mH @ gL).tril()
+    gA = 0.5 * (gA + gA.tril(-1).mH)
+    gA = solve_triangular(L.mH, gA, upper=True)
     return solve_triangular(L, gA, upper=False, left=False)
 
 
@@ -107,10 +111,10 @@ def qr(A: Tensor, mode: str = "reduced") -> QRResult:
 
 
 def _qr_square_vjp(gQ: Tensor, gR: Tensor, Q: Tensor, R: Tensor) -> Tensor:
-    """The VJP of a QR with rows >= columns (Q of A's shape, R square)."""
-    M = R @ gR.mT - gQ.mT @ Q
-    M = M.tril() + M.tril(-1).mT
-    return solve_triangular(R, (gQ + Q @ M).mT, upper=True).mT
+    """The VJP of a QR with rows >= columns (Q of A's shape, R square, with a real diagonal)."""
+    M = R @ gR.mH - gQ.mH @ Q
+    M = M.tril(-1) + M.tril(-1).mH + diag_embed(M.diagonal(0, -2, -1).real)
+    return solve_triangular(R, (gQ + Q @ M).mH, upper=True).mH
 
 
 def _qr_vjp(ctx: Node, gQ: Tensor, gR: Tensor) -> Tensor:
@@ -125,7 +129,7 @@ def _qr_vjp(ctx: Node, gQ: Tensor, gR: Tensor) -> Tensor:
         return _qr_square_vjp(gQ, gR, Q, R)
     U, V = R.narrow(-1, 0, m), R.narrow(-1, m, n - m)
     gU, gV = gR.narrow(-1, 0, m), gR.narrow(-1, m, n - m)
-    gX = _qr_square_vjp(gQ + Q @ V @ gV.mT, gU, Q, U)
+    gX = _qr_square_vjp(gQ + Q @ V @ gV.mH, gU, Q, U)
     return cat([gX, Q @ gV], -1)
 
 
@@ -140,7 +144,7 @@ def _eigh(op: str, A: Tensor, UPLO: str, vectors: bool) -> tuple[Tensor, ...]:
 
 
 def eigh(A: Tensor, UPLO: str = "L") -> EighResult:
-    """Eigenvalues (ascending) and orthonormal eigenvectors of each symmetric matrix.
+    """Eigenvalues (real, ascending) and orthonormal eigenvectors of each Hermitian matrix.
 
     Only the ``UPLO`` triangle of ``A`` is read.
 
@@ -156,13 +160,15 @@ def eigh(A: Tensor, UPLO: str = "L") -> EighResult:
 
 def _eigh_vjp(ctx: Node, gL: Tensor, gQ: Tensor) -> Tensor:
     L, Q = ctx.saved_tensors
-    QgQ = Q.mT @ gQ
-    inner = 0.5 * (QgQ - QgQ.mT) * inverse_gaps(L) + diag_embed(gL)
-    return Q @ inner @ Q.mT
+    QgQ = Q.mH @ gQ
+    if QgQ.dtype.is_complex:
+        check_phase_free("linalg.eigh", QgQ.diagonal(0, -2, -1).imag, "eigenvectors")
+    inner = 0.5 * (QgQ - QgQ.mH) * inverse_gaps(L) + diag_embed(gL)
+    return Q @ inner @ Q.mH
 
 
 def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
-    """Eigenvalues (ascending) of each symmetric matrix (only the ``UPLO`` triangle is read).
+    """Eigenvalues (real, ascending) of each Hermitian matrix (only the ``UPLO`` triangle is read).
 
     Example:
         >>> gt.linalg.eigvalsh(gt.tensor([[2.0, 0.0], [0.0, 1.0]])).tolist()
@@ -172,21 +178,17 @@ def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
     if not needs_grad(A):
         return _eigh(op, A, UPLO, False)[0]
     L, Q = _eigh(op, A, UPLO, True)
-    record("linalg_eigvalsh", L, (A,), _eigvalsh_vjp, save=[Q])
+    record("linalg_eigvalsh", (L, Q), (A,), _eigh_vjp, save=[L, Q])
     return L
-
-
-def _eigvalsh_vjp(ctx: Node, gL: Tensor) -> Tensor:
-    (Q,) = ctx.saved_tensors
-    return (Q * gL.unsqueeze(-2)) @ Q.mT
 
 
 def svd(A: Tensor, full_matrices: bool = True, *, driver: str | None = None) -> SVDResult:
     """The singular value decomposition ``A = U diag(S) Vh`` of each matrix.
 
-    ``driver`` (a cuSOLVER choice in PyTorch) is accepted and ignored. With
-    ``full_matrices`` the gradient flows through the first ``min(m, n)``
-    columns of U and rows of Vh, the ones the factorization determines.
+    ``S`` is real. ``driver`` (a cuSOLVER choice in PyTorch) is accepted and
+    ignored. With ``full_matrices`` the gradient flows through the first
+    ``min(m, n)`` columns of U and rows of Vh, the ones the factorization
+    determines.
 
     Example:
         >>> gt.linalg.svd(gt.tensor([[3.0, 0.0], [0.0, -4.0]])).S.tolist()
@@ -206,17 +208,21 @@ def _svd_vjp(ctx: Node, gU: Tensor, gS: Tensor, gVh: Tensor) -> Tensor:
     U, gU, Vh, gVh = U.narrow(-1, 0, k), gU.narrow(-1, 0, k), Vh.narrow(-2, 0, k), \
         gVh.narrow(-2, 0, k)
     m, n = U.shape[-2], Vh.shape[-1]
-    V, gV = Vh.mT, gVh.mT
-    UgU = U.mT @ gU
-    VgV = V.mT @ gV
-    gA = ((UgU - UgU.mT) * S.unsqueeze(-2) + S.unsqueeze(-1) * (VgV - VgV.mT)) \
-        * inverse_gaps(S * S) + diag_embed(gS)
+    V, gV = Vh.mH, gVh.mH
+    UgU = U.mH @ gU
+    VgV = V.mH @ gV
+    UgU, VgV = UgU - UgU.mH, VgV - VgV.mH
+    gA = (UgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VgV) * inverse_gaps(S * S) + diag_embed(gS)
+    if UgU.dtype.is_complex:
+        phase_u, phase_v = UgU.diagonal(0, -2, -1).imag, VgV.diagonal(0, -2, -1).imag
+        check_phase_free("linalg.svd", phase_u + phase_v, "singular vectors")
+        gA = gA + diag_embed(0.5j * phase_u * safe_reciprocal(S))
     if m > n:
         gUSinv = gU * safe_reciprocal(S).unsqueeze(-2)
-        return (U @ gA + gUSinv - U @ (U.mT @ gUSinv)) @ Vh
+        return (U @ gA + gUSinv - U @ (U.mH @ gUSinv)) @ Vh
     if m < n:
         gVSinv = gV * safe_reciprocal(S).unsqueeze(-2)
-        return U @ (gA @ Vh + gVSinv.mT - (gVSinv.mT @ V) @ Vh)
+        return U @ (gA @ Vh + gVSinv.mH - (gVSinv.mH @ V) @ Vh)
     return U @ gA @ Vh
 
 
@@ -234,11 +240,6 @@ def svdvals(A: Tensor, *, driver: str | None = None) -> Tensor:
                     failure=lambda a: no_convergence(op))[0]
     U, S, Vh = call(op, lambda xp, a: xp.linalg.svd(a, full_matrices=False), A,
                     failure=lambda a: no_convergence(op))
-    record("linalg_svdvals", S, (A,), _svdvals_vjp, save=[U, Vh])
+    record("linalg_svdvals", (U, S, Vh), (A,), _svd_vjp, save=[U, S, Vh])
     return S
-
-
-def _svdvals_vjp(ctx: Node, gS: Tensor) -> Tensor:
-    U, Vh = ctx.saved_tensors
-    return (U * gS.unsqueeze(-2)) @ Vh
 

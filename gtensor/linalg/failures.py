@@ -31,7 +31,7 @@ def _batch_prefix(index: int, batched: bool) -> str:
 
 def _first_zero_pivot(a: np.ndarray) -> int:
     """The 1-based index of the first zero pivot of LU with partial pivoting (0 when none)."""
-    a = np.array(a, dtype=np.float64)
+    a = np.array(a, dtype=np.result_type(a.dtype, np.float64))
     n = a.shape[0]
     for k in range(n):
         p = k + int(np.argmax(np.abs(a[k:, k])))

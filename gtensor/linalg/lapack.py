@@ -23,7 +23,7 @@ import numpy as np
 
 from ..cuda import current_stream, runtime
 from ..device import device
-from ..dtypes import float32, float64
+from ..dtypes import complex64, complex128, float32, float64
 from ..errors import DTypeError, ShapeError, check, check_same_device
 from ..ops.interop import from_cuda_array_interface
 from ..tensor_base import TensorBase, from_numpy
@@ -36,13 +36,17 @@ Routine = Callable[..., Any]  # fn(xp, *arrays) -> an array or a tuple of arrays
 Failure = Callable[..., LinAlgError]  # host copies of the inputs -> the error to raise
 
 
-def check_float(op: str, *tensors: Tensor) -> None:
-    """Refuse anything but float32/float64 tensors of one dtype on one device."""
+LAPACK_DTYPES = (float32, float64, complex64, complex128)
+"""The dtypes LAPACK and cuSOLVER factor: real and complex, single and double precision."""
+
+
+def check_lapack_dtype(op: str, *tensors: Tensor) -> None:
+    """Refuse anything but tensors of one LAPACK dtype (:data:`LAPACK_DTYPES`) on one device."""
     for t in tensors:
         check(isinstance(t, TensorBase), op, lambda: "expected a tensor, got "
               f"{type(t).__name__}", TypeError)
-        check(t.dtype in (float32, float64), op, lambda: "expected a float32 or float64 "
-              f"tensor, got {t.dtype.name}", DTypeError)
+        check(t.dtype in LAPACK_DTYPES, op, lambda: "expected a float32, float64, complex64 or "
+              f"complex128 tensor, got {t.dtype.name}", DTypeError)
     first = tensors[0]
     for t in tensors[1:]:
         check(t.dtype is first.dtype, op, lambda: "expected all inputs to have the same dtype, "
@@ -51,8 +55,8 @@ def check_float(op: str, *tensors: Tensor) -> None:
 
 
 def check_matrix(op: str, a: Tensor, square: bool = True, name: str = "A") -> None:
-    """Check that ``a`` is a float (batch of) matrix, square when asked."""
-    check_float(op, a)
+    """Check that ``a`` is a float or complex (batch of) matrix, square when asked."""
+    check_lapack_dtype(op, a)
     check(a.ndim >= 2, op, lambda: f"the input tensor {name} must have at least 2 dimensions, "
           f"got shape {a.shape}", ShapeError)
     check(not square or a.shape[-1] == a.shape[-2], op, lambda: f"{name} must be batches of "

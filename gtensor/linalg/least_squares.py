@@ -20,7 +20,7 @@ from ..graph.node import Node, record
 from ..ops.creation import zeros
 from ..ops.elementwise import maximum
 from .factorizations import eigvalsh, svdvals
-from .lapack import call, check_float, check_matrix
+from .lapack import call, check_lapack_dtype, check_matrix
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -58,8 +58,8 @@ def _pinv_routine(xp: Any, a: Any, atol: float, rtol: float, hermitian: bool) ->
     keep = mag > tol
     inverse = xp.where(keep, 1 / xp.where(keep, w, 1), 0)[..., None, :]
     if hermitian:
-        return (q * inverse) @ q.swapaxes(-1, -2)
-    return (vh.swapaxes(-1, -2) * inverse) @ u.swapaxes(-1, -2)
+        return (q * inverse) @ xp.conj(q.swapaxes(-1, -2))
+    return (xp.conj(vh.swapaxes(-1, -2)) * inverse) @ xp.conj(u.swapaxes(-1, -2))
 
 
 def pinv(A: Tensor, *, atol: float | None = None, rtol: float | None = None,
@@ -68,7 +68,7 @@ def pinv(A: Tensor, *, atol: float | None = None, rtol: float | None = None,
 
     Singular values at or below ``max(atol, rtol * largest)`` count as zero
     (default ``rtol``: ``eps * max(m, n)``). ``hermitian=True`` reads only the
-    lower triangle of a symmetric ``A`` and uses its eigendecomposition.
+    lower triangle of a Hermitian ``A`` and uses its eigendecomposition.
 
     Example:
         >>> gt.linalg.pinv(gt.tensor([[2.0, 0.0], [0.0, 0.0]])).tolist()
@@ -88,14 +88,14 @@ def pinv(A: Tensor, *, atol: float | None = None, rtol: float | None = None,
 
 def _pinv_vjp(ctx: Node, g: Tensor) -> Tensor:
     A, P = ctx.saved_tensors
-    Ph, gh = P.mT, g.mT
+    Ph, gh = P.mH, g.mH
     if A.shape[-2] <= A.shape[-1]:
         K = gh @ P
         KPh = K @ Ph
-        return -(P @ K).mT + KPh - (A @ P) @ KPh + (Ph @ P) @ (gh - K @ A)
+        return -(P @ K).mH + KPh - (A @ P) @ KPh + (Ph @ P) @ (gh - K @ A)
     K = P @ gh
     PhK = Ph @ K
-    return -(K @ P).mT + (gh - A @ K) @ P @ Ph + PhK - PhK @ P @ A
+    return -(K @ P).mH + (gh - A @ K) @ P @ Ph + PhK - PhK @ P @ A
 
 
 def matrix_rank(A: Tensor, *, atol: float | None = None, rtol: float | None = None,
@@ -138,7 +138,7 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
     """
     op = "linalg.lstsq"
     check_matrix(op, A, square=False)
-    check_float(op, A, B)
+    check_lapack_dtype(op, A, B)
     check(driver is None or driver in _DRIVERS, op, lambda: f"driver must be one of "
           f"{', '.join(_DRIVERS)}, got {driver!r}", ValueError)
     vector = B.ndim == A.ndim - 1
@@ -148,13 +148,14 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
           ShapeError)
     m, n = A.shape[-2:]
     X = pinv(A, rtol=rcond) @ rhs
-    empty = zeros(0, dtype=A.dtype, device=A.device)
+    empty = zeros(0, dtype=A.dtype.real_dtype, device=A.device)
     rank = zeros(0, dtype=int64, device=A.device)
     full_rank = driver == "gels"
     if driver != "gels":
         rank = matrix_rank(A, rtol=rcond)
         full_rank = driver is not None and bool((rank == min(m, n)).all())
-    residuals = ((A @ X - rhs) ** 2).sum(-2) if m > n and full_rank else empty
+    misfit = A @ X - rhs
+    residuals = (misfit * misfit.conj()).real.sum(-2) if m > n and full_rank else empty
     sv = svdvals(A) if driver in ("gelsd", "gelss") else empty
     if vector:
         X = X.squeeze(-1)

@@ -28,8 +28,8 @@ def _float_input(op: str, x: Tensor, dtype: Any) -> Tensor:
           TypeError)
     if dtype is not None:
         x = x.to(as_dtype(dtype))
-    check(x.dtype.is_floating_point or x.dtype.is_complex and op == "linalg.vector_norm", op,
-          lambda: f"expected a floating point tensor as input, got {x.dtype.name}", DTypeError)
+    check(x.dtype.is_inexact, op, lambda: "expected a floating point or complex tensor as "
+          f"input, got {x.dtype.name}", DTypeError)
     return x
 
 
@@ -76,7 +76,7 @@ def _spectral(A: Tensor, d0: int, d1: int, ord: Any) -> Tensor:
 def matrix_norm(A: Tensor, ord: float | str = "fro", dim: tuple[int, int] = (-2, -1),
                 keepdim: bool = False, *, dtype: Any = None, keepdims: bool | None = None
                 ) -> Tensor:
-    """The matrix norm over the two dims ``dim``.
+    """The matrix norm over the two dims ``dim`` (real, also for complex ``A``).
 
     ``ord``: ``"fro"``, ``"nuc"`` (sum of singular values), 2 / -2 (largest /
     smallest singular value), 1 / -1 (largest / smallest column sum of
@@ -92,7 +92,7 @@ def matrix_norm(A: Tensor, ord: float | str = "fro", dim: tuple[int, int] = (-2,
     keep = keepdim if keepdims is None else keepdims
     d0, d1 = _matrix_dims(op, A, dim)
     if ord == "fro":
-        return _vector_p_norm(A, 2, [d0, d1], keep)
+        return _vector_p_norm(A.abs() if A.dtype.is_complex else A, 2, [d0, d1], keep)
     check(ord in ("nuc", 1, -1, 2, -2, math.inf, -math.inf), op,
           lambda: f"order {ord} not supported", ValueError)
     if ord in ("nuc", 2, -2):

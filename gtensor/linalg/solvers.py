@@ -22,7 +22,7 @@ from ..graph.node import Node, record
 from ..ops.creation import eye, zeros_like
 from ..tensor_base import TensorBase
 from .failures import singular
-from .lapack import call, check_float, check_matrix
+from .lapack import call, check_lapack_dtype, check_matrix
 from .structure import expand_batch
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def inv(A: Tensor) -> Tensor:
 
 def _inv_vjp(ctx: Node, g: Tensor) -> Tensor:
     (inverse,) = ctx.saved_tensors
-    return -(inverse.mT @ g @ inverse.mT)
+    return -(inverse.mH @ g @ inverse.mH)
 
 
 def _solve(op: str, A: Tensor, B: Tensor) -> Tensor:
@@ -62,8 +62,8 @@ def _solve(op: str, A: Tensor, B: Tensor) -> Tensor:
 
 def _solve_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
     A, X = ctx.saved_tensors
-    gB = _solve("linalg.solve", A.mT, g)
-    return -(gB @ X.mT), gB
+    gB = _solve("linalg.solve", A.mH, g)
+    return -(gB @ X.mH), gB
 
 
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
@@ -82,7 +82,7 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     """
     op = "linalg.solve"
     check_matrix(op, A)
-    check_float(op, A, B)
+    check_lapack_dtype(op, A, B)
     vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1])
     n = A.shape[-1]
     rhs = B.unsqueeze(-1) if vector else B
@@ -120,8 +120,8 @@ def _solve_triangular(op: str, A: Tensor, B: Tensor, upper: bool, unit: bool) ->
 
 def _solve_triangular_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
     A, X = ctx.saved_tensors
-    gB = _solve_triangular("linalg.solve_triangular", A.mT, g, not ctx.upper, ctx.unit)
-    gA = -(gB @ X.mT)
+    gB = _solve_triangular("linalg.solve_triangular", A.mH, g, not ctx.upper, ctx.unit)
+    gA = -(gB @ X.mH)
     shift = 1 if ctx.unit else 0
     return (gA.triu(shift) if ctx.upper else gA.tril(-shift)), gB
 
@@ -141,7 +141,7 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True,
     op = "linalg.solve_triangular"
     check_matrix(op, A)
     check_matrix(op, B, square=False, name="B")
-    check_float(op, A, B)
+    check_lapack_dtype(op, A, B)
     n = A.shape[-1]
     check((B.shape[-2] if left else B.shape[-1]) == n, op, lambda: f"shapes {A.shape} and "
           f"{B.shape} are incompatible for the equation {'AX' if left else 'XA'} = B",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..ops.creation import eye
+from ..errors import check
+from ..ops.closeness import allclose
+from ..ops.creation import eye, zeros_like
 from ..ops.elementwise import where
 from ..shape_rules import broadcast_shapes
 
@@ -38,3 +40,14 @@ def expand_batch(op: str, a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
     """Broadcast the batch dims (all but the last two) of two (batches of) matrices."""
     batch = broadcast_shapes(a.shape[:-2], b.shape[:-2], op=op)
     return a.expand(*batch, *a.shape[-2:]), b.expand(*batch, *b.shape[-2:])
+
+
+def check_phase_free(op: str, phase: Tensor, what: str) -> None:
+    """Refuse a loss that turns with the vectors' phases (``phase``: its rate per vector).
+
+    Complex eigen- and singular vectors are fixed only up to ``e^{i phi}`` each;
+    as PyTorch, allow a rate up to 1e-2 (a check on the host).
+    """
+    check(allclose(phase, zeros_like(phase), rtol=1e-2, atol=1e-2), op, lambda: f"the {what} "
+          "in the complex case are specified up to multiplication by e^{i phi}; the loss "
+          "depends on this phase term, making it ill-defined")

@@ -22,6 +22,7 @@ def _inputs() -> dict[str, np.ndarray]:
     rng = np.random.default_rng(17)
     f = rng.standard_normal((2, 3)).astype(np.float32)
     m = rng.standard_normal((3, 3))
+    z = m + 1j * rng.standard_normal((3, 3))
     return {
         "f": f, "g": rng.standard_normal((2, 3)).astype(np.float32),
         "p": rng.uniform(-0.9, 0.9, (2, 3)).astype(np.float32),
@@ -32,6 +33,7 @@ def _inputs() -> dict[str, np.ndarray]:
         "b": rng.random((2, 3)) > 0.5, "c": rng.random((2, 3)) > 0.5,
         "u": np.array([3, 1, 3, 2, 1, 2, 2], np.int64),
         "m": m, "spd": m @ m.T + 3 * np.eye(3), "rhs": rng.standard_normal((3, 2)),
+        "z": z, "hpd": z @ z.conj().T + 3 * np.eye(3),
         "t3": rng.standard_normal((2, 3, 4)).astype(np.float32),
         "special": np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, -0.5, 0.5, 2.5], np.float32),
     }
@@ -157,6 +159,13 @@ CASES: dict[str, Case] = {
         xp.linalg.svdvals(a["m"]), xp.linalg.svd(a["m"]).S, xp.linalg.pinv(a["rhs"]),
         xp.matmul(*xp.linalg.qr(a["m"])), *xp.linalg.slogdet(a["m"]),
         xp.linalg.matrix_power(a["m"], 3), xp.linalg.matrix_rank(a["m"])],
+    "linalg_complex": lambda xp, a, d: [
+        xp.linalg.cholesky(a["hpd"]), xp.linalg.det(a["z"]), xp.linalg.inv(a["z"]),
+        xp.linalg.solve(a["z"], a["rhs"]), xp.linalg.eigvalsh(a["hpd"]),
+        xp.linalg.svdvals(a["z"]), xp.linalg.pinv(a["z"]), *xp.linalg.slogdet(a["z"]),
+        xp.matmul(*xp.linalg.qr(a["z"])), xp.linalg.matrix_rank(a["z"]),
+        xp.linalg.matrix_norm(a["z"], ord="nuc"), xp.linalg.vector_norm(a["z"]),
+        *xp.linalg.eig(a["z"]), xp.linalg.eigvals(a["z"])],
     "norms": lambda xp, a, d: [
         xp.linalg.matrix_norm(a["m"]), xp.linalg.matrix_norm(a["m"], ord=1),
         xp.linalg.matrix_norm(a["m"], ord="nuc", keepdims=True),

@@ -204,8 +204,8 @@ def test_errors_name_the_op():
     with pytest.raises(gt.ShapeError, match=r"\[linalg.det\] A must be batches of square "
                        "matrices, but they are 2 by 3 matrices"):
         gt.linalg.det(gt.ones(2, 3))
-    with pytest.raises(gt.DTypeError, match=r"\[linalg.inv\] expected a float32 or float64 "
-                       "tensor, got int64"):
+    with pytest.raises(gt.DTypeError, match=r"\[linalg.inv\] expected a float32, float64, "
+                       "complex64 or complex128 tensor, got int64"):
         gt.linalg.inv(gt.tensor([[1, 0], [0, 1]]))
     with pytest.raises(ValueError, match=r"\[linalg.matrix_norm\] order 3 not supported"):
         gt.linalg.matrix_norm(singular, 3)
