@@ -71,6 +71,20 @@ def from_storage(storage: Storage, shape: tuple[int, ...], strides: tuple[int, .
     return _tensor_class(storage, shape, strides, offset, dt)
 
 
+def planned_empty(nbytes: int, shape: tuple[int, ...], strides: tuple[int, ...], dt: dtype,
+                  dev: device, stream: Any = None) -> Tensor:
+    """A new uninitialised tensor whose layout a launch plan worked out (``nbytes`` included).
+
+    :meth:`TensorBase.empty` without its per-call work: the caller has checked
+    that ``gt.compile`` is not tracing and keeps the layout in its plan.
+
+    Example:
+        >>> planned_empty(8, (2,), (1,), x.dtype, x.device).shape  # doctest: +SKIP
+        (2,)
+    """
+    return _tensor_class(Storage.allocate(nbytes, dev, stream), shape, strides, 0, dt)
+
+
 def from_numpy(array: np.ndarray) -> Tensor:
     """Return a cpu tensor sharing memory with ``array`` (any strides).
 

@@ -154,8 +154,7 @@ class CachingAllocator(SegmentRelease):
             block.host = view
             block.requested = nbytes
             log = self._log  # counted later, in order (see event_log)
-            log.extend((size << 2 | small << 1 | (block.prev is not None or block.next is not None),
-                        nbytes))
+            log.extend((block.code, nbytes))
             if len(log) >= FOLD_LIMIT:
                 self._fold_when_idle()
             return block
@@ -208,14 +207,11 @@ class CachingAllocator(SegmentRelease):
         block.allocated = False
         block.host = None
         block.cached = True
-        size = block.size
         block.freed_tick = self._tick = self._tick + 1
-        small = block.segment.small
-        key = block.stream << 64 | size
-        free_lists = self._free_small if small else self._free_large
+        key = block.stream << 64 | block.size
+        free_lists = self._free_small if block.segment.small else self._free_large
         log = self._log
-        log.extend((-(size << 2 | small << 1 | (block.prev is not None or block.next is not None)),
-                    -block.requested))
+        log.extend((-block.code, -block.requested))
         blocks = free_lists.get(key)
         if blocks is None:
             blocks = free_lists.setdefault(key, [])

@@ -90,6 +90,9 @@ class Block:
         view: the last ``host`` handed out, kept for reuse from a free list.
         flat: the typed 1-D array over the block that the last storage made of it
             (``Storage.flat``), kept for reuse while ``requested`` stays the same.
+        code: ``size << 2 | small << 1 | split``, the block's part of an allocator
+            event (see :mod:`~gtensor.memory.event_log`), kept up to date by
+            :func:`take_front` and :func:`absorb_next`.
 
     Example:
         >>> seg = Segment(0, 1024, "cpu", 0, True, None)
@@ -114,6 +117,7 @@ class Block:
         "next",
         "stream_uses",
         "freed_tick",
+        "code",
     )
 
     def __init__(
@@ -141,6 +145,12 @@ class Block:
         self.next: Block | None = None
         self.stream_uses: dict[int, Any] | None = None
         self.freed_tick = 0
+        self.code = size << 2 | segment.small << 1
+
+    def recode(self) -> None:
+        """Bring :attr:`code` up to date after the block's size or neighbours changed."""
+        self.code = self.size << 2 | self.segment.small << 1 | (
+            self.prev is not None or self.next is not None)
 
     def is_split(self) -> bool:
         """Whether the block shares its segment with other blocks."""
@@ -182,6 +192,8 @@ def take_front(chunk: Block, size: int, requested: int) -> Block:
         chunk.prev = block
         chunk.ptr += size
         chunk.size -= size
+        chunk.recode()
+    block.recode()
     return block
 
 
@@ -201,4 +213,5 @@ def absorb_next(block: Block) -> Block:
     block.next = nxt.next
     if nxt.next is not None:
         nxt.next.prev = block
+    block.recode()
     return nxt

@@ -23,7 +23,7 @@ from ..graph.grad_mode import state
 from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node, make_node, needs_grad, record
 from ..shape_rules import broadcast_shapes, broadcast_strides
-from ..tensor_base import contiguous_strides
+from ..tensor_base import contiguous_strides, planned_empty
 from . import tracing
 from .complex_rules import COMPLEX_BINARY, conj_of, refuse_complex
 from .creation import as_tensor
@@ -96,9 +96,9 @@ def run_kernel(op: str, values: Sequence[Operand], out_dtype: dtype, dev: Any,
     plan = _plans.get(key)
     if plan is None:
         plan = _plans.add(key, _plan_kernel(op, values, out_dtype, dev, sig, out, stream))
-    shape, run = plan
+    shape, run, strides, nbytes = plan
     if out is None:
-        out = Tensor.empty(shape, out_dtype, dev, stream)
+        out = planned_empty(nbytes, shape, strides, out_dtype, dev, stream)
     args: list[Any] = []
     for v in values:
         if isinstance(v, Tensor):
@@ -110,14 +110,18 @@ def run_kernel(op: str, values: Sequence[Operand], out_dtype: dtype, dev: Any,
 
 
 def _plan_kernel(op: str, values: Sequence[Operand], out_dtype: dtype, dev: Any,
-                 sig: tuple[dtype, ...], out: Tensor | None, stream: Any) -> tuple[Any, Any]:
+                 sig: tuple[dtype, ...], out: Tensor | None, stream: Any
+                 ) -> tuple[Any, Any, tuple[int, ...], int]:
+    """The result shape, the bound kernel, and a new result's strides and bytes."""
     shape = broadcast_shapes(*(v.shape for v in values if isinstance(v, Tensor)), op=op)
     strides = [broadcast_strides(v._shape, v._strides, shape, op) if isinstance(v, Tensor)
                else None for v in values]
-    out_strides = contiguous_strides(shape) if out is None else out._strides
+    new_strides = contiguous_strides(shape)
+    out_strides = new_strides if out is None else out._strides
     fn = kernel(op, dev, *sig)
-    return shape, fn.plan(shape, strides, out_strides, sig[-1].compute,
-                          None if stream is None else stream.numba)
+    return (shape, fn.plan(shape, strides, out_strides, sig[-1].compute,
+                           None if stream is None else stream.numba),
+            new_strides, math.prod(shape) * out_dtype.itemsize)
 
 
 def finish(result: Tensor, want: dtype, out: Tensor | None, op: str) -> Tensor:
@@ -266,21 +270,25 @@ _same_layout = PlanCache()
 
 def _same_dtype_plan(op: str, dev: Any, stream: Any, dt: dtype, shape: tuple[int, ...],
                      strides: tuple[tuple[int, ...], ...], out_dt: dtype,
-                     out_strides: tuple[int, ...] | None) -> tuple[Any, Any]:
+                     out_strides: tuple[int, ...] | None
+                     ) -> tuple[Any, Any, tuple[int, ...], int]:
     """Work out the plans of kernel ``op`` over inputs of dtype ``dt`` and one ``shape``.
 
     ``out_strides``: the output's strides, or None for a new contiguous output.
-    Returns ``(by_address, run)``: the plan taking each operand's address
-    (``None`` when the kernel or layout has none) and the one taking flat
-    buffers and offsets. The callers look plans up in ``_same_layout`` first,
-    inline: a call for the lookup cost 0.2-0.4 µs of a 4 µs ``a + b``.
+    Returns ``(by_address, run, strides, nbytes)``: the plan taking each
+    operand's address (``None`` when the kernel or layout has none), the one
+    taking flat buffers and offsets, and a new result's strides and bytes. The
+    callers look plans up in ``_same_layout`` first, inline: a call for the
+    lookup cost 0.2-0.4 µs of a 4 µs ``a + b``.
     """
     fn = kernel(op, dev, *(dt,) * len(strides))
-    out_strides = contiguous_strides(shape) if out_strides is None else out_strides
+    new_strides = contiguous_strides(shape)
+    out_strides = new_strides if out_strides is None else out_strides
     by_address = getattr(fn, "plan_pointers", None)
     return (None if by_address is None else by_address(
                 shape, strides, out_strides, (dt.kernel,) * len(strides), out_dt.kernel),
-            fn.plan(shape, strides, out_strides, None, None if stream is None else stream.numba))
+            fn.plan(shape, strides, out_strides, None, None if stream is None else stream.numba),
+            new_strides, math.prod(shape) * out_dt.itemsize)
 
 
 def planned_binary(op: str, a: Tensor, b: Tensor, out_dt: dtype,
@@ -308,7 +316,7 @@ def planned_binary(op: str, a: Tensor, b: Tensor, out_dt: dtype,
         plans = _same_layout.add(key, _same_dtype_plan(
             op, dev, stream, dt, a._shape, (a._strides, b._strides), out_dt, out_strides))
     if out is None:
-        out = Tensor.empty(a._shape, out_dt, dev, stream)
+        out = planned_empty(plans[3], a._shape, plans[2], out_dt, dev, stream)
     by_address = plans[0]
     if by_address is not None:  # the tensors are held here while the kernel runs
         by_address(a._ptr, b._ptr, out._ptr)
@@ -337,7 +345,7 @@ def unary_same_dtype(op: str, x: Tensor) -> Tensor:
     if plans is None:
         plans = _same_layout.add(key, _same_dtype_plan(op, dev, stream, dt, x._shape,
                                                        (x._strides,), dt, None))
-    result = Tensor.empty(x._shape, dt, dev, stream)
+    result = planned_empty(plans[3], x._shape, plans[2], dt, dev, stream)
     by_address = plans[0]
     if by_address is not None:
         by_address(x._ptr, result._ptr)

@@ -21,7 +21,7 @@ from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import no_grad
 from ..graph.node import Node, needs_grad, record
 from ..shape_rules import wrap_dim
-from ..tensor_base import contiguous_strides
+from ..tensor_base import contiguous_strides, planned_empty
 from . import elementwise, tracing
 from .complex_rules import refuse_complex
 from .creation import arange, ones, ones_like, zeros_like
@@ -103,8 +103,8 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
     if plan is None:
         plan = _plans.add(key, _plan_reduction(op, x, dims, keepdim, res_dt,
                                                None if stream is None else stream.numba))
-    shape, run, by_address = plan
-    result = Tensor.empty(shape, res_dt, dev, stream)
+    shape, run, by_address, strides, nbytes = plan
+    result = planned_empty(nbytes, shape, strides, res_dt, dev, stream)
     if by_address is not None:  # x and result are held here while the kernel runs
         by_address(x._ptr, result._ptr, float(param))
     else:
@@ -119,15 +119,18 @@ def _reduced(x: Tensor, op: str, dims: tuple[int, ...], keepdim: bool, out_dt: d
 
 
 def _plan_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool,
-                    res_dt: dtype, stream: Any) -> tuple[tuple[int, ...], Any, Any]:
-    """The result shape, the plan over flat buffers and the one by address (or None)."""
+                    res_dt: dtype, stream: Any
+                    ) -> tuple[tuple[int, ...], Any, Any, tuple[int, ...], int]:
+    """The result shape, the plan over flat buffers, the one by address (or None), and the
+    result's strides and bytes."""
     shape = kept_shape(x._shape, dims, keepdim)
     out_strides = contiguous_strides(kept_shape(x._shape, dims, False))
     fn = kernel(op, x._storage.device, x._dtype)
     args = (x._shape, x._strides, out_strides, dims, x._dtype.kernel, res_dt.kernel)
     by_address = getattr(fn, "plan_pointers", None)
     return (shape, fn.plan(*args, stream),
-            None if by_address is None else by_address(*args))
+            None if by_address is None else by_address(*args),
+            contiguous_strides(shape), math.prod(shape) * res_dt.itemsize)
 
 
 def _restore(t: Tensor, ctx: Node) -> Tensor:
