@@ -30,22 +30,27 @@ def _column_major(m: Tensor) -> bool:
     return m.ndim == 2 and m._strides[0] == 1 and m._strides[1] == m._shape[0] != 1
 
 
-def _matmul_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
+def _matmul_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, Tensor | None]:
     # The gradient of a column-major operand is computed transposed, (B^T A)^T rather than
     # A^T B: it then comes out in the operand's own layout, and a weight used as W.T gets a
-    # contiguous gradient that needs no transposing copy when it is accumulated.
+    # contiguous gradient that needs no transposing copy when it is accumulated. A product
+    # whose gradient nothing wants (a network's input) is not computed.
+    need_a, need_b = ctx.needs_input_grad
     a, b = ctx.saved_tensors
     if a.dtype.is_complex:  # g @ b^H and a^H @ g (conj is the identity on real tensors)
         a, b = a.conj(), b.conj()  # type: ignore[attr-defined]
+    grad_a = grad_b = None
     if b.ndim == 2 and a.ndim > 2:
         # one matrix for the whole batch (a linear layer): its gradient is one product over
         # every row of the batch, not a product per batch entry summed afterwards
-        grad_a = g @ b.mT
+        if need_a:
+            grad_a = g @ b.mT
         a = a.reshape(-1, a.shape[-1])
         g = g.reshape(a.shape[0], g.shape[-1])
-    else:
+    elif need_a:
         grad_a = (b @ g.mT).mT if _column_major(a) else g @ b.mT
-    grad_b = (g.mT @ a).mT if _column_major(b) else a.mT @ g
+    if need_b:
+        grad_b = (g.mT @ a).mT if _column_major(b) else a.mT @ g
     return grad_a, grad_b
 
 
