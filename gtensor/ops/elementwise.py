@@ -519,6 +519,28 @@ def inplace_binary(spec: BinarySpec, self: Tensor, other: Any) -> Tensor:
     return self
 
 
+def _inplace_scaled(spec: BinarySpec, self: Tensor, other: Any, alpha: Any) -> Tensor:
+    """``self += alpha * other`` for add (``-=`` for sub), PyTorch's ``add_(other, alpha=)``.
+
+    A float tensor of ``self``'s dtype and shape takes one ``add_scaled`` pass
+    (an optimizer's ``p.add_(g, alpha=-lr)``) instead of a scaled copy and an add.
+    """
+    dt = self._dtype
+    if dt.is_floating_point and type(alpha) in (float, int) and isinstance(other, Tensor) and \
+            other._dtype is dt and other._shape == self._shape and \
+            other._storage.device == self._storage.device:
+        op = spec.name + "_"
+        layout = (op, self._shape, self._strides)
+        if layout not in _writable:
+            _check_inplace_target(self, self._shape, op)
+            _writable.add(layout, True)
+        run_kernel("add_scaled", (self, other, alpha if spec.name == "add" else -alpha), dt,
+                   self._storage.device, (dt, dt, dt), out=self)
+        self._storage.version += 1
+        return self
+    return inplace_binary(spec, self, other * alpha)
+
+
 def _define_binary(name: str) -> tuple[Callable[..., Tensor], Callable[..., Tensor]]:
     """The function of binary op ``name`` and its differentiable in-place form."""
     spec = SPECS[name]
@@ -529,9 +551,10 @@ def _define_binary(name: str) -> tuple[Callable[..., Tensor], Callable[..., Tens
         return binary(spec, input, other if alpha == 1 else other * alpha, out)
 
     def raw_inplace(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
-        check(alpha == 1 or scaled, name + "_", "alpha is only accepted by add_ and sub_",
-              TypeError)
-        return inplace_binary(spec, self, other if alpha == 1 else other * alpha)
+        if alpha == 1:
+            return inplace_binary(spec, self, other)
+        check(scaled, name + "_", "alpha is only accepted by add_ and sub_", TypeError)
+        return _inplace_scaled(spec, self, other, alpha)
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = (f"Elementwise ``{name}`` of two tensors (or a tensor and a number), with "

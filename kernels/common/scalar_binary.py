@@ -213,6 +213,11 @@ def lerp(a, b, w):  # noqa: ANN001, ANN201
     return b - (b - a) * (1.0 - w)
 
 
+def add_scaled(a, b, alpha):  # noqa: ANN001, ANN201
+    """``a + alpha * b``: PyTorch's ``add(a, b, alpha=)`` in one pass."""
+    return a + alpha * b
+
+
 def addcmul(x, a, b, v):  # noqa: ANN001, ANN201
     return x + v * a * b
 
@@ -259,6 +264,7 @@ BINARY: dict[str, list[tuple[object, tuple[str, ...], bool]]] = {
 TERNARY: dict[str, list[tuple[object, tuple[str, ...], bool]]] = {
     "clamp": [(clamp, NUMERIC, False)],
     "lerp": [(lerp, FLOAT, False)],
+    "add_scaled": [(add_scaled, FLOAT, False)],
 }
 
 # Ops with three tensor inputs and a trailing Python-number parameter.

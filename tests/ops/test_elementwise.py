@@ -182,6 +182,27 @@ def test_inplace_forms_bump_versions_and_write_through_views(device):
     assert y.tolist() == [10.0] * 3
 
 
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "int64"])
+def test_inplace_add_and_sub_with_alpha(device, dtype):
+    """One scaled pass for float operands of the target's dtype and shape; the rest as before."""
+    dt = getattr(gt, dtype)
+    alpha = 3 if dtype == "int64" else -0.5
+    x = gt.arange(6, device=device).reshape(2, 3).to(dt)
+    other = gt.tensor([[1, 2, 4], [8, 16, 32]], device=device).to(dt)
+    before = x._version
+    assert x.add_(other, alpha=alpha) is x
+    assert x._version == before + 1
+    expect = np.arange(6).reshape(2, 3) + alpha * np.array([[1, 2, 4], [8, 16, 32]])
+    assert x.cpu().to(gt.float64).numpy().tolist() == expect.tolist()
+    x.sub_(other, alpha=alpha)
+    assert x.cpu().to(gt.float64).numpy().tolist() == np.arange(6).reshape(2, 3).tolist()
+    column = x[:, 1]  # a strided target, and a broadcast operand (not the scaled pass)
+    column.add_(gt.ones(1, device=device).to(dt), alpha=alpha)
+    assert x[:, 1].cpu().to(gt.float64).tolist() == [1 + alpha, 4 + alpha]
+    with pytest.raises(TypeError, match=r"^\[mul_\] alpha is only accepted by add_ and sub_"):
+        x.mul_(other, alpha=2)
+
+
 def test_inplace_errors_leave_operands_untouched():
     i = gt.arange(3)
     with pytest.raises(gt.DTypeError, match=r"^\[add_\] result type float32 can't be cast"):
