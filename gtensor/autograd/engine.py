@@ -68,24 +68,20 @@ def _fit(g: Tensor, meta: tuple[Any, Any, Any], owner: Node) -> Tensor:
     return g
 
 
-def _collect(roots: list[Node]) -> tuple[dict[Node, int], list[Node]]:
-    """Return dependency counts and all nodes reachable from ``roots``."""
+def _collect(roots: list[Node]) -> dict[Node, int]:
+    """Return how many edges point at each node reachable from ``roots``."""
     deps: dict[Node, int] = {}
     seen: set[Node] = set(roots)
-    order: list[Node] = list(roots)
     stack = list(roots)
     while stack:
-        node = stack.pop()
-        for edge in node.next_edges:
-            if edge is None:
-                continue
-            child = edge[0]
-            deps[child] = deps.get(child, 0) + 1
-            if child not in seen:
-                seen.add(child)
-                order.append(child)
-                stack.append(child)
-    return deps, order
+        for edge in stack.pop().next_edges:
+            if edge is not None:
+                child = edge[0]
+                deps[child] = deps.get(child, 0) + 1
+                if child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+    return deps
 
 
 def _topological(roots: list[Node], deps: dict[Node, int]) -> list[Node]:
@@ -252,7 +248,7 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
         if node not in roots:
             roots.append(node)
 
-    deps, order = _collect(roots)
+    deps = _collect(roots)
     targets: dict[Key, int] = {}
     if capture is not None:
         for j, (node, nr) in enumerate(capture):

@@ -89,7 +89,13 @@ class Node:
         for t in inputs:
             if isinstance(t, Tensor):
                 meta.append((t._shape, t._dtype, t._storage.device))
-                edges.append(edge_of(t))
+                # edge_of(t), written out: every recorded op makes one per input
+                if t._requires_grad if t._base is None else t.requires_grad:
+                    fn = t.grad_fn
+                    edges.append((fn, t._output_nr) if fn is not None else
+                                 (accumulator_of(t), 0))
+                else:
+                    edges.append(None)
             else:
                 meta.append(None)
                 edges.append(None)
@@ -109,8 +115,13 @@ class Node:
 
     def save(self, tensors: Sequence[Tensor | None], outputs: Sequence[Tensor] = ()) -> None:
         """Save ``tensors`` for the VJP (``outputs`` are this node's own results)."""
-        self._saved = [None if t is None else SavedTensor(t, self, _among(t, outputs))
-                       for t in tensors]
+        if len(outputs) == 1:
+            out = outputs[0]
+            self._saved = [None if t is None else SavedTensor(t, self, t is out)
+                           for t in tensors]
+        else:
+            self._saved = [None if t is None else SavedTensor(t, self, _among(t, outputs))
+                           for t in tensors]
 
     @property
     def saved_tensors(self) -> tuple[Tensor | None, ...]:
@@ -239,17 +250,27 @@ def make_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[An
               vjp: Callable[..., Any], save: Sequence[Tensor | None],
               attrs: dict[str, Any] | None) -> Node:
     """Record one op whose caller has checked :func:`needs_grad` (see :func:`record`)."""
-    outs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
-    node = Node(name, vjp, inputs, len(outs))
+    if isinstance(outputs, Tensor):
+        outs: tuple[Tensor, ...] = (outputs,)
+        node = Node(name, vjp, inputs, 1)
+        dt = outputs._dtype
+        node.output_meta[0] = (outputs._shape, dt, outputs._storage.device)
+        if dt.category >= 2:
+            outputs._requires_grad = True
+            outputs.grad_fn = node
+            outputs._output_nr = 0  # an in-place result may have been another node's output 1
+    else:
+        outs = tuple(outputs)
+        node = Node(name, vjp, inputs, len(outs))
+        for i, out in enumerate(outs):
+            dt = out._dtype
+            node.output_meta[i] = (out._shape, dt, out._storage.device)
+            if dt.category >= 2:
+                out._requires_grad = True
+                out.grad_fn = node
+                out._output_nr = i
     if attrs:
         node.__dict__.update(attrs)
-    for i, out in enumerate(outs):
-        dt = out._dtype
-        node.output_meta[i] = (out._shape, dt, out._storage.device)
-        if dt.category >= 2:
-            out._requires_grad = True
-            out.grad_fn = node
-            out._output_nr = i
     if save:
         node.save(save, outs)
     return node

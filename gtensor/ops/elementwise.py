@@ -491,7 +491,8 @@ def inplace_binary(spec: BinarySpec, self: Tensor, other: Any) -> Tensor:
     if spec.kind == "arith" and dt.category == 2 and (
             type(other) is float or type(other) is int or (
                 isinstance(other, Tensor) and other._dtype is dt and other._shape == self._shape
-                and other._storage.device == self._storage.device)):
+                and (other._storage.device is self._storage.device
+                     or other._storage.device == self._storage.device))):
         # a float tensor with a number or a tensor of its dtype and shape: nothing to promote,
         # broadcast or refuse, and the target's layout was checked once
         layout = (op, self._shape, self._strides)
@@ -528,7 +529,8 @@ def _inplace_scaled(spec: BinarySpec, self: Tensor, other: Any, alpha: Any) -> T
     dt = self._dtype
     if dt.is_floating_point and type(alpha) in (float, int) and isinstance(other, Tensor) and \
             other._dtype is dt and other._shape == self._shape and \
-            other._storage.device == self._storage.device:
+            (other._storage.device is self._storage.device
+             or other._storage.device == self._storage.device):
         op = spec.name + "_"
         layout = (op, self._shape, self._strides)
         if layout not in _writable:
