@@ -127,10 +127,16 @@ class TensorBase:
     """
 
     __slots__ = ("_storage", "_shape", "_strides", "_offset", "_ptr", "_dtype", "_requires_grad",
-                 "_grad", "grad_fn", "_base", "_retains_grad", "_post_acc_hooks",
-                 "_backward_hooks", "_output_nr", "_grad_accumulator", "_view_version",
-                 "_native_cache",
-                 "__weakref__")
+                 "_grad", "grad_fn", "_base", "_output_nr", "_view_version", "_native_cache",
+                 "__weakref__", "__dict__")
+
+    # What few tensors ever set lives in the instance dict, made by the first assignment
+    # (so every op's result is built with four stores fewer); until then these defaults.
+    # The dict also takes user attributes, as a PyTorch tensor's does.
+    _retains_grad = False
+    _post_acc_hooks: list[Callable] | None = None
+    _backward_hooks: list[Callable] | None = None
+    _grad_accumulator: Any = None
 
     def __init__(self, storage: Storage, shape: tuple[int, ...], strides: tuple[int, ...],
                  offset: int, dt: dtype, requires_grad: bool = False,
@@ -146,11 +152,7 @@ class TensorBase:
         self._grad: Tensor | None = None
         self.grad_fn: Any = None
         self._base = base
-        self._retains_grad = False
-        self._post_acc_hooks: list[Callable] | None = None
-        self._backward_hooks: list[Callable] | None = None
         self._output_nr = 0
-        self._grad_accumulator: Any = None
         self._view_version = storage.version
         self._native_cache: Any = None
 

@@ -4,7 +4,8 @@ Each mixin's body assigns gtensor's op functions as methods (``sum = reduction.s
 so the whole Tensor API reads in this package and type checkers see every
 method with its signature. :mod:`gtensor.tensor` composes them over
 :class:`~gtensor.tensor_base.TensorBase`. The mixins hold no state
-(``__slots__ = ()``), so tensors keep no ``__dict__``.
+(``__slots__ = ()``); a tensor's ``__dict__`` (from :class:`~gtensor.tensor_base.TensorBase`)
+holds only rarely set autograd fields and user attributes.
 """
 
 from .arithmetic import ArithmeticMethods
