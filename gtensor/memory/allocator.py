@@ -40,7 +40,6 @@ from .config import AllocatorConfig
 from .event_log import FOLD_LIMIT
 from .history import History
 from .policy import (
-    MIN_BLOCK_SIZE,
     NO_SPLIT_LIMIT,
     SMALL_SIZE,
     fits,
@@ -90,7 +89,7 @@ class CachingAllocator(SegmentRelease):
         self._small_counts = self.stats.small
         self._large_counts = self.stats.large
         self._log = self.stats.log
-        self.history: History | None = None
+        self._history: History | None = None
         self._small = BlockPool(small=True)
         self._large = BlockPool(small=False)
         self._free_small = self._small.free_lists
@@ -115,6 +114,36 @@ class CachingAllocator(SegmentRelease):
         self._caching = config.caching
         self._divisions = config.roundup_power2_divisions
         self._max_split = config.max_split_size
+        # request size -> (rounded size, its pool's free lists or None for no reuse path)
+        self._fits: dict[int, tuple[int, dict[int, list[Block]] | None]] = {}
+        self._update_quick()
+
+    @property
+    def history(self) -> History | None:
+        """The allocation history being recorded (``None`` when off)."""
+        return self._history
+
+    @history.setter
+    def history(self, history: History | None) -> None:
+        self._history = history
+        self._update_quick()
+
+    def _update_quick(self) -> None:
+        """Whether hand-outs and frees may skip the lock (see the module notes): not while
+        recording a history or waiting for other streams, and only with caching on."""
+        plain = self._history is None and self._caching
+        self._quick = plain and not self._pending
+        self._quick_park = plain
+
+    def _fit(self, nbytes: int) -> tuple[int, dict[int, list[Block]] | None]:
+        """The rounded size of an ``nbytes`` request and the free lists it may reuse from."""
+        size = round_size(nbytes, self._divisions)
+        fit = (size, None if size >= self._max_split else
+               self._free_small if size <= SMALL_SIZE else self._free_large)
+        if len(self._fits) >= 4096:
+            self._fits.clear()
+        self._fits[nbytes] = fit
+        return fit
 
     # ----------------------------------------------------------------- entry points
     def allocate(self, nbytes: int, stream: int = 0) -> Block:
@@ -129,15 +158,12 @@ class CachingAllocator(SegmentRelease):
         """
         if type(nbytes) is not int or nbytes < 0:
             nbytes = _checked_nbytes(nbytes)
-        if nbytes <= MIN_BLOCK_SIZE:
-            size = MIN_BLOCK_SIZE
-        elif self._divisions > 1:
-            size = round_size(nbytes, self._divisions)
-        else:
-            size = -(-nbytes // MIN_BLOCK_SIZE) * MIN_BLOCK_SIZE
-        small = size <= SMALL_SIZE
-        blocks = (self._free_small if small else self._free_large).get(stream << 64 | size)
-        if blocks and not self._pending and self.history is None and size < self._max_split:
+        fit = self._fits.get(nbytes)
+        if fit is None:
+            fit = self._fit(nbytes)
+        free_lists = fit[1]
+        blocks = None if free_lists is None else free_lists.get(stream << 64 | fit[0])
+        if blocks and self._quick:
             try:
                 block = blocks.pop()  # atomic: each freed block goes to one caller
             except IndexError:  # another thread took the last one
@@ -177,8 +203,7 @@ class CachingAllocator(SegmentRelease):
 
     def recycle(self, block: Block) -> None:
         """:meth:`free` without the checks, for a caller that holds a block of this allocator."""
-        if block.stream_uses or not self._caching or self.history is not None or \
-                block.size >= self._max_split:
+        if block.stream_uses or not self._quick_park or block.size >= self._max_split:
             lock = self._lock
             if lock.acquire(False):
                 if self._busy:  # a finalizer inside this thread's own call: done when it ends
@@ -514,6 +539,7 @@ class CachingAllocator(SegmentRelease):
             events = [stream.record_event() for stream in block.stream_uses.values()]
             block.stream_uses = None
             self._pending.append((block, events))
+            self._quick = False
         elif self._caching:
             if self.history is not None:
                 self._record("free_completed", block.ptr, size, block.stream)
@@ -554,6 +580,7 @@ class CachingAllocator(SegmentRelease):
             else:
                 waiting.append((block, events))
         self._pending = waiting
+        self._update_quick()
 
     # ----------------------------------------------------------------- reporting
     def _record(self, action: str, addr: int, size: int, stream: int) -> None:

@@ -106,7 +106,7 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
     shape, run, by_address, strides, nbytes = plan
     result = planned_empty(nbytes, shape, strides, res_dt, dev, stream)
     if by_address is not None:  # x and result are held here while the kernel runs
-        by_address(x._ptr, result._ptr, float(param))
+        by_address(x._ptr, result._ptr, param if type(param) is float else float(param))
     else:
         run(x._storage.flat(kdt.kernel), x._offset, result._storage.flat(res_dt.kernel), 0,
             param)
@@ -271,7 +271,8 @@ def _reduce(op: str, x: Tensor, dim: Dims, keepdim: bool, out_dt: dtype, vjp: An
         dim = _all_if_empty(dim)
         dims = reduce_dims(x, dim, op)
     result = run_reduction(kernel or op, x if src is None else src, dims, keepdim, out_dt, param)
-    if vjp is not None and out_dt.category >= 2 and needs_grad(x):
+    if vjp is not None and out_dt.category >= 2 and (
+            x._requires_grad or x._base is not None) and needs_grad(x):
         count = 1
         for d in dims:
             count *= x.shape[d]
