@@ -369,20 +369,26 @@ def _add_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
     return g, g
 
 
-def _sub_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
-    return g, -g  # type: ignore[operator]
+# The VJPs below compute only the gradients some input wants (an edge): the other operand
+# is often a number or a constant (x * 2, x * mask), whose gradient would be a whole op.
+
+def _sub_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor | None]:
+    return g, -g if ctx.next_edges[1] is not None else None  # type: ignore[operator]
 
 
 def _mul_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
     a, b = saved_pair(ctx)
-    return g * conj_of(b), g * conj_of(a)  # type: ignore[operator]
+    edges = ctx.next_edges
+    return (g * conj_of(b) if edges[0] is not None else None,  # type: ignore[operator]
+            g * conj_of(a) if edges[1] is not None else None)  # type: ignore[operator]
 
 
 def _div_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
     a, b = saved_pair(ctx)
     a, b = conj_of(a), conj_of(b)
     ga = g / b  # type: ignore[operator]
-    return ga, -ga * a / b if isinstance(b, Tensor) else None  # type: ignore[operator]
+    gb = -ga * a / b if ctx.next_edges[1] is not None else None  # type: ignore[operator]
+    return ga if ctx.next_edges[0] is not None else None, gb
 
 
 def _complex_pow_vjp(a: Operand, b: Operand, g: Tensor) -> tuple[Any, Any]:
