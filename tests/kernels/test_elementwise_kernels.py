@@ -69,6 +69,7 @@ def _lerp(a, b, w):  # noqa: ANN001, ANN202
 TERNARY_REF = {
     "clamp": lambda x, lo, hi: np.minimum(np.maximum(x, np.minimum(lo, hi)), hi),
     "lerp": _lerp,
+    "add_scaled": lambda a, b, alpha: a + alpha * b,
     "addcmul": lambda x, a, b, v: x + v * a * b,
     "addcdiv": lambda x, a, b, v: x + v * (a / b),
 }
