@@ -21,6 +21,7 @@ from ..dtypes import complex_of, dtype, get_default_dtype
 from ..errors import DTypeError, ShapeError, check
 from ..graph.node import Node, record
 from ..tensor_base import TensorBase
+from ..trace_state import state
 from .elementwise import run_kernel, where
 
 if TYPE_CHECKING:
@@ -40,7 +41,17 @@ def _dtype_view(x: Tensor, shape: tuple[int, ...], strides: tuple[int, ...], off
 
 
 def _part(x: Tensor, shift: int) -> Tensor:
-    """The real (``shift`` 0) or imaginary (1) parts of complex ``x``, as a view."""
+    """The real (``shift`` 0) or imaginary (1) parts of complex ``x``, as a view.
+
+    While ``gt.compile`` traces, the parts are an elementwise value of ``x``
+    (fused like any other); the result keeps ``x`` as its base, so that a
+    write through it is refused by the trace (the function then runs eagerly).
+    """
+    trace = state.trace
+    if trace is not None:
+        out = trace.elementwise("imag" if shift else "real", (x,), x._dtype, x._dtype.real_dtype)
+        out._base = x if x._base is None else x._base
+        return out
     return _dtype_view(x, x._shape, tuple(2 * s for s in x._strides), 2 * x._offset + shift,
                        x._dtype.real_dtype)
 
