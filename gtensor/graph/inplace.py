@@ -60,12 +60,23 @@ def _geometry(view: Tensor) -> Geometry:
     return view.shape, view._strides, view._offset, view._dtype
 
 
+def dtype_view(t: Tensor, shape: tuple[int, ...], strides: tuple[int, ...], offset: int,
+               dt: Any) -> Tensor:
+    """A view of ``t``'s storage as dtype ``dt`` (layout in ``dt``'s elements), whose base is
+    ``t``'s (``z.real`` of a complex ``z``: a float view of the same bytes).
+
+    Example:
+        >>> dtype_view(z, z.shape, (2,), 1, gt.float32)  # doctest: +SKIP
+    """
+    return type(t)(t._storage, shape, strides, offset, dt, base=t if t._base is None else t._base)
+
+
 def _apply_geometry(t: Tensor, geom: Geometry) -> Tensor:
     """The view of ``t``'s storage that ``geom`` describes (in its dtype's elements)."""
     shape, strides, offset, dt = geom
     if dt is t._dtype:
         return t._make_view(shape, strides, offset)
-    return type(t)(t._storage, shape, strides, offset, dt, base=t if t._base is None else t._base)
+    return dtype_view(t, shape, strides, offset, dt)
 
 
 def _as_strided_vjp(ctx: Node, g: Tensor) -> Tensor:

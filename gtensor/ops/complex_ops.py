@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..dtypes import complex_of, dtype, get_default_dtype
 from ..errors import DTypeError, ShapeError, check
+from ..graph.inplace import dtype_view
 from ..graph.node import Node, record
 from ..tensor_base import TensorBase
 from ..trace_state import state
@@ -33,13 +34,6 @@ def _check_tensor(x: Any, op: str) -> None:
           TypeError)
 
 
-def _dtype_view(x: Tensor, shape: tuple[int, ...], strides: tuple[int, ...], offset: int,
-                dt: dtype) -> Tensor:
-    """A view of ``x``'s storage as ``dt`` (layout in ``dt``'s elements), with ``x``'s base."""
-    base = x if x._base is None else x._base
-    return type(x)(x._storage, shape, strides, offset, dt, base=base)
-
-
 def _part(x: Tensor, shift: int) -> Tensor:
     """The real (``shift`` 0) or imaginary (1) parts of complex ``x``, as a view.
 
@@ -52,7 +46,7 @@ def _part(x: Tensor, shift: int) -> Tensor:
         out = trace.elementwise("imag" if shift else "real", (x,), x._dtype, x._dtype.real_dtype)
         out._base = x if x._base is None else x._base
         return out
-    return _dtype_view(x, x._shape, tuple(2 * s for s in x._strides), 2 * x._offset + shift,
+    return dtype_view(x, x._shape, tuple(2 * s for s in x._strides), 2 * x._offset + shift,
                        x._dtype.real_dtype)
 
 
@@ -118,7 +112,7 @@ def view_as_real(input: Tensor) -> Tensor:
     _check_tensor(input, "view_as_real")
     check(input.dtype.is_complex, "view_as_real", lambda: "is only supported for complex "
           f"tensors, got {input.dtype.name}", DTypeError)
-    out = _dtype_view(input, (*input._shape, 2), (*(2 * s for s in input._strides), 1),
+    out = dtype_view(input, (*input._shape, 2), (*(2 * s for s in input._strides), 1),
                       2 * input._offset, input._dtype.real_dtype)
     record("view_as_real", out, (input,), _view_as_real_vjp)
     return out
@@ -148,7 +142,7 @@ def view_as_complex(input: Tensor) -> Tensor:
     check(all(s % 2 == 0 for s in input._strides[:-1]) and input._offset % 2 == 0,
           "view_as_complex", "tensor must have a stride divisible by 2 for all but the last "
           "dimension, and an even storage offset", ShapeError)
-    out = _dtype_view(input, input._shape[:-1], tuple(s // 2 for s in input._strides[:-1]),
+    out = dtype_view(input, input._shape[:-1], tuple(s // 2 for s in input._strides[:-1]),
                       input._offset // 2, complex_of(dt))
     record("view_as_complex", out, (input,), _view_as_complex_vjp)
     return out
