@@ -27,8 +27,6 @@ from ..graph.node import Node, record
 from ..linalg.lapack import call
 from ..ops.creation import ones
 from ..ops.layout.padding import pad_to
-from ..ops.tracing import library_call
-from ..trace_state import state
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -48,11 +46,9 @@ def dual(norm: str) -> str:
 
 
 def _transform(op: str, run: Any, x: Tensor, shape: tuple[int, ...], dt: dtype) -> Tensor:
-    """``run`` over ``x`` through the library; under ``gt.compile``, a library call of the
-    trace (its result, of ``shape`` and ``dt``, contiguous as the fused loops read it)."""
-    if state.trace is None:
-        return call(op, run, x)[0]
-    return library_call(op, lambda a: call(op, run, a)[0].contiguous(), (x,), shape, dt)
+    """``run`` over ``x`` through the library (under ``gt.compile`` a library call of the
+    trace, whose result has ``shape`` and ``dt``)."""
+    return call(op, run, x, outputs=[(shape, dt)])[0]
 
 
 def c2c(op: str, x: Tensor, dims: tuple[int, ...], norm: str, inverse: bool) -> Tensor:

@@ -1,5 +1,5 @@
-"""gt.compile on complex64/complex128: elementwise chains fused, fft and matmul library calls in
-the trace, gradients through the compiled backward equal to ``torch.autograd``'s."""
+"""gt.compile on complex64/complex128: elementwise chains fused, fft, linalg and matmul library
+calls in the trace, gradients through the compiled backward equal to ``torch.autograd``'s."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ RNG = np.random.default_rng(11)
 A = RNG.uniform(-1, 1, (2, 3)) + 1j * RNG.uniform(-1, 1, (2, 3))
 B = RNG.uniform(-1, 1, (3,)) + 1j * RNG.uniform(-1, 1, (3,))
 R = RNG.uniform(-1, 1, (3,))
+M = RNG.uniform(-1, 1, (3, 3)) + 1j * RNG.uniform(-1, 1, (3, 3)) + 3 * np.eye(3)
 # cpu kernels compile per dtype (seconds each): complex64 on the cpu, complex128 on the simulated
 # device (which compiles nothing); the sm_90 replay compiles the cuda kernels of both
 PAIRS = [("cpu", "complex64"), ("cuda", "complex128")]
@@ -76,6 +77,37 @@ def test_complex_gradients_through_the_compiled_backward(device: str, dtype: str
             np.testing.assert_allclose(x.grad.cpu().numpy(), t.grad.numpy(), rtol=TOL[dtype],
                                        atol=TOL[dtype])
     assert _program(f).backward is not None
+
+
+def _solves(ns, m, b):  # noqa: ANN001, ANN202 - linalg calls whose backward is traced too
+    x = ns.linalg.solve(m, b[:, None] * 2)
+    return ((x * x.conj()).real.sum() + ns.linalg.inv(m).abs().sum() + ns.linalg.det(m).abs()
+            + ns.linalg.slogdet(m)[1])
+
+
+def _factors(m, b):  # noqa: ANN001, ANN202
+    h = m @ m.mH
+    return (gt.linalg.cholesky(h), *gt.linalg.qr(m * 2), gt.linalg.eigvalsh(h),
+            *gt.linalg.svd(b[:, None] * m), gt.linalg.solve_triangular(m, b[:, None], upper=True))
+
+
+@pytest.mark.parametrize(("device", "dtype"), PAIRS)
+def test_complex_linalg_calls_in_the_trace(device: str, dtype: str):
+    m, b = (gt.tensor(v, dtype=dtype, device=device) for v in (M, B))
+    f = gt.compile(_factors, fullgraph=True)
+    for got, want in zip(f(m, b), _factors(m, b), strict=True):
+        assert got.dtype is want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got.cpu().numpy(), want.cpu().numpy(), rtol=TOL[dtype],
+                                   atol=TOL[dtype])
+    xs = [gt.tensor(v, dtype=dtype, device=device, requires_grad=True) for v in (M, B)]
+    ts = [torch.tensor(v, dtype=getattr(torch, dtype), requires_grad=True) for v in (M, B)]
+    solves = gt.compile(lambda m, b: _solves(gt, m, b), fullgraph=True)
+    solves(*xs).backward()
+    _solves(torch, *ts).backward()
+    for x, t in zip(xs, ts, strict=True):
+        np.testing.assert_allclose(x.grad.cpu().numpy(), t.grad.numpy(), rtol=TOL[dtype],
+                                   atol=TOL[dtype])
+    assert _program(solves).backward is not None
 
 
 def test_writes_through_complex_views_run_eagerly():
