@@ -21,6 +21,7 @@ import numpy as np
 from ..dtypes import bool_, dtype
 from ..errors import Untraceable
 from ..kernels.common.scalar_binary import BINARY, TERNARY, TERNARY_SCALAR
+from ..kernels.common.scalar_complex import COMPLEX_BINARY, COMPLEX_UNARY
 from ..kernels.common.scalar_unary import UNARY
 from ..ops.tracing import Trace, TraceNode
 from ..tensor_base import contiguous_strides
@@ -98,7 +99,9 @@ class Body:
             keep = node.op == "cast" or (node.op == "where" and k == 0)  # no computation dtype
             args.append(value if keep else f"{compute}({value})")
         if node.op == "cast":
-            expr = args[0]
+            expr = _cast(args[0], node.args[0], node.dtype, self.trace)
+        elif node.op in ("real", "imag"):  # the parts of a complex value
+            expr = f"{args[0]}.{node.op}"
         elif node.op == "where":
             expr = f"{args[1]} if {args[0]} else {args[2]}"
         else:
@@ -115,9 +118,21 @@ class Body:
 
 def _literal(value: Any) -> str:
     """A Python number as source (``nan`` and infinities through NumPy's names)."""
+    if isinstance(value, complex):
+        return f"complex({_literal(value.real)}, {_literal(value.imag)})"
     if isinstance(value, float) and not math.isfinite(value):
         return "np.nan" if math.isnan(value) else "np.inf" if value > 0 else "-np.inf"
     return repr(value)
+
+
+def _cast(value: str, arg: Any, to: dtype, trace: Trace) -> str:
+    """Source converting ``value`` (node or number ``arg``) for a cast to ``to``: a complex
+    value gives its real part to a real dtype (as the eager cast) and ``!= 0`` to bool."""
+    source = complex if isinstance(arg, tuple) and isinstance(arg[1], complex) else (
+        None if isinstance(arg, tuple) else trace.nodes[arg].dtype)
+    if to.is_complex or not (source is complex or source is not None and source.is_complex):
+        return value
+    return f"{value} != 0" if to is bool_ else f"{value}.real"
 
 
 def accumulate(node: TraceNode, value: str) -> tuple[str, str, list[str]]:
@@ -125,7 +140,7 @@ def accumulate(node: TraceNode, value: str) -> tuple[str, str, list[str]]:
     compute = node.compute
     assert compute is not None
     if node.op in ("sum", "mean"):
-        acc = "np.float64" if compute.category == 2 else "np.int64"
+        acc = ("np.int64", "np.int64", "np.float64", "np.complex128")[compute.category]
         return acc, "0", [f"acc += {acc}({value})"]
     if compute is bool_:
         raise Untraceable(f"[compile] {node.op} of bool tensors is not fused yet")
@@ -200,8 +215,9 @@ def scalar_body(op: str, compute: dtype, arity: int) -> Callable:
         3.0
     """
     table = {1: UNARY, 2: BINARY, 3: TERNARY, 4: TERNARY_SCALAR}.get(arity, {})
+    extra = {1: COMPLEX_UNARY, 2: COMPLEX_BINARY}.get(arity, {})
     name = "float32" if compute.is_half else compute.name  # half types compute in float32
-    for fn, dtypes, _ in table.get(op, ()):
+    for fn, dtypes, _ in (*table.get(op, ()), *extra.get(op, ())):
         if name in dtypes:
             return fn  # type: ignore[return-value]
     raise Untraceable(f"[compile] {op} on {compute.name} is not fused yet")

@@ -10,7 +10,9 @@ elements) and cached on disk under a name that hashes its source.
 
 Values are computed as the eager ops compute them: each op's scalar body from
 the kernel tables, its operands converted to its computation dtype and its
-result to its own dtype; float32 sums accumulate in float64.
+result to its own dtype; float32 sums accumulate in float64, complex64 ones in
+complex128. Complex values are Numba's complex types (``.real``/``.imag`` read as
+elementwise ops); fft and matmul are library calls between the fused loops.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@
 - **reduce**: one block of ``THREADS`` threads per output (grid-stride over
   outputs); each thread folds a strided share of the reduced elements, then a
   shared-memory tree merges the block's partials in a fixed order, so results
-  are deterministic. float32 sums accumulate in float64, as on the cpu.
+  are deterministic. float32 sums accumulate in float64 (complex64 ones in
+  complex128), as on the cpu.
 
 Kernels are launched through ``_launch.PlannedLaunch`` (grid, block and stream
 fixed once, no per-call type dispatch).

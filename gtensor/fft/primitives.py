@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..dtypes import complex_of, dtype
 from ..graph.node import Node, record
 from ..linalg.lapack import call
 from ..ops.creation import ones
@@ -44,6 +45,12 @@ def dual(norm: str) -> str:
     return _DUAL[norm]
 
 
+def _transform(op: str, run: Any, x: Tensor, shape: tuple[int, ...], dt: dtype) -> Tensor:
+    """``run`` over ``x`` through the library (under ``gt.compile`` a library call of the
+    trace, whose result has ``shape`` and ``dt``)."""
+    return call(op, run, x, outputs=[(shape, dt)])[0]
+
+
 def c2c(op: str, x: Tensor, dims: tuple[int, ...], norm: str, inverse: bool) -> Tensor:
     """The complex DFT of complex ``x`` over ``dims`` (forward, or inverse when ``inverse``).
 
@@ -55,7 +62,7 @@ def c2c(op: str, x: Tensor, dims: tuple[int, ...], norm: str, inverse: bool) -> 
     def run(xp: Any, a: Any) -> Any:
         return (xp.fft.ifftn if inverse else xp.fft.fftn)(a, axes=dims, norm=norm)
 
-    (out,) = call(op, run, x)
+    out = _transform(op, run, x, x.shape, x.dtype)
     record(op, out, (x,), _c2c_vjp, dims=dims, norm=norm, inverse=inverse)
     return out
 
@@ -72,7 +79,10 @@ def r2c(op: str, x: Tensor, dims: tuple[int, ...], norm: str) -> Tensor:
         >>> r2c("fft.rfft", gt.ones(4), (0,), "backward").shape
         (3,)
     """
-    (out,) = call(op, lambda xp, a: xp.fft.rfftn(a, axes=dims, norm=norm), x)
+    shape = list(x.shape)
+    shape[dims[-1]] = shape[dims[-1]] // 2 + 1
+    out = _transform(op, lambda xp, a: xp.fft.rfftn(a, axes=dims, norm=norm), x, tuple(shape),
+                     complex_of(x.dtype))
     record(op, out, (x,), _r2c_vjp, dims=dims, norm=norm, n=x.shape[dims[-1]])
     return out
 
@@ -95,7 +105,10 @@ def c2r(op: str, x: Tensor, dims: tuple[int, ...], n: int, norm: str) -> Tensor:
         (4,)
     """
     sizes = [x.shape[d] for d in dims[:-1]] + [n]
-    (out,) = call(op, lambda xp, a: xp.fft.irfftn(a, s=sizes, axes=dims, norm=norm), x)
+    shape = list(x.shape)
+    shape[dims[-1]] = n
+    out = _transform(op, lambda xp, a: xp.fft.irfftn(a, s=sizes, axes=dims, norm=norm), x,
+                     tuple(shape), x.dtype.real_dtype)
     record(op, out, (x,), _c2r_vjp, dims=dims, norm=norm, n=n)
     return out
 

@@ -7,6 +7,9 @@ writing into a view rewrites its base's history with a ``CopySlices`` node
 (the base's gradient flows to the old base outside the written region and to
 the written values inside it), and the view, like every other view of that
 base, is re-derived from the base (``as_strided``) the next time it is used.
+A view may have another dtype than its base (``z.real``, ``view_as_real(z)``
+of a complex ``z``): its layout is then in its own elements, over the same
+bytes, and the gradients move between the two dtypes the same way.
 """
 
 from __future__ import annotations
@@ -50,13 +53,30 @@ def _layout_like(base: Tensor) -> Tensor:
     return from_storage(storage, base.shape, base._strides, base._offset, base.dtype)
 
 
-def _geometry(view: Tensor) -> tuple[tuple[int, ...], tuple[int, ...], int]:
-    return view.shape, view._strides, view._offset
+Geometry = tuple[tuple[int, ...], tuple[int, ...], int, Any]
 
 
-def _apply_geometry(t: Tensor, geom: tuple[tuple[int, ...], tuple[int, ...], int]) -> Tensor:
-    shape, strides, offset = geom
-    return t._make_view(shape, strides, offset)
+def _geometry(view: Tensor) -> Geometry:
+    return view.shape, view._strides, view._offset, view._dtype
+
+
+def dtype_view(t: Tensor, shape: tuple[int, ...], strides: tuple[int, ...], offset: int,
+               dt: Any) -> Tensor:
+    """A view of ``t``'s storage as dtype ``dt`` (layout in ``dt``'s elements), whose base is
+    ``t``'s (``z.real`` of a complex ``z``: a float view of the same bytes).
+
+    Example:
+        >>> dtype_view(z, z.shape, (2,), 1, gt.float32)  # doctest: +SKIP
+    """
+    return type(t)(t._storage, shape, strides, offset, dt, base=t if t._base is None else t._base)
+
+
+def _apply_geometry(t: Tensor, geom: Geometry) -> Tensor:
+    """The view of ``t``'s storage that ``geom`` describes (in its dtype's elements)."""
+    shape, strides, offset, dt = geom
+    if dt is t._dtype:
+        return t._make_view(shape, strides, offset)
+    return dtype_view(t, shape, strides, offset, dt)
 
 
 def _as_strided_vjp(ctx: Node, g: Tensor) -> Tensor:

@@ -41,7 +41,7 @@ def det(A: Tensor) -> Tensor:
     """
     op = "linalg.det"
     check_matrix(op, A)
-    (out,) = call(op, lambda xp, a: xp.linalg.det(a), A)
+    (out,) = call(op, lambda xp, a: xp.linalg.det(a), A, outputs=[(A.shape[:-2], A.dtype)])
     record("linalg_det", out, (A,), _det_vjp, save=[A])
     return out
 
@@ -74,7 +74,8 @@ def slogdet(A: Tensor) -> SlogdetResult:
     """
     op = "linalg.slogdet"
     check_matrix(op, A)
-    sign, logabsdet = call(op, lambda xp, a: xp.linalg.slogdet(a), A)
+    sign, logabsdet = call(op, lambda xp, a: xp.linalg.slogdet(a), A,
+                           outputs=[(A.shape[:-2], A.dtype), (A.shape[:-2], A.dtype.real_dtype)])
     if A.dtype.is_complex:
         record("linalg_slogdet", (sign, logabsdet), (A,), _complex_slogdet_vjp, save=[A, sign])
     else:

@@ -21,7 +21,7 @@ from ..graph.node import Node, needs_grad, record
 from ..ops.creation import zeros
 from ..ops.layout.copies import cat
 from .failures import no_convergence, not_positive_definite
-from .lapack import call, check_matrix
+from .lapack import Outputs, call, check_matrix
 from .solvers import solve_triangular
 from .structure import check_phase_free, diag_embed, inverse_gaps, safe_reciprocal
 
@@ -72,7 +72,8 @@ def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
         lower = xp.linalg.cholesky(a)
         return xp.conj(lower.swapaxes(-1, -2)) if upper else lower
 
-    (out,) = call(op, factor, src, failure=lambda a: not_positive_definite(op, a))
+    (out,) = call(op, factor, src, failure=lambda a: not_positive_definite(op, a),
+                  outputs=[(A.shape, A.dtype)])
     record("linalg_cholesky", out, (A,), _cholesky_vjp, save=[out], upper=upper)
     return out
 
@@ -101,11 +102,14 @@ def qr(A: Tensor, mode: str = "reduced") -> QRResult:
     check(mode in ("reduced", "complete", "r"), op, lambda: "qr received unrecognized mode "
           f"'{mode}' but expected one of 'reduced' (default), 'r', or 'complete'", ValueError)
     check_matrix(op, A, square=False)
+    *batch, m, n = A.shape
+    k = m if mode == "complete" else min(m, n)
+    q, r = ((*batch, m, k), A.dtype), ((*batch, k, n), A.dtype)
     if mode == "r":
-        (R,) = call(op, lambda xp, a: xp.linalg.qr(a, mode="r"), A)
+        (R,) = call(op, lambda xp, a: xp.linalg.qr(a, mode="r"), A, outputs=[r])
         Q = zeros(0, dtype=A.dtype, device=A.device)
     else:
-        Q, R = call(op, lambda xp, a: xp.linalg.qr(a, mode=mode), A)
+        Q, R = call(op, lambda xp, a: xp.linalg.qr(a, mode=mode), A, outputs=[q, r])
     record("linalg_qr", (Q, R), (A,), _qr_vjp, save=[Q, R], mode=mode)
     return QRResult(Q, R)
 
@@ -136,11 +140,12 @@ def _qr_vjp(ctx: Node, gQ: Tensor, gR: Tensor) -> Tensor:
 def _eigh(op: str, A: Tensor, UPLO: str, vectors: bool) -> tuple[Tensor, ...]:
     check_matrix(op, A)
     check(UPLO in ("L", "U"), op, lambda: f"UPLO must be 'L' or 'U', got {UPLO!r}", ValueError)
+    values = (A.shape[:-1], A.dtype.real_dtype)
     if vectors:
         return call(op, lambda xp, a: xp.linalg.eigh(a, UPLO), A,
-                    failure=lambda a: no_convergence(op))
+                    failure=lambda a: no_convergence(op), outputs=[values, (A.shape, A.dtype)])
     return call(op, lambda xp, a: xp.linalg.eigvalsh(a, UPLO), A,
-                failure=lambda a: no_convergence(op))
+                failure=lambda a: no_convergence(op), outputs=[values])
 
 
 def eigh(A: Tensor, UPLO: str = "L") -> EighResult:
@@ -197,9 +202,18 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver: str | None = None) -> 
     op = "linalg.svd"
     check_matrix(op, A, square=False)
     U, S, Vh = call(op, lambda xp, a: xp.linalg.svd(a, full_matrices=full_matrices), A,
-                    failure=lambda a: no_convergence(op))
+                    failure=lambda a: no_convergence(op), outputs=_svd_outputs(A, full_matrices))
     record("linalg_svd", (U, S, Vh), (A,), _svd_vjp, save=[U, S, Vh])
     return SVDResult(U, S, Vh)
+
+
+def _svd_outputs(A: Tensor, full_matrices: bool) -> Outputs:
+    """The shapes and dtypes of U, S and Vh of ``A``'s SVD."""
+    *batch, m, n = A.shape
+    k = min(m, n)
+    u, v = (m, n) if full_matrices else (k, k)
+    return [((*batch, m, u), A.dtype), ((*batch, k), A.dtype.real_dtype),
+            ((*batch, v, n), A.dtype)]
 
 
 def _svd_vjp(ctx: Node, gU: Tensor, gS: Tensor, gVh: Tensor) -> Tensor:
@@ -235,11 +249,12 @@ def svdvals(A: Tensor, *, driver: str | None = None) -> Tensor:
     """
     op = "linalg.svdvals"
     check_matrix(op, A, square=False)
+    outputs = _svd_outputs(A, False)
     if not needs_grad(A):
         return call(op, lambda xp, a: xp.linalg.svd(a, compute_uv=False), A,
-                    failure=lambda a: no_convergence(op))[0]
+                    failure=lambda a: no_convergence(op), outputs=outputs[1:2])[0]
     U, S, Vh = call(op, lambda xp, a: xp.linalg.svd(a, full_matrices=False), A,
-                    failure=lambda a: no_convergence(op))
+                    failure=lambda a: no_convergence(op), outputs=outputs)
     record("linalg_svdvals", (U, S, Vh), (A,), _svd_vjp, save=[U, S, Vh])
     return S
 

@@ -15,6 +15,7 @@ factorization, as PyTorch does, which waits for the GPU.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -23,16 +24,19 @@ import numpy as np
 
 from ..cuda import current_stream, runtime
 from ..device import device
-from ..dtypes import complex64, complex128, float32, float64
+from ..dtypes import complex64, complex128, dtype, float32, float64
 from ..errors import DTypeError, ShapeError, check, check_same_device
 from ..ops.interop import from_cuda_array_interface
+from ..ops.tracing import library_calls
 from ..tensor_base import TensorBase, from_numpy
+from ..trace_state import state
 from .failures import LinAlgError
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
 Routine = Callable[..., Any]  # fn(xp, *arrays) -> an array or a tuple of arrays
+Outputs = list[tuple[tuple[int, ...], dtype]]  # each result's shape and dtype
 Failure = Callable[..., LinAlgError]  # host copies of the inputs -> the error to raise
 
 
@@ -63,8 +67,8 @@ def check_matrix(op: str, a: Tensor, square: bool = True, name: str = "A") -> No
           f"square matrices, but they are {a.shape[-2]} by {a.shape[-1]} matrices", ShapeError)
 
 
-def call(op: str, fn: Routine, *inputs: Tensor, failure: Failure | None = None
-         ) -> tuple[Tensor, ...]:
+def call(op: str, fn: Routine, *inputs: Tensor, failure: Failure | None = None,
+         outputs: Outputs | None = None) -> tuple[Tensor, ...]:
     """Run ``fn(xp, *arrays)`` on the inputs' device and return its results as tensors there.
 
     Args:
@@ -72,10 +76,16 @@ def call(op: str, fn: Routine, *inputs: Tensor, failure: Failure | None = None
         fn: the routine, over NumPy or CuPy arrays.
         inputs: tensors on one device (checked by the caller).
         failure: builds the error for a failed factorization from host copies of the inputs.
+        outputs: the shape and dtype of each result, known before the call: under
+            ``gt.compile`` the routine is then a library call of the trace, run on
+            every call (without them, a traced call runs the function eagerly).
 
     Example:
         >>> call("linalg.inv", lambda xp, a: xp.linalg.inv(a), gt.eye(2))  # doctest: +SKIP
     """
+    if outputs is not None and state.trace is not None:
+        return library_calls(op, functools.partial(_traced_call, op, fn, failure, outputs),
+                             inputs, outputs)
     dev = inputs[0].device
     if inputs[0]._storage.host is not None:
         arrays = [t._native() for t in inputs]
@@ -83,6 +93,14 @@ def call(op: str, fn: Routine, *inputs: Tensor, failure: Failure | None = None
             outs = fn(np, *arrays)
         return tuple(_host_tensor(o, dev) for o in _as_tuple(outs))
     return _on_gpu(op, fn, inputs, dev, failure)
+
+
+def _traced_call(op: str, fn: Routine, failure: Failure | None, outputs: Outputs,
+                 *inputs: Tensor) -> tuple[Tensor, ...]:
+    """:func:`call`'s results as a trace reads them: contiguous, of the announced dtypes."""
+    outs = call(op, fn, *inputs, failure=failure)
+    return tuple((o if o.dtype is dt else o.to(dt)).contiguous()  # type: ignore[attr-defined]
+                 for o, (_, dt) in zip(outs, outputs, strict=True))
 
 
 def _as_tuple(outs: Any) -> tuple[Any, ...]:

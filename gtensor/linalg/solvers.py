@@ -42,7 +42,8 @@ def inv(A: Tensor) -> Tensor:
     op = "linalg.inv"
     check_matrix(op, A)
     (out,) = call(op, lambda xp, a: xp.linalg.inv(a), A,
-                  failure=lambda a: singular(op, a, "the inversion could not be completed"))
+                  failure=lambda a: singular(op, a, "the inversion could not be completed"),
+                  outputs=[(A.shape, A.dtype)])
     record("linalg_inv", out, (A,), _inv_vjp, save=[out])
     return out
 
@@ -55,7 +56,8 @@ def _inv_vjp(ctx: Node, g: Tensor) -> Tensor:
 def _solve(op: str, A: Tensor, B: Tensor) -> Tensor:
     """``A^-1 B`` for square ``A (..., n, n)`` and ``B (..., n, k)`` of one batch shape."""
     (out,) = call(op, lambda xp, a, b: xp.linalg.solve(a, b), A, B,
-                  failure=lambda a, b: singular(op, a, "the solver failed"))
+                  failure=lambda a, b: singular(op, a, "the solver failed"),
+                  outputs=[(B.shape, A.dtype)])
     record("linalg_solve", out, (A, B), _solve_vjp, save=[A, out])
     return out
 
@@ -112,7 +114,8 @@ def _substitute(xp: Any, a: Any, b: Any, upper: bool, unit: bool) -> Any:
 
 def _solve_triangular(op: str, A: Tensor, B: Tensor, upper: bool, unit: bool) -> Tensor:
     """``A^-1 B`` for triangular ``A``, reading only its ``upper`` or lower triangle."""
-    (out,) = call(op, lambda xp, a, b: _substitute(xp, a, b, upper, unit), A, B)
+    (out,) = call(op, lambda xp, a, b: _substitute(xp, a, b, upper, unit), A, B,
+                  outputs=[(B.shape, A.dtype)])
     record("linalg_solve_triangular", out, (A, B), _solve_triangular_vjp, save=[A, out],
            upper=upper, unit=unit)
     return out

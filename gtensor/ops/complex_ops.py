@@ -3,10 +3,11 @@
 
 A complex element is two adjacent floats (real part first), as in NumPy and
 PyTorch, so ``real``/``imag`` and ``view_as_real`` are views of the complex
-storage with doubled strides; writing through them writes the complex tensor.
-Autograd does not follow such writes (the views are not registered as views
-of the complex tensor, whose dtype differs): where gradients matter, build
-the new value out of place (``gt.complex(new_real, x.imag)``).
+storage with doubled strides (``view_as_complex`` the reverse); writing through
+them writes the complex tensor. They are views of it for autograd too: an
+in-place write through one (``z.real.mul_(2)``, ``z.imag[0] = y``) rewrites
+the complex tensor's history, as a write through any view does
+(:mod:`gtensor.graph.inplace`).
 Gradients follow PyTorch's convention for a real loss ``L`` of complex ``z``:
 the gradient is ``dL/d(re z) + 1j * dL/d(im z)``. ``conj`` is always physical:
 ``conj_physical`` is the same op, ``resolve_conj`` returns its input.
@@ -18,8 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..dtypes import complex_of, dtype, get_default_dtype
 from ..errors import DTypeError, ShapeError, check
+from ..graph.inplace import dtype_view
 from ..graph.node import Node, record
-from ..tensor_base import TensorBase, from_storage
+from ..tensor_base import TensorBase
+from ..trace_state import state
 from .elementwise import run_kernel, where
 
 if TYPE_CHECKING:
@@ -32,9 +35,19 @@ def _check_tensor(x: Any, op: str) -> None:
 
 
 def _part(x: Tensor, shift: int) -> Tensor:
-    """The real (``shift`` 0) or imaginary (1) parts of complex ``x``, as a view."""
-    return from_storage(x._storage, x._shape, tuple(2 * s for s in x._strides),
-                        2 * x._offset + shift, x._dtype.real_dtype)
+    """The real (``shift`` 0) or imaginary (1) parts of complex ``x``, as a view.
+
+    While ``gt.compile`` traces, the parts are an elementwise value of ``x``
+    (fused like any other); the result keeps ``x`` as its base, so that a
+    write through it is refused by the trace (the function then runs eagerly).
+    """
+    trace = state.trace
+    if trace is not None:
+        out = trace.elementwise("imag" if shift else "real", (x,), x._dtype, x._dtype.real_dtype)
+        out._base = x if x._base is None else x._base
+        return out
+    return dtype_view(x, x._shape, tuple(2 * s for s in x._strides), 2 * x._offset + shift,
+                       x._dtype.real_dtype)
 
 
 def _real_vjp(ctx: Node, g: Tensor) -> Tensor:
@@ -99,9 +112,8 @@ def view_as_real(input: Tensor) -> Tensor:
     _check_tensor(input, "view_as_real")
     check(input.dtype.is_complex, "view_as_real", lambda: "is only supported for complex "
           f"tensors, got {input.dtype.name}", DTypeError)
-    out = from_storage(input._storage, (*input._shape, 2),
-                       (*(2 * s for s in input._strides), 1), 2 * input._offset,
-                       input._dtype.real_dtype)
+    out = dtype_view(input, (*input._shape, 2), (*(2 * s for s in input._strides), 1),
+                      2 * input._offset, input._dtype.real_dtype)
     record("view_as_real", out, (input,), _view_as_real_vjp)
     return out
 
@@ -130,9 +142,8 @@ def view_as_complex(input: Tensor) -> Tensor:
     check(all(s % 2 == 0 for s in input._strides[:-1]) and input._offset % 2 == 0,
           "view_as_complex", "tensor must have a stride divisible by 2 for all but the last "
           "dimension, and an even storage offset", ShapeError)
-    out = from_storage(input._storage, input._shape[:-1],
-                       tuple(s // 2 for s in input._strides[:-1]), input._offset // 2,
-                       complex_of(dt))
+    out = dtype_view(input, input._shape[:-1], tuple(s // 2 for s in input._strides[:-1]),
+                      input._offset // 2, complex_of(dt))
     record("view_as_complex", out, (input,), _view_as_complex_vjp)
     return out
 

@@ -75,6 +75,10 @@ class Effects:
     # -- writes ----------------------------------------------------------------------------
     def write(self, out: Tensor, value: Tensor) -> None:
         """Make ``out`` hold ``value`` (a node of this trace, of ``out``'s shape and dtype)."""
+        base = out._base
+        if base is not None and base._dtype is not out._dtype:
+            raise Untraceable("[compile] a write through the real or imaginary parts of a "
+                              "complex tensor (or another view as another dtype) is not traced")
         j = self.node_of(value)
         if self.nodes[j].shape != out._shape:
             raise Untraceable("[compile] an in-place op that broadcasts its target is not "

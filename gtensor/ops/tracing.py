@@ -151,6 +151,8 @@ class Trace(Effects):
             if i < 0:
                 raise Untraceable("[compile] a tensor of another trace reached a fused op")
             node = self.nodes[i]
+            if t._dtype is not node.dtype:
+                _refuse_dtype_view()
             if node.kind == "empty":
                 raise Untraceable(f"[compile] {_calling_op()} reads a tensor made by empty() "
                                   "before anything wrote it")
@@ -169,6 +171,8 @@ class Trace(Effects):
         if i < 0:
             self.check_unwritten(t)
         if i < 0 and t._base is not None:  # a view: its base is captured, the view read
+            if t._dtype is not t._base._dtype:
+                _refuse_dtype_view()
             base = self.node_of(t._base)
             key = (base, t._shape, t._strides, t._offset)
             i = self._views.get(key, -1)
@@ -323,6 +327,11 @@ def library_calls(op: str, fn: Any, operands: tuple[Any, ...],
     if trace is None:
         return fn(*operands)
     return trace.externals(op, fn, operands, outputs)
+
+
+def _refuse_dtype_view() -> None:
+    raise Untraceable(f"[compile] {_calling_op()} reads a view of a tensor as another dtype "
+                      "(view_as_real, view_as_complex): not traced")
 
 
 def _broadcasts(t: Tensor, symbol: Tensor) -> bool:

@@ -8,8 +8,10 @@ kernels really see; ``replay.py`` then compiles each one for a real GPU::
 
 Each line of the output is one distinct call: op, dtype signature and a
 description of each argument (arrays by dtype, shape and strides; scalars by
-type and value). Under pytest-xdist each worker writes ``PATH.gwN``;
-``replay.py`` takes several files and merges them.
+type and value). A ``gt.compile`` fused kernel's launch is recorded with its
+generated source and the functions that source calls (op ``fused:<kind>``).
+Under pytest-xdist each worker writes ``PATH.gwN``; ``replay.py`` takes several
+files and merges them.
 """
 
 from __future__ import annotations
@@ -91,6 +93,41 @@ def _recording(op: str, sig: tuple[str, ...], fn: Callable) -> Callable:
     return _Recording(op, sig, fn)
 
 
+def _fused_functions(namespace: dict[str, Any]) -> dict[str, list[str]]:
+    """How replay finds each function a fused kernel's source calls: ``["device", module,
+    name]`` for a scalar body compiled as a device function, ``["attr", module, name]``."""
+    found = {}
+    for name, value in namespace.items():
+        fn = getattr(value, "fn", None) if type(value).__name__ == "FakeCUDAKernel" else value
+        if callable(fn) and getattr(fn, "__module__", "").startswith("gtensor."):
+            kind = "attr" if fn is value else "device"
+            found[name] = [kind, fn.__module__, fn.__qualname__]
+    return found
+
+
+def _record_fused() -> None:
+    """Record every launch of a ``gt.compile`` fused cuda kernel: its generated source, the
+    functions it calls and its arguments."""
+    from gtensor.compiler import fusion_cuda
+
+    compile_kernel = fusion_cuda._compile
+
+    def recording(kind: str, signature: str, lines: list[str], body: Any, *rest: Any) -> Any:
+        kernel = compile_kernel(kind, signature, lines, body, *rest)
+        launch = kernel.fn
+        head = {"op": f"fused:{kind}", "sig": [], "source": kernel.source,
+                "fns": _fused_functions(body.namespace)}
+
+        def recorded(*args: Any) -> Any:
+            _calls.add(json.dumps({**head, "run": [describe(a) for a in args]}, sort_keys=True))
+            return launch(*args)
+
+        kernel.fn = recorded
+        return kernel
+
+    fusion_cuda._compile = recording
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--record-launches", default=None,
                      help="write the distinct cuda kernel calls to this JSON-lines file")
@@ -106,6 +143,7 @@ def pytest_configure(config: pytest.Config) -> None:
         if backend == "cuda":
             for sig, fn in list(entry.items()):
                 entry[sig] = _recording(op, sig, fn)
+    _record_fused()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -5,7 +5,8 @@ rejects (typing errors on 0-d operands, unsupported math, Python objects).
 This script replays the calls that ``launch_recorder`` collected from the
 simulated suite through the same dispatch table, with Numba's real CUDA target
 and NumPy arrays standing in for device arrays, and compiles each launched
-kernel to PTX for one compute capability instead of running it::
+kernel to PTX for one compute capability instead of running it (a ``gt.compile``
+fused kernel is rebuilt from its recorded source)::
 
     python tests/cuda_compile/replay.py launches.jsonl.gz [--cc 9.0] [--max-per-kernel N]
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import importlib
 import json
 import os
 import sys
@@ -31,7 +33,7 @@ from typing import Any
 os.environ.pop("NUMBA_ENABLE_CUDASIM", None)
 
 import numpy as np  # noqa: E402
-from numba import cuda  # noqa: E402
+from numba import cuda, typeof  # noqa: E402
 from numba.core import config  # noqa: E402
 
 
@@ -125,6 +127,28 @@ def build(desc: Any) -> Any:
     return value
 
 
+def _compile_fused(entry: dict[str, Any], args: list[Any]) -> None:
+    """Rebuild a recorded ``gt.compile`` kernel from its source and compile it for the
+    argument types (raises :class:`_CompileError`)."""
+    namespace: dict[str, Any] = {"np": np, "cuda": cuda, "__name__": "fused"}
+    for name, (kind, module, qualname) in entry["fns"].items():
+        fn = getattr(importlib.import_module(module), qualname)
+        namespace[name] = cuda.jit(device=True)(fn) if kind == "device" else fn
+    source = entry["source"]
+    exec(compile(source, "<fused>", "exec"), namespace)  # noqa: S102 - recorded kernel source
+    py_func = namespace[source.split("(", 1)[0].removeprefix("def ")]
+    types = tuple(typeof(a) for a in args)
+    key = (source, types)
+    if key not in _compiled:
+        try:
+            cuda.compile_ptx(py_func, types, cc=_Device.compute_capability)
+            _compiled[key] = None
+        except Exception as exc:  # noqa: BLE001 - every compile failure is reported
+            _compiled[key] = f"{type(exc).__name__}: {exc}"
+    if _compiled[key] is not None:
+        raise _CompileError(_compiled[key])
+
+
 def replay(lines: list[str]) -> tuple[dict[str, str], Counter[str], int]:
     """Replay recorded calls; return failures, calls not checked (by reason) and calls done."""
     from gtensor.kernels import lookup
@@ -136,21 +160,22 @@ def replay(lines: list[str]) -> tuple[dict[str, str], Counter[str], int]:
         entry = json.loads(line)
         planned = "plan" in entry
         try:
-            args = [build(a) for a in entry["plan" if planned else "args"]]
+            args = [build(a) for a in entry.get("plan" if planned else "args", [])]
             kwargs = {k: build(v) for k, v in entry.get("kwargs", {}).items()}
-            run_args = [build(a) for a in entry["run"]] if planned else []
+            run_args = [build(a) for a in entry["run"]] if planned or "source" in entry else []
         except TypeError as exc:
             unchecked[f"{entry['op']}: {exc}"] += 1
             continue
-        kernel = lookup(entry["op"], "cuda", tuple(entry["sig"]))
         try:
-            if planned:
-                kernel.plan(*args)(*run_args)
+            if "source" in entry:
+                _compile_fused(entry, run_args)
+            elif planned:
+                lookup(entry["op"], "cuda", tuple(entry["sig"])).plan(*args)(*run_args)
             else:
-                kernel(*args, **kwargs)
+                lookup(entry["op"], "cuda", tuple(entry["sig"]))(*args, **kwargs)
             done += 1
         except _CompileError as exc:
-            shown = entry.get("args", entry.get("plan"))
+            shown = entry.get("args", entry.get("plan", entry.get("source", "")[:60]))
             where = f"{entry['op']}{tuple(entry['sig'])} args={shown}"
             failures.setdefault(str(exc).splitlines()[0][:300] + "\n    " + where, str(exc))
         except Exception as exc:  # noqa: BLE001 - host code that needs a GPU

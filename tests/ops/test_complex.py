@@ -186,3 +186,44 @@ def test_ordering_refused(op: str):
     with pytest.raises(gt.DTypeError, match=rf"^\[{op}\] not supported for complex"):
         calls[op]()
     assert x.tolist() == [1 + 2j, 3j]
+
+
+def _rewrite_through_views(ns, device, dtype):  # noqa: ANN001, ANN202
+    """Writes through ``.real``/``.imag``/``view_as_real``/``view_as_complex`` of non-leaf
+    tensors; returns the leaves (``.grad`` filled by a real loss) and the written tensors."""
+    kw = {"dtype": getattr(ns, dtype)} | ({} if ns is torch else {"device": device})
+    rkw = {"dtype": getattr(ns, "float32" if dtype == "complex64" else "float64")} | (
+        {} if ns is torch else {"device": device})
+    w = ns.tensor(A[0], requires_grad=True, **kw)
+    y = ns.tensor([0.5, -2.0], requires_grad=True, **rkw)
+    t = ns.tensor(B[:, 0].real, requires_grad=True, **rkw)
+    p = ns.tensor(B[:2].real, requires_grad=True, **rkw)
+    z = w * (1 - 0.5j)
+    r = z.real  # read after the writes below: sees them
+    z.real.mul_(2)
+    z.imag.mul_(t)
+    z.real[1:] = y
+    ns.view_as_real(z)[0, 1] += 1
+    u = p * 1
+    ns.view_as_complex(u).mul_(1j)  # a complex view of a real tensor
+    out = z * z.conj() * (1 + 2j) + r * 3j
+    loss = (out.real + out.imag * 2).sum() + (u * u).sum()
+    loss.backward()
+    return (w, y, t, p), (z, r, u)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_writes_through_real_imag_views_are_differentiated(device: str, dtype: str):
+    got_leaves, got = _rewrite_through_views(gt, device, dtype)
+    want_leaves, want = _rewrite_through_views(torch, device, dtype)
+    for g, w in zip(got + got_leaves, want + want_leaves, strict=True):
+        _close(g, w, TOL[dtype])
+    for g, w in zip(got_leaves, want_leaves, strict=True):
+        _close(g.grad, w.grad, 10 * TOL[dtype])
+    leaf = gt.tensor(A[0], dtype=dtype, device=device, requires_grad=True)
+    writes = [("mul_", lambda: leaf.real.mul_(2)), ("copy_", lambda: leaf.imag.copy_(leaf.real)),
+              ("copy_", lambda: gt.view_as_real(leaf).__setitem__(0, 1.0))]
+    for op, write in writes:
+        with pytest.raises(RuntimeError, match=rf"\[{op}\] a view of a leaf Variable"):
+            write()
+    assert gt.equal(leaf.detach(), gt.tensor(A[0], dtype=dtype, device=device))
