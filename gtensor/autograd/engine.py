@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..graph.anomaly import is_anomaly_enabled
-from ..graph.grad_mode import set_grad_enabled
+from ..graph.grad_mode import state
 from ..graph.node import AccumulateGrad, Edge, Node, edge_of
 from ..ops.creation import ones_like, zeros
 from ..ops.elementwise import SPECS, inplace_binary
@@ -266,7 +266,9 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
 
     ready = [n for n in roots if deps.get(n, 0) == 0 and (needed is None or n in needed)]
     anomaly = is_anomaly_enabled()
-    with set_grad_enabled(create_graph):
+    grad_mode = state.enabled  # set_grad_enabled(create_graph), without its objects
+    state.enabled = create_graph
+    try:
         while ready:
             node = ready.pop()
             grads = buffers.pop(node, None) or [None] * node.n_outputs
@@ -287,6 +289,8 @@ def run_backward(outputs: Sequence[Tensor], grad_outputs: Sequence[Tensor | None
                     e is not None and e[0] in needed for e in node.next_edges):
                 continue
             _run_node(node, grads, retain_graph, anomaly, buffers, deps, ready, needed)
+    finally:
+        state.enabled = grad_mode
     return captured
 
 
