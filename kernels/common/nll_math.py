@@ -28,4 +28,4 @@ def grad_value(k, target, wt, wk, g, eps, classes):  # noqa: ANN001, ANN201
     v = eps / classes * wk if eps != 0.0 else 0.0
     if k == target:
         v += (1.0 - eps) * wt
-    return -g * v
+    return 0.0 - g * v  # 0.0, not -0.0, off the target without smoothing

@@ -82,3 +82,24 @@ def test_second_derivatives_match_torch(device, reduction, rng):
         results.append([np.asarray(v.detach().cpu().numpy()) for v in (gx, *second)])
     for got, want in zip(*results, strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
+def test_composed_path_agrees(device, rng):
+    """A weight that requires grad, or a half input, takes the ops-composed reference."""
+    x = rng.standard_normal((4, 3)).astype(np.float32)
+    t = gt.tensor(np.array([2, 0, -100, 1]), device=device)
+    w = rng.uniform(0.5, 2.0, size=3).astype(np.float32)
+    grads = []
+    for w_grad in (False, True):
+        xs = gt.tensor(x, device=device, requires_grad=True)
+        ws = gt.tensor(w, device=device, requires_grad=w_grad)
+        loss = F.cross_entropy(xs, t, ws, label_smoothing=0.2)
+        loss.backward()
+        grads.append((loss.item(), xs.grad.cpu().numpy()))
+    assert ws.grad is not None
+    assert grads[1][0] == pytest.approx(grads[0][0], rel=1e-6)
+    np.testing.assert_allclose(grads[1][1], grads[0][1], rtol=1e-5, atol=1e-7)
+    half = F.cross_entropy(gt.tensor(x, device=device, dtype=gt.bfloat16), t, reduction="none")
+    assert half.dtype is gt.bfloat16
+    want = F.cross_entropy(gt.tensor(x, device=device), t, reduction="none").cpu().numpy()
+    np.testing.assert_allclose(half.float().cpu().numpy(), want, rtol=2e-2, atol=2e-2)
