@@ -103,3 +103,9 @@ def test_composed_path_agrees(device, rng):
     assert half.dtype is gt.bfloat16
     want = F.cross_entropy(gt.tensor(x, device=device), t, reduction="none").cpu().numpy()
     np.testing.assert_allclose(half.float().cpu().numpy(), want, rtol=2e-2, atol=2e-2)
+
+
+def test_weight_of_another_length_refused():
+    with pytest.raises(gt.ShapeError, match=r"^\[nll_loss\] weight tensor should be defined "
+                       "either for all 3 classes"):
+        F.nll_loss(gt.zeros(2, 3), gt.tensor([0, 1]), gt.ones(4))

@@ -145,6 +145,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         IndexError: a target outside ``[0, C)`` other than ``ignore_index`` (negatives
             do not count from the end); on CUDA at the next synchronizing call.
         DTypeError: targets of another dtype (int32 included, as in PyTorch).
+        ShapeError: a target of the wrong shape, or a weight of another length than C.
 
     Example:
         >>> F.nll_loss(F.log_softmax(logits, 1), labels)  # doctest: +SKIP
