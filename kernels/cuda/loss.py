@@ -190,12 +190,16 @@ def _blocks(rows: int, per: int, limit: int) -> int:
 
 _state: dict[tuple[int, int], tuple[Any, Any]] = {}
 _plans: dict[Any, PlannedLaunch] = {}
-_NO_WEIGHT: dict[np.dtype, Any] = {}
+_NO_WEIGHT: dict[tuple[int, np.dtype], Any] = {}
+
+
+def _device_id() -> int:
+    return 0 if SIMULATED else cuda.get_current_device().id
 
 
 def _stream_state(stream: Any) -> tuple[Any, Any]:
     """The per-(device, stream) ticket counter and first bad row, and the blocks' partial sums."""
-    key = (0 if SIMULATED else cuda.get_current_device().id, stream_pointer(stream))
+    key = (_device_id(), stream_pointer(stream))
     found = _state.get(key)
     if found is None:
         s = 0 if stream is None else stream
@@ -208,9 +212,10 @@ def _weight(weight: Any, dtype: np.dtype) -> tuple[Any, int, int, bool]:
     if weight is not None:
         wb, wo, (ws,) = flat_operand(weight)
         return wb, wo, ws, True
-    dummy = _NO_WEIGHT.get(dtype)
-    if dummy is None:
-        dummy = _NO_WEIGHT[dtype] = cuda.device_array(1, dtype)
+    key = (_device_id(), dtype)
+    dummy = _NO_WEIGHT.get(key)
+    if dummy is None:  # never read: stands in for the weight buffer
+        dummy = _NO_WEIGHT[key] = cuda.device_array(1, dtype)
     return dummy, 0, 0, False
 
 
