@@ -64,6 +64,12 @@ def _team_sum(sa, t, lane, per, a):  # noqa: ANN001, ANN202
 
 
 @cuda.jit
+def gtensor_nll_reset(state):  # noqa: ANN001
+    state[0] = 0
+    state[1] = NO_ERROR
+
+
+@cuda.jit
 def gtensor_nll_loss(lp, lpo, ls0, ls1, n, c, tg, tgo, tgs, w, wo, ws, weighted,  # noqa: ANN001
                      out, oo, os, total, partials, state, rec, opcode, ignore, eps, reduction,
                      per):
@@ -203,8 +209,10 @@ def _stream_state(stream: Any) -> tuple[Any, Any]:
     found = _state.get(key)
     if found is None:
         s = 0 if stream is None else stream
-        found = _state[key] = (cuda.to_device(np.array([0, NO_ERROR], np.int64), stream=s),
-                               cuda.device_array(2 * target_blocks(), np.float64, stream=s))
+        counter = cuda.device_array(2, np.int64, stream=s)
+        (gtensor_nll_reset[1, 1] if stream is None else gtensor_nll_reset[1, 1, stream])(counter)
+        found = _state[key] = (counter, cuda.device_array(2 * target_blocks(), np.float64,
+                                                          stream=s))
     return found
 
 
