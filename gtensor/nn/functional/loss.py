@@ -1,4 +1,5 @@
-"""Loss functions, composed of gtensor ops (so their gradients come from autograd).
+"""Loss functions, composed of gtensor ops (so their gradients come from autograd); the
+class-index NLL of ``nll_loss`` and ``cross_entropy`` is one fused op.
 
 Every loss takes ``reduction`` in ``"none"``, ``"mean"``, ``"sum"`` (and
 ``"batchmean"`` for :func:`kl_div`).
@@ -9,10 +10,11 @@ from __future__ import annotations
 import math
 import warnings
 
-from ...errors import DTypeError, ShapeError, check
+from ...errors import DTypeError, ShapeError, check, check_same_device
 from ...graph.autocast_mode import autocast_inputs
 from ...ops.elementwise import minimum
 from ...ops.indexing.along_dim import gather_indices
+from ...ops.nll import nll_rows
 from ...ops.ternary import where
 from ...shape_rules import broadcast_shapes
 from ...tensor import Tensor
@@ -54,10 +56,11 @@ def _check_broadcast(input: Tensor, target: Tensor, op: str) -> None:
 
 def _classes_last(t: Tensor) -> Tensor:
     """``(N, C, d1, ...)`` -> ``(N * d1 * ..., C)``; ``(C,)`` -> ``(1, C)``."""
+    if t.ndim == 2:
+        return t
     if t.ndim == 1:
         return t.reshape(1, -1)
-    if t.ndim > 2:
-        t = t.permute(0, *range(2, t.ndim), 1)
+    t = t.permute(0, *range(2, t.ndim), 1)
     return t.reshape(-1, t.shape[-1])
 
 
@@ -65,7 +68,9 @@ def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index
                label_smoothing: float, reduction: str, op: str) -> Tensor:
     """NLL (with optional smoothing) of class-index targets over log-probabilities.
 
-    The target's log-probability is picked with ``gather`` (its gradient scatters back).
+    One fused op (:func:`~gtensor.ops.nll.nll_rows`) for float32 and float64;
+    half-precision inputs, a weight of another dtype than the input's, or one
+    that requires grad take :func:`_index_nll_composed`.
     """
     check(target.dtype.name in ("int64", "uint8"), op, lambda: "expected integer class-index "
           f"targets of dtype int64 (or uint8), got {target.dtype.name}", DTypeError)
@@ -73,8 +78,31 @@ def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index
     expect = (logp.shape[0], *logp.shape[2:]) if logp.ndim > 1 else ()
     check(tuple(target.shape) == expect, op, lambda: f"expected target of shape {expect} for "
           f"input of shape {logp.shape}, got {target.shape}", ShapeError)
+    check(weight is None or tuple(weight.shape) == (n_classes,), op, lambda: "weight tensor "
+          f"should be defined either for all {n_classes} classes or no classes but got weight "
+          f"tensor of shape {tuple(weight.shape)}", ShapeError)  # type: ignore[union-attr]
+    check(reduction in _REDUCTIONS, op, lambda: f"reduction must be one of {_REDUCTIONS}, got "
+          f"{reduction!r}", ValueError)
     lp = _classes_last(logp)
-    t = target.reshape(-1)
+    t = target if target.ndim == 1 else target.reshape(-1)
+    check_same_device(op, lp.device, t.device, *(() if weight is None else (weight.device,)))
+    if lp.dtype.is_half or weight is not None and (weight.dtype is not lp.dtype
+                                                    or weight.requires_grad):
+        return _index_nll_composed(lp, t, weight, ignore_index, label_smoothing, reduction, op,
+                                   target.shape)
+    loss = nll_rows(lp, t, weight, ignore_index, label_smoothing, reduction, op)
+    return loss if reduction != "none" or target.ndim == 1 else loss.reshape(target.shape)
+
+
+def _index_nll_composed(lp: Tensor, t: Tensor, weight: Tensor | None, ignore_index: int,
+                        label_smoothing: float, reduction: str, op: str,
+                        shape: tuple[int, ...]) -> Tensor:
+    """:func:`_index_nll` written with ops, over ``lp`` ``(N, C)`` and ``t`` ``(N,)``: the
+    reference the fused op is tested against.
+
+    The target's log-probability is picked with ``gather`` (its gradient scatters back).
+    """
+    n_classes = lp.shape[1]
     valid = t != ignore_index
     safe = where(valid, t, 0)
     picked = gather_indices(lp, 1, safe.unsqueeze(1), op, strict=True).squeeze(1)
@@ -85,8 +113,6 @@ def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index
         total = lp.sum(1) if weight is None else (lp * weight).sum(1)
         smooth = -(total * mask)
         loss = loss * (1 - label_smoothing) + smooth * (label_smoothing / n_classes)
-    check(reduction in _REDUCTIONS, op, lambda: f"reduction must be one of {_REDUCTIONS}, got "
-          f"{reduction!r}", ValueError)
     if reduction == "mean":
         total = w.sum()
         none = total == 0  # every target ignored: PyTorch's nan, with a zero gradient
@@ -96,7 +122,7 @@ def _index_nll(logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index
         return loss.sum() / where(none, 1.0, total) + nan_if
     if reduction == "sum":
         return loss.sum()
-    return loss.reshape(target.shape)
+    return loss.reshape(shape)
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -119,6 +145,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         IndexError: a target outside ``[0, C)`` other than ``ignore_index`` (negatives
             do not count from the end); on CUDA at the next synchronizing call.
         DTypeError: targets of another dtype (int32 included, as in PyTorch).
+        ShapeError: a target of the wrong shape, or a weight of another length than C.
 
     Example:
         >>> F.nll_loss(F.log_softmax(logits, 1), labels)  # doctest: +SKIP
