@@ -148,14 +148,17 @@ class BinarySpec:
     kind: str  # "arith", "true_div", "compare", "logical", "bitwise", "float"
     vjp: Callable[[Node, Tensor], tuple[Tensor | None, Tensor | None]] | None = None
     same: dict[dtype, dtype] = field(init=False, repr=False, compare=False)
-    """Input dtype -> result dtype where two tensors of that dtype need no promotion."""
+    """Input dtype -> result dtype where two tensors of that dtype need no promotion and
+    nothing to refuse (:func:`_refuse`: bool ``sub``, integer ``//`` and ``%``)."""
 
     def __post_init__(self) -> None:
-        kind = self.kind
+        kind, name = self.kind, self.name
         same = {} if kind not in ("arith", "compare", "true_div", "float") else {
             d: bool_ if kind == "compare" else d for d in ALL_DTYPES
             if (kind in ("arith", "compare") or d.category >= 2)
-            and (d.category < 3 or self.name in COMPLEX_BINARY)}
+            and (d.category < 3 or name in COMPLEX_BINARY)
+            and not (name == "sub" and d is bool_)
+            and not (name in ("floor_divide", "remainder") and d.category < 2)}
         object.__setattr__(self, "same", same)
 
 
@@ -251,8 +254,6 @@ def same_dtype_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
     if dev is not b._storage.device and dev != b._storage.device:
         return None
     name = spec.name
-    if name in _REFUSING:
-        _refuse(name, a, b, dt)
     if a._shape == b._shape:
         result = planned_binary(name, a, b, out_dt)
     else:
