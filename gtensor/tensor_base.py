@@ -82,7 +82,26 @@ def planned_empty(nbytes: int, shape: tuple[int, ...], strides: tuple[int, ...],
         >>> planned_empty(8, (2,), (1,), x.dtype, x.device).shape  # doctest: +SKIP
         (2,)
     """
-    return _tensor_class(Storage.allocate(nbytes, dev, stream), shape, strides, 0, dt)
+    storage = Storage.allocate(nbytes, dev, stream)
+    # the constructor's fields, written out: every planned op's result is made here
+    t = _new(_tensor_class)
+    t._storage = storage
+    t._shape = shape
+    t._strides = strides
+    t._offset = 0
+    t._ptr = storage.ptr
+    t._dtype = dt
+    t._requires_grad = False
+    t._grad = None
+    t.grad_fn = None
+    t._base = None
+    t._output_nr = 0
+    t._view_version = 0
+    t._native_cache = None
+    return t
+
+
+_new = object.__new__
 
 
 def from_numpy(array: np.ndarray) -> Tensor:

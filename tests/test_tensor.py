@@ -69,11 +69,14 @@ def test_numpy_keeps_storage_alive():
 
 
 def test_empty_sets_every_field_as_the_constructor_does():
-    from gtensor.tensor_base import TensorBase
+    from gtensor.tensor_base import TensorBase, planned_empty
 
-    made = TensorBase.empty((2, 3), gt.float32, gt.device("cpu"))
-    built = gt.Tensor(made._storage, (2, 3), (3, 1), 0, gt.float32)
     slots = [s for s in TensorBase.__slots__ if s not in ("__weakref__", "__dict__")]
-    assert {s: getattr(made, s) for s in slots} == {s: getattr(built, s) for s in slots}
+    for made in (TensorBase.empty((2, 3), gt.float32, gt.device("cpu")),
+                 planned_empty(24, (2, 3), (3, 1), gt.float32, gt.device("cpu"))):
+        built = gt.Tensor(made._storage, (2, 3), (3, 1), 0, gt.float32)
+        assert type(made) is type(built)
+        assert {s: getattr(made, s) for s in slots} == {s: getattr(built, s) for s in slots}
+        assert made.__dict__ == built.__dict__ == {}
     view = built[1]
     assert view._ptr == built._ptr + 3 * 4
