@@ -29,7 +29,7 @@ class device:  # noqa: N801 - PyTorch's spelling, users write gt.device("cuda")
         ('cuda', 1)
     """
 
-    __slots__ = ("_type", "_index")
+    __slots__ = ("_type", "_index", "_route")
 
     def __init__(self, spec: str | int | device, index: int | None = None) -> None:
         if isinstance(spec, device):
@@ -57,6 +57,10 @@ class device:  # noqa: N801 - PyTorch's spelling, users write gt.device("cuda")
             raise ValueError(f"[device] device index must be >= 0, got {idx}")
         self._type = kind
         self._index = None if kind == "cpu" else idx
+        self._route: object = None  # where its memory comes from, set by the storage layer
+
+    def __reduce__(self) -> tuple[type[device], tuple[str]]:
+        return device, (str(self),)
 
     @property
     def type(self) -> str:

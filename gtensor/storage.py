@@ -64,8 +64,8 @@ class Storage:
 
         ``stream``: the stream the memory is used on (default: ``dev``'s current one).
         """
-        route = _routes.get(id(dev))
-        if route is None or route[0] is not dev:
+        route = dev._route
+        if route is None:
             route = _route(dev)
         if stream is not None:
             handle = stream.handle
@@ -199,17 +199,14 @@ class Storage:
 
 
 _new = object.__new__
-_routes: dict[int, tuple[device, Any, bool]] = {}
 
 
 def _route(dev: device) -> tuple[device, Any, bool]:
-    """Check ``dev`` once and remember ``(dev, its allocator, is_cpu)`` by the object's id."""
+    """Check ``dev`` once and remember ``(dev, its allocator, is_cpu)`` on the device object."""
     if dev.type == "cuda":
         runtime.ensure_initialized("allocate")
         check_device_index(dev, "allocate")
-    if len(_routes) >= 64:  # callers building a fresh device object each time
-        _routes.clear()
-    route = _routes[id(dev)] = (dev, memory.allocator_for(dev), dev == CPU)
+    route = dev._route = (dev, memory.allocator_for(dev), dev == CPU)
     return route
 
 
