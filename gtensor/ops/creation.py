@@ -203,8 +203,23 @@ def _cast_scalar(value: Any, dt: dtype) -> Any:
 
 def kernel_scalar(value: Any, dt: dtype) -> Any:
     """``value`` as the fill kernel stores it: a half type's value as its bits."""
+    if type(value) is int:  # zeros, ones and other integer fills: cast once per dtype
+        key = (value, dt)
+        cast = _INT_FILLS.get(key)
+        if cast is None:
+            if len(_INT_FILLS) >= 1024:
+                _INT_FILLS.clear()
+            cast = _INT_FILLS[key] = _kernel_scalar(value, dt)
+        return cast
+    return _kernel_scalar(value, dt)
+
+
+def _kernel_scalar(value: Any, dt: dtype) -> Any:
     v = _cast_scalar(value, dt)
     return int(np.array(v, dt.numpy).view(dt.kernel)) if dt.is_half else v
+
+
+_INT_FILLS: dict[tuple[int, dtype], Any] = {}
 
 
 def full(size: Any, fill_value: Any, dtype: Any = None, device: DeviceLike | None = None,
