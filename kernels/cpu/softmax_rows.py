@@ -29,6 +29,7 @@ from ._elementwise_build import _JIT, PARALLEL_MIN
 from .fast_math import exp, exp_nonpositive32
 
 _SUM_JIT = {**_JIT, "fastmath": {"reassoc"}}
+_FMA_JIT = {**_JIT, "fastmath": {"contract"}}  # fused multiply-adds in the exp polynomials
 
 
 @njit(**_JIT)
@@ -83,7 +84,7 @@ def _exp_shifted_overload(d):  # noqa: ANN001, ANN202
     return lambda d: 0.0 if d < -745.0 else exp(d)
 
 
-@njit(**_JIT)
+@njit(**_FMA_JIT)
 def _exp_shifted(x, m, out):  # noqa: ANN001, ANN202
     for j in range(x.size):
         out[j] = exp_shifted(x[j] - m)
@@ -98,7 +99,7 @@ def _scale(out, inv):  # noqa: ANN001, ANN202
 @njit(**_JIT)
 def _log_shift(x, m, lse, out):  # noqa: ANN001, ANN202
     for j in range(x.size):
-        out[j] = (np.float64(x[j]) - m) - lse
+        out[j] = (x[j] - m) - lse
 
 
 @njit(**_JIT)
@@ -108,7 +109,7 @@ def softmax_row(x, out, log):  # noqa: ANN001, ANN201
     _exp_shifted(x, m, out)
     total = row_sum(out)
     if log:
-        _log_shift(x, m, math.log(total), out)
+        _log_shift(x, m, x.dtype.type(math.log(total)), out)
     else:
         _scale(out, out.dtype.type(1.0 / total))
 
@@ -150,14 +151,14 @@ def _grad_line(y, g, out, base, length, step, log):  # noqa: ANN001, ANN202
             out[k] = y[k] * (g[k] - s)
 
 
-@njit(**_JIT)
+@njit(**_FMA_JIT)
 def _grad_row(y, g, out, log):  # noqa: ANN001, ANN202
     if log:
-        s = row_sum(g)
+        s = y.dtype.type(row_sum(g))
         for j in range(y.size):
             out[j] = g[j] - exp_shifted(y[j]) * s
     else:
-        s = row_dot(g, y)
+        s = y.dtype.type(row_dot(g, y))
         for j in range(y.size):
             out[j] = y[j] * (g[j] - s)
 
