@@ -5,8 +5,9 @@ Calling convention: ``kernel(x, out, axis, stream=None)``; ``x`` any strides,
 (integers and booleans) and cast on store, so ``out`` may be wider than ``x``
 (``cumsum(int8) -> int64``). softmax computes the shifted exponentials in the
 input dtype and sums them in float64. Lines run in parallel above
-``PARALLEL_MIN`` elements. A float32/float64 softmax over contiguous rows of
-the last axis runs the vectorized row passes of ``softmax_rows`` instead.
+``PARALLEL_MIN`` elements. A contiguous float32/float64 softmax runs the
+vectorized passes of ``softmax_rows`` instead (rows for the last axis,
+column blocks for an inner one).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ..common.strided import axis_operands, host_flat
 from ..registry import LazyKernel, register
 from . import half as bits
 from ._elementwise_build import _JIT, PARALLEL_MIN
-from .softmax_rows import softmax_rows
+from .softmax_rows import softmax_contiguous
 
 _scan_row = njit(**_JIT)(scan_row)
 line_offsets_cpu = njit(**_JIT)(line_offsets)
@@ -80,9 +81,9 @@ def _axis_kernel(op: str, body: str, extra: Any, half: str | None = None) -> Any
     def kernel(x: np.ndarray, out: np.ndarray, axis: int, stream: Any = None) -> None:
         if out.size == 0:
             return
-        if (body == "gtensor_softmax" and half is None and axis in (-1, x.ndim - 1)
+        if (body == "gtensor_softmax" and half is None
                 and x.flags.c_contiguous and out.flags.c_contiguous):
-            softmax_rows(x, out, *extra(x))
+            softmax_contiguous(x, out, axis, *extra(x))
             return
         kshape, kxs, kos, length, sx, so = axis_operands(x, out, axis)
         xb, xo = host_flat(x)

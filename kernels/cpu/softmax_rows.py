@@ -1,12 +1,15 @@
-"""CPU softmax/log_softmax over contiguous rows, and both backwards, in vectorized passes.
+"""CPU softmax/log_softmax of C-contiguous arrays, and both backwards, in vectorized passes.
 
-Forward (float32/float64 rows contiguous along the op's axis, called by
-``axis_ops``): per row a max (eight running maxima, so the loop pipelines),
-``exp(x - max)`` into the output with :mod:`.fast_math`'s vectorizable ``exp``
-(float32 data in float32, float64 in float64), their sum in float64 (its loop
-vectorized by reassociation), then one pass writing ``e / sum`` or
-``(x - max) - log(sum)``. A row with a NaN, a ``+inf`` or only ``-inf`` gives
-NaN everywhere, as the strided kernel does.
+Forward (float32/float64, called by ``axis_ops``): along the last axis, per
+row a max (eight running maxima, so the loop pipelines), ``exp(x - max)`` into
+the output with :mod:`.fast_math`'s vectorizable ``exp`` (float32 data in
+float32 with FMAs, float64 in float64), their sum in float64 (its loop
+vectorized by reassociation), then one pass writing ``e * (1 / sum)`` or
+``(x - max) - log(sum)`` in the data's precision. Along an inner axis the same
+passes run over blocks of ``COLUMNS`` adjacent lines, each step along the axis
+a contiguous run (per-line maxima and sums in small arrays). A line with a
+NaN, a ``+inf`` or only ``-inf`` gives NaN everywhere, as the strided kernel
+does.
 
 Backward (``softmax_backward`` / ``log_softmax_backward``, ``kernel(y, g, out,
 axis, stream=None)``, all three C-contiguous of one shape, ``y`` the forward's
@@ -122,19 +125,71 @@ def gtensor_softmax_rows(x, out, rows, length, log):  # noqa: ANN001, ANN201
 _FORWARD = (njit(**_JIT)(gtensor_softmax_rows), njit(parallel=True, **_JIT)(gtensor_softmax_rows))
 
 
-def softmax_rows(x: np.ndarray, out: np.ndarray, log: bool) -> None:
-    """Softmax (``log``: log-softmax) along the last axis of C-contiguous ``x`` into ``out``.
+@njit(**_FMA_JIT)
+def softmax_columns(x, out, base, length, inner, width, log):  # noqa: ANN001, ANN201
+    """Softmax (or log-softmax) of ``width`` adjacent lines ``inner`` apart (an inner axis)
+    starting at ``base``: each pass runs along contiguous runs of ``width`` elements."""
+    m = x[base:base + width].copy()
+    total = np.zeros(width, np.float64)
+    for j in range(1, length):
+        xr = x[base + j * inner:base + j * inner + width]
+        for q in range(width):
+            m[q] = xr[q] if xr[q] > m[q] else m[q]
+    for j in range(length):
+        xr = x[base + j * inner:base + j * inner + width]
+        orow = out[base + j * inner:base + j * inner + width]
+        for q in range(width):
+            e = exp_shifted(xr[q] - m[q])
+            orow[q] = e
+            total[q] += e
+    shift = np.empty(width, x.dtype)
+    for q in range(width):
+        shift[q] = math.log(total[q]) if log else 1.0 / total[q]
+    for j in range(length):
+        xr = x[base + j * inner:base + j * inner + width]
+        orow = out[base + j * inner:base + j * inner + width]
+        if log:
+            for q in range(width):
+                orow[q] = (xr[q] - m[q]) - shift[q]
+        else:
+            for q in range(width):
+                orow[q] *= shift[q]
+
+
+def gtensor_softmax_columns(x, out, outer, length, inner, log):  # noqa: ANN001, ANN201
+    blocks = -(-inner // COLUMNS)
+    for task in prange(outer * blocks):
+        o = task // blocks
+        lo = (task - o * blocks) * COLUMNS
+        softmax_columns(x, out, o * length * inner + lo, length, inner,
+                        min(COLUMNS, inner - lo), log)
+
+
+COLUMNS = 64  # lines a task of the inner-axis kernel takes: wide vectors, 64 x length in cache
+_COLUMNS = (njit(**_JIT)(gtensor_softmax_columns),
+            njit(parallel=True, **_JIT)(gtensor_softmax_columns))
+
+
+def softmax_contiguous(x: np.ndarray, out: np.ndarray, axis: int, log: bool) -> None:
+    """Softmax (``log``: log-softmax) along ``axis`` of C-contiguous ``x`` into C-contiguous
+    ``out``: row passes for the last axis, column blocks for an inner one.
 
     Example:
-        >>> out = np.empty((1, 2))
-        >>> softmax_rows(np.zeros((1, 2)), out, False)
+        >>> out = np.empty((2, 1))
+        >>> softmax_contiguous(np.zeros((2, 1)), out, 0, False)
         >>> out.tolist()
-        [[0.5, 0.5]]
+        [[0.5], [0.5]]
     """
-    length = x.shape[-1]
-    rows = x.size // length
-    _FORWARD[x.size >= PARALLEL_MIN and rows > 1](x.reshape(-1), out.reshape(-1), rows, length,
-                                                  log)
+    axis %= x.ndim
+    length = x.shape[axis]
+    inner = math.prod(x.shape[axis + 1:])
+    outer = x.size // (length * inner)
+    xf, of = x.reshape(-1), out.reshape(-1)
+    if inner == 1:
+        _FORWARD[x.size >= PARALLEL_MIN and outer > 1](xf, of, outer, length, log)
+    else:
+        tasks = outer * -(-inner // COLUMNS)
+        _COLUMNS[x.size >= PARALLEL_MIN and tasks > 1](xf, of, outer, length, inner, log)
 
 
 @njit(**_JIT)

@@ -51,6 +51,8 @@ def test_softmax_rows_of_nan_inf_and_long_rows():
     for op in ("softmax", "log_softmax"):
         out = getattr(x, op)(1).numpy()
         assert np.isnan(out[:3]).all() and np.isfinite(out[3]).all()
+        columns = getattr(gt.tensor(x.numpy().T.copy()), op)(0).numpy()  # the inner-axis kernel
+        np.testing.assert_array_equal(columns, out.T)
     rng = np.random.default_rng(1)
     xv = rng.normal(0.0, 20.0, (4, 2051)).astype(np.float32)  # past the 8-wide max unrolling
     got = gt.tensor(xv).softmax(1).numpy()
@@ -58,4 +60,7 @@ def test_softmax_rows_of_nan_inf_and_long_rows():
     np.testing.assert_allclose(got, ref, rtol=4e-6, atol=1e-30)
     got = gt.tensor(xv).log_softmax(1).numpy()
     ref = torch.tensor(xv, dtype=torch.float64).log_softmax(1).numpy()
+    np.testing.assert_allclose(got, ref, rtol=1e-6, atol=2e-6)
+    got = gt.tensor(xv.reshape(4, 7, 293)).log_softmax(1).numpy()  # column blocks of 64 and 37
+    ref = torch.tensor(xv.reshape(4, 7, 293), dtype=torch.float64).log_softmax(1).numpy()
     np.testing.assert_allclose(got, ref, rtol=1e-6, atol=2e-6)
