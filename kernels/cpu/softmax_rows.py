@@ -14,8 +14,9 @@ does.
 Backward (``softmax_backward`` / ``log_softmax_backward``, ``kernel(y, g, out,
 axis, stream=None)``, all three C-contiguous of one shape, ``y`` the forward's
 output): per line ``y * (g - sum(g * y))`` or ``g - exp(y) * sum(g)`` with the
-sum in float64. Rows (or, for an inner axis, blocks of lines) run in parallel
-above ``PARALLEL_MIN`` elements.
+sum in float64, over rows or (an inner axis) blocks of ``COLUMNS`` lines as
+in the forward. Rows and blocks run in parallel above ``PARALLEL_MIN``
+elements.
 """
 
 from __future__ import annotations
@@ -192,18 +193,28 @@ def softmax_contiguous(x: np.ndarray, out: np.ndarray, axis: int, log: bool) -> 
         _COLUMNS[x.size >= PARALLEL_MIN and tasks > 1](xf, of, outer, length, inner, log)
 
 
-@njit(**_JIT)
-def _grad_line(y, g, out, base, length, step, log):  # noqa: ANN001, ANN202
-    s = 0.0
+@njit(**_FMA_JIT)
+def _grad_columns(y, g, out, base, length, inner, width, log):  # noqa: ANN001, ANN202
+    """The backward over ``width`` adjacent lines ``inner`` apart, in contiguous runs."""
+    total = np.zeros(width, np.float64)
     for j in range(length):
-        k = base + j * step
-        s += g[k] if log else np.float64(g[k]) * y[k]
+        lo = base + j * inner
+        gr = g[lo:lo + width]
+        yr = y[lo:lo + width]
+        for q in range(width):
+            total[q] += gr[q] if log else np.float64(gr[q]) * yr[q]
+    s = total.astype(y.dtype)
     for j in range(length):
-        k = base + j * step
+        lo = base + j * inner
+        gr = g[lo:lo + width]
+        yr = y[lo:lo + width]
+        orow = out[lo:lo + width]
         if log:
-            out[k] = g[k] - math.exp(y[k]) * s
+            for q in range(width):
+                orow[q] = gr[q] - exp_shifted(yr[q]) * s[q]
         else:
-            out[k] = y[k] * (g[k] - s)
+            for q in range(width):
+                orow[q] = yr[q] * (gr[q] - s[q])
 
 
 @njit(**_FMA_JIT)
@@ -224,9 +235,12 @@ def gtensor_softmax_grad(y, g, out, outer, length, inner, log):  # noqa: ANN001,
             lo = i * length
             _grad_row(y[lo:lo + length], g[lo:lo + length], out[lo:lo + length], log)
     else:
-        for i in prange(outer):
-            for q in range(inner):
-                _grad_line(y, g, out, i * length * inner + q, length, inner, log)
+        blocks = -(-inner // COLUMNS)
+        for task in prange(outer * blocks):
+            o = task // blocks
+            lo = (task - o * blocks) * COLUMNS
+            _grad_columns(y, g, out, o * length * inner + lo, length, inner,
+                          min(COLUMNS, inner - lo), log)
 
 
 _BACKWARD = (njit(**_JIT)(gtensor_softmax_grad), njit(parallel=True, **_JIT)(gtensor_softmax_grad))
@@ -240,7 +254,8 @@ def _backward(log: bool, y: np.ndarray, g: np.ndarray, out: np.ndarray, axis: in
     length = out.shape[axis]
     inner = math.prod(out.shape[axis + 1:])
     outer = out.size // (length * inner)
-    _BACKWARD[out.size >= PARALLEL_MIN and outer > 1](
+    tasks = outer if inner == 1 else outer * -(-inner // COLUMNS)
+    _BACKWARD[out.size >= PARALLEL_MIN and tasks > 1](
         y.reshape(-1), g.reshape(-1), out.reshape(-1), outer, length, inner, log)
 
 
