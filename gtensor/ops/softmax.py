@@ -2,7 +2,10 @@
 
 One kernel per call: the max along the line is subtracted before ``exp``, and
 the exponentials are summed in float64, so large logits neither overflow nor
-lose the small terms.
+lose the small terms. The backward is one kernel as well
+(``softmax_backward`` / ``log_softmax_backward``) unless the gradient must
+itself be differentiable (``create_graph``) or the dtype is a half type; then
+it is written in ops.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..dtypes import as_dtype, float32
 from ..errors import DTypeError, check
 from ..graph.autocast_mode import autocast_inputs
-from ..graph.grad_mode import no_grad
+from ..graph.grad_mode import is_grad_enabled, no_grad
 from ..graph.node import Node, record
 from ..shape_rules import wrap_dim
 from ..tensor_base import TensorBase
@@ -23,13 +26,32 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 
+def _fused_grad(op: str, y: Tensor, g: Tensor, d: int) -> Tensor | None:
+    """The backward as one kernel, or None where it must be written in ops."""
+    if (is_grad_enabled() or y.dtype.is_half or g.dtype != y.dtype
+            or tracing.state.trace is not None):
+        return None
+    g = g.expand(y.shape).contiguous()  # type: ignore[attr-defined]
+    out = TensorBase.empty(y.shape, y.dtype, y.device)
+    if out.numel():
+        launch(op, y.device, (y.dtype,), y.contiguous()._native(),  # type: ignore[attr-defined]
+               g._native(), out._native(), d)
+    return out
+
+
 def _softmax_vjp(ctx: Node, g: Tensor) -> Tensor:
     (y,) = ctx.saved_tensors
+    fused = _fused_grad("softmax_backward", y, g, ctx.dim)  # type: ignore[attr-defined]
+    if fused is not None:
+        return fused
     return y * (g - (g * y).sum(dim=ctx.dim, keepdim=True))  # type: ignore[attr-defined]
 
 
 def _log_softmax_vjp(ctx: Node, g: Tensor) -> Tensor:
     (y,) = ctx.saved_tensors
+    fused = _fused_grad("log_softmax_backward", y, g, ctx.dim)  # type: ignore[attr-defined]
+    if fused is not None:
+        return fused
     return g - y.exp() * g.sum(dim=ctx.dim, keepdim=True)  # type: ignore[attr-defined]
 
 

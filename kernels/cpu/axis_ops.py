@@ -5,9 +5,9 @@ Calling convention: ``kernel(x, out, axis, stream=None)``; ``x`` any strides,
 (integers and booleans) and cast on store, so ``out`` may be wider than ``x``
 (``cumsum(int8) -> int64``). softmax computes the shifted exponentials in the
 input dtype and sums them in float64. Lines run in parallel above
-``PARALLEL_MIN`` elements. A large contiguous softmax over the last axis runs
-NumPy's SIMD ``exp`` on cache-sized row blocks in a thread pool instead (this
-Numba build has no vectorized ``exp``; see ``numpy_loops``).
+``PARALLEL_MIN`` elements. A contiguous float32/float64 softmax runs the
+vectorized passes of ``softmax_rows`` instead (rows for the last axis,
+column blocks for an inner one).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ..common.strided import axis_operands, host_flat
 from ..registry import LazyKernel, register
 from . import half as bits
 from ._elementwise_build import _JIT, PARALLEL_MIN
-from .numpy_loops import SPLIT_MIN, executor
+from .softmax_rows import softmax_contiguous
 
 _scan_row = njit(**_JIT)(scan_row)
 line_offsets_cpu = njit(**_JIT)(line_offsets)
@@ -75,40 +75,15 @@ def _half_loops(body: str, half: str) -> tuple[Any, Any]:
     return njit(**_JIT)(loop), njit(parallel=True, **_JIT)(loop)
 
 
-def _softmax_rows(x: np.ndarray, out: np.ndarray, log: bool) -> None:
-    """Softmax of the rows of a C-contiguous 2-D block with NumPy's SIMD ``exp``."""
-    with np.errstate(all="ignore"):
-        np.subtract(x, x.max(axis=1, keepdims=True), out=out)
-        if log:
-            total = np.exp(out).sum(axis=1, keepdims=True, dtype=np.float64)
-            out -= np.log(total).astype(out.dtype)
-        else:
-            np.exp(out, out=out)
-            out *= (1.0 / out.sum(axis=1, keepdims=True, dtype=np.float64)).astype(out.dtype)
-
-
-def _softmax_last_axis(x: np.ndarray, out: np.ndarray, log: bool) -> None:
-    """Large contiguous softmax over the last axis: row blocks that stay in cache, threaded."""
-    rows = x.reshape(-1, x.shape[-1])
-    dest = out.reshape(rows.shape)
-    block = max(1, (1 << 16) // rows.shape[1])
-    pool = executor()
-    jobs = [pool.submit(_softmax_rows, rows[i:i + block], dest[i:i + block], log)
-            for i in range(0, rows.shape[0], block)]
-    for job in jobs:
-        job.result()
-
-
 def _axis_kernel(op: str, body: str, extra: Any, half: str | None = None) -> Any:
     serial, parallel = _VARIANTS[body] if half is None else _half_loops(body, half)
 
     def kernel(x: np.ndarray, out: np.ndarray, axis: int, stream: Any = None) -> None:
         if out.size == 0:
             return
-        if (body == "gtensor_softmax" and half is None and out.size >= SPLIT_MIN
-                and axis in (-1, x.ndim - 1)
+        if (body == "gtensor_softmax" and half is None
                 and x.flags.c_contiguous and out.flags.c_contiguous):
-            _softmax_last_axis(x, out, *extra(x))
+            softmax_contiguous(x, out, axis, *extra(x))
             return
         kshape, kxs, kos, length, sx, so = axis_operands(x, out, axis)
         xb, xo = host_flat(x)
