@@ -258,10 +258,11 @@ def same_dtype_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
         result = planned_binary(name, a, b, out_dt)
     else:
         result = run_kernel(name, (a, b), out_dt, dev, (dt, dt))
-    if spec.vjp is not None and dt.category >= 2 and state.enabled:
+    if (a._requires_grad or b._requires_grad or a._base is not None or b._base is not None) \
+            and state.enabled and spec.vjp is not None and dt.category >= 2:
         if a._requires_grad or b._requires_grad:
             make_node(name, result, (a, b), spec.vjp, (a, b), None)
-        elif a._base is not None or b._base is not None:  # a view's flag may be stale
+        else:  # a view's flag may be stale
             record(name, result, (a, b), spec.vjp, save=(a, b))
     return result
 
@@ -308,10 +309,14 @@ def planned_binary(op: str, a: Tensor, b: Tensor, out_dt: dtype,
     dev = a._storage.device
     if tracing.state.trace is not None:
         return tracing.state.trace.elementwise(op, (a, b), dt, out_dt, out)
-    stream = None if dev._type == "cpu" else current_stream_of(dev)
     out_strides = None if out is None else out._strides
-    key = (op, dev._type, dev._index, None if stream is None else stream.handle, dt, out_dt,
-           a._shape, a._strides, b._strides, out_strides)
+    if dev._type == "cpu":  # one device, no streams: a shorter key (lengths never collide)
+        stream = None
+        key: tuple[Any, ...] = (op, dt, out_dt, a._shape, a._strides, b._strides, out_strides)
+    else:
+        stream = current_stream_of(dev)
+        key = (op, dev._index, stream.handle, dt, out_dt, a._shape, a._strides, b._strides,
+               out_strides)
     plans = _same_layout.get(key)
     if plans is None:
         plans = _same_layout.add(key, _same_dtype_plan(
@@ -339,9 +344,12 @@ def unary_same_dtype(op: str, x: Tensor) -> Tensor:
     if tracing.state.trace is not None:
         return tracing.state.trace.elementwise(op, (x,), dt, dt)
     dev = x._storage.device
-    stream = None if dev._type == "cpu" else current_stream_of(dev)
-    key = (op, dev._type, dev._index, None if stream is None else stream.handle, dt, dt,
-           x._shape, x._strides)
+    if dev._type == "cpu":  # as in planned_binary
+        stream = None
+        key: tuple[Any, ...] = (op, dt, x._shape, x._strides)
+    else:
+        stream = current_stream_of(dev)
+        key = (op, dev._index, stream.handle, dt, x._shape, x._strides)
     plans = _same_layout.get(key)
     if plans is None:
         plans = _same_layout.add(key, _same_dtype_plan(op, dev, stream, dt, x._shape,

@@ -96,9 +96,12 @@ def run_reduction(op: str, x: Tensor, dims: tuple[int, ...], keepdim: bool, out_
         x = x.to(kdt)  # type: ignore[attr-defined]
         res_dt = float32 if out_dt.is_half else out_dt
     dev = x._storage.device
-    stream = None if dev._type == "cpu" else current_stream_of(dev)
-    key = (op, dev._type, dev._index, None if stream is None else stream.handle, kdt, res_dt,
-           x._shape, x._strides, dims, keepdim)
+    if dev._type == "cpu":  # one device, no streams: a shorter key (lengths never collide)
+        stream = None
+        key: tuple[Any, ...] = (op, kdt, res_dt, x._shape, x._strides, dims, keepdim)
+    else:
+        stream = current_stream_of(dev)
+        key = (op, dev._index, stream.handle, kdt, res_dt, x._shape, x._strides, dims, keepdim)
     plan = _plans.get(key)
     if plan is None:
         plan = _plans.add(key, _plan_reduction(op, x, dims, keepdim, res_dt,
