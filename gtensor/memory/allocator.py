@@ -233,7 +233,7 @@ class CachingAllocator(SegmentRelease):
         block.host = None
         block.cached = True
         block.freed_tick = self._tick = self._tick + 1
-        key = block.stream << 64 | block.size
+        key = block.key
         free_lists = self._free_small if block.segment.small else self._free_large
         log = self._log
         log.extend((-block.code, -block.requested))

@@ -93,6 +93,7 @@ class Block:
         code: ``size << 2 | small << 1 | split``, the block's part of an allocator
             event (see :mod:`~gtensor.memory.event_log`), kept up to date by
             :func:`take_front` and :func:`absorb_next`.
+        key: ``stream << 64 | size``, its exact-size free list's key (kept likewise).
 
     Example:
         >>> seg = Segment(0, 1024, "cpu", 0, True, None)
@@ -118,6 +119,7 @@ class Block:
         "stream_uses",
         "freed_tick",
         "code",
+        "key",
     )
 
     def __init__(
@@ -146,11 +148,15 @@ class Block:
         self.stream_uses: dict[int, Any] | None = None
         self.freed_tick = 0
         self.code = size << 2 | segment.small << 1
+        self.key = stream << 64 | size
 
     def recode(self) -> None:
-        """Bring :attr:`code` up to date after the block's size or neighbours changed."""
-        self.code = self.size << 2 | self.segment.small << 1 | (
+        """Bring :attr:`code` and :attr:`key` up to date after the block's size or neighbours
+        changed."""
+        size = self.size
+        self.code = size << 2 | self.segment.small << 1 | (
             self.prev is not None or self.next is not None)
+        self.key = self.stream << 64 | size
 
     def is_split(self) -> bool:
         """Whether the block shares its segment with other blocks."""
