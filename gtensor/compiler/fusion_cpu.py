@@ -17,7 +17,7 @@ from numba import njit, prange
 from ..dtypes import dtype
 from ..kernels.cpu import half as half_bits
 from ..kernels.cpu._call import PlannedCall
-from ..ops.elementwise import unary_same_dtype
+from ..ops.launch_plans import unary_same_dtype
 from ..ops.tracing import Trace
 from ..tensor_base import contiguous_strides
 from .codegen import (

@@ -48,7 +48,7 @@ from .policy import (
     segment_size,
     should_split,
 )
-from .pool import BlockPool
+from .pool import BlockPool, repark
 from .raw import RawMemory, RawOutOfMemory
 from .releasing import SegmentRelease
 from .snapshot import segment_entry
@@ -242,23 +242,9 @@ class CachingAllocator(SegmentRelease):
             blocks = free_lists.setdefault(key, [])
         blocks.append(block)
         if free_lists.get(key) is not blocks:  # a flush took the list out meanwhile
-            self._repark(block, blocks, free_lists, key)
+            repark(block, blocks, free_lists, key)
         if len(log) >= FOLD_LIMIT:
             self._fold_when_idle()
-
-    @staticmethod
-    def _repark(block: Block, stale: list[Block], free_lists: dict[int, list[Block]],
-                key: int) -> None:
-        """Move ``block`` from a free list a flush took out to the current one (if still there)."""
-        while True:
-            try:
-                stale.remove(block)
-            except ValueError:  # the flush merged it, or a hand-out took it: done
-                return
-            stale = free_lists.setdefault(key, [])
-            stale.append(block)
-            if free_lists.get(key) is stale:
-                return
 
     def _fold_when_idle(self) -> None:
         """Fold the event log now unless a call of the allocator is under way (it folds)."""

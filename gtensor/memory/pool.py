@@ -124,7 +124,7 @@ class BlockPool:
         list leaves the dict before it is emptied, one atomic ``pop`` at a
         time: a block freed into it meanwhile is merged here, and a free that
         finds its list gone afterwards puts its block in again
-        (:meth:`~gtensor.memory.allocator.CachingAllocator.recycle`).
+        (:func:`repark`).
         """
         free_lists = self.free_lists
         for key in list(free_lists):
@@ -138,3 +138,26 @@ class BlockPool:
                 if block.is_split():
                     counts.remove_inactive_split(1, block.size)
                 self.put(self.merge(block, counts, block.freed_tick), counts)
+
+
+def repark(block: Block, stale: list[Block], free_lists: dict[int, list[Block]], key: int) -> None:
+    """Move a just-freed ``block`` from a free list a flush took out to the current one.
+
+    The block stays where it went if the flush merged it or a hand-out still
+    holding the old list took it (see :meth:`BlockPool.flush`).
+
+    Example:
+        >>> from gtensor.memory.block import Segment
+        >>> block, lists = Segment(0, 512, "cpu", 0, True, None).head, {}
+        >>> repark(block, [block], lists, 512); lists[512] == [block]
+        True
+    """
+    while True:
+        try:
+            stale.remove(block)
+        except ValueError:  # merged by the flush, or handed out again: done
+            return
+        stale = free_lists.setdefault(key, [])
+        stale.append(block)
+        if free_lists.get(key) is stale:
+            return

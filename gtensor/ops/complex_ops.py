@@ -23,7 +23,8 @@ from ..graph.inplace import dtype_view
 from ..graph.node import Node, record
 from ..tensor_base import TensorBase
 from ..trace_state import state
-from .elementwise import run_kernel, where
+from .elementwise import where
+from .launch_plans import run_kernel
 
 if TYPE_CHECKING:
     from ..tensor import Tensor

@@ -26,6 +26,7 @@ from ..shape_rules import broadcast_shapes
 from ..tensor_base import TensorBase
 from . import elementwise as ew
 from .creation import as_tensor, zeros
+from .launch_plans import run_kernel
 from .layout.views import expand_to, view_dtype
 
 if TYPE_CHECKING:
@@ -280,7 +281,7 @@ _ATANH_GRAD = lambda x, o, g: g / (1.0 - x * x)  # noqa: E731
 def _complex_unary(op: str, input: Tensor, rule: Any) -> Tensor:
     """A complex input's kernel, its gradient ``g * conj(f'(x))``: the rule at ``conj(x)``."""
     dt = input.dtype
-    out = ew.run_kernel(op, (input,), dt, input.device, (dt,))
+    out = run_kernel(op, (input,), dt, input.device, (dt,))
     record(op, out, (input,), _unary_vjp, save=(input, out),
            rule=lambda x, o, g: rule(x.conj(), o.conj(), g))
     return out

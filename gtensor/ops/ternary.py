@@ -22,10 +22,10 @@ from .elementwise import (
     device_of,
     finish,
     record_operands,
-    run_kernel,
     saved_operands,
     where,
 )
+from .launch_plans import run_kernel
 
 if TYPE_CHECKING:
     from ..tensor import Tensor

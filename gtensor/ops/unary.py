@@ -17,13 +17,8 @@ from ..graph.node import Node, make_node, needs_grad, record
 from ..tensor_base import TensorBase
 from .complex_rules import refuse_complex
 from .creation import zeros_like
-from .elementwise import (
-    finish,
-    planned_binary,
-    run_kernel,
-    unary_same_dtype,
-    where,
-)
+from .elementwise import finish, where
+from .launch_plans import planned_binary, run_kernel, unary_same_dtype
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
