@@ -69,11 +69,11 @@ class Storage:
             route = _route(dev)
         if stream is not None:
             handle = stream.handle
-        elif route[2]:
+        elif route[1]:
             handle = 0
         else:
             handle = current_stream_handle(dev)
-        block = route[1].allocate(nbytes, handle)
+        block = route[0].allocate(nbytes, handle)
         # written out rather than through __init__: every op's result is made here
         self = _new(cls)
         self.device = dev
@@ -201,12 +201,12 @@ class Storage:
 _new = object.__new__
 
 
-def _route(dev: device) -> tuple[device, Any, bool]:
-    """Check ``dev`` once and remember ``(dev, its allocator, is_cpu)`` on the device object."""
+def _route(dev: device) -> tuple[Any, bool]:
+    """Check ``dev`` once and remember ``(its allocator, is_cpu)`` on the device object."""
     if dev.type == "cuda":
         runtime.ensure_initialized("allocate")
         check_device_index(dev, "allocate")
-    route = dev._route = (dev, memory.allocator_for(dev), dev == CPU)
+    route = dev._route = (memory.allocator_for(dev), dev == CPU)
     return route
 
 

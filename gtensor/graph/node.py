@@ -250,25 +250,15 @@ def make_node(name: str, outputs: Tensor | Sequence[Tensor], inputs: Sequence[An
               vjp: Callable[..., Any], save: Sequence[Tensor | None],
               attrs: dict[str, Any] | None) -> Node:
     """Record one op whose caller has checked :func:`needs_grad` (see :func:`record`)."""
-    if isinstance(outputs, Tensor):
-        outs: tuple[Tensor, ...] = (outputs,)
-        node = Node(name, vjp, inputs, 1)
-        dt = outputs._dtype
-        node.output_meta[0] = (outputs._shape, dt, outputs._storage.device)
+    outs = (outputs,) if isinstance(outputs, Tensor) else tuple(outputs)
+    node = Node(name, vjp, inputs, len(outs))
+    for i, out in enumerate(outs):
+        dt = out._dtype
+        node.output_meta[i] = (out._shape, dt, out._storage.device)
         if dt.category >= 2:
-            outputs._requires_grad = True
-            outputs.grad_fn = node
-            outputs._output_nr = 0  # an in-place result may have been another node's output 1
-    else:
-        outs = tuple(outputs)
-        node = Node(name, vjp, inputs, len(outs))
-        for i, out in enumerate(outs):
-            dt = out._dtype
-            node.output_meta[i] = (out._shape, dt, out._storage.device)
-            if dt.category >= 2:
-                out._requires_grad = True
-                out.grad_fn = node
-                out._output_nr = i
+            out._requires_grad = True
+            out.grad_fn = node
+            out._output_nr = i
     if attrs:
         node.__dict__.update(attrs)
     if save:

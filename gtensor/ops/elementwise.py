@@ -347,6 +347,14 @@ def _check_inplace_target(self: Tensor, other_shape: tuple[int, ...], op: str) -
 _writable = PlanCache()  # in-place targets whose layout passed _check_inplace_target
 
 
+def _check_target_once(self: Tensor, op: str) -> None:
+    """:func:`_check_inplace_target` for an operand of ``self``'s shape, once per layout."""
+    layout = (op, self._shape, self._strides)
+    if layout not in _writable:
+        _check_inplace_target(self, self._shape, op)
+        _writable.add(layout, True)
+
+
 def inplace_binary(spec: BinarySpec, self: Tensor, other: Any) -> Tensor:
     """Run ``spec`` writing into ``self`` (autograd goes through ``differentiable_inplace``)."""
     op = spec.name + "_"
@@ -358,10 +366,7 @@ def inplace_binary(spec: BinarySpec, self: Tensor, other: Any) -> Tensor:
                      or other._storage.device == self._storage.device))):
         # a float tensor with a number or a tensor of its dtype and shape: nothing to promote,
         # broadcast or refuse, and the target's layout was checked once
-        layout = (op, self._shape, self._strides)
-        if layout not in _writable:
-            _check_inplace_target(self, self._shape, op)
-            _writable.add(layout, True)
+        _check_target_once(self, op)
         if type(other) is float or type(other) is int:
             run_kernel(spec.name, (self, other), dt, self._storage.device, (dt, dt), out=self)
         else:
@@ -394,11 +399,7 @@ def _inplace_scaled(spec: BinarySpec, self: Tensor, other: Any, alpha: Any) -> T
             other._dtype is dt and other._shape == self._shape and \
             (other._storage.device is self._storage.device
              or other._storage.device == self._storage.device):
-        op = spec.name + "_"
-        layout = (op, self._shape, self._strides)
-        if layout not in _writable:
-            _check_inplace_target(self, self._shape, op)
-            _writable.add(layout, True)
+        _check_target_once(self, spec.name + "_")
         run_kernel("add_scaled", (self, other, alpha if spec.name == "add" else -alpha), dt,
                    self._storage.device, (dt, dt, dt), out=self)
         self._storage.version += 1
