@@ -12,10 +12,11 @@ from ...dtypes import int64
 from ...errors import check, check_same_device
 from ...graph.grad_mode import no_grad
 from ...graph.inplace import differentiable_inplace
-from ...graph.node import Node, record
 from ...shape_rules import broadcast_shapes
 from ...tensor_base import TensorBase
+from ..creation import full
 from ..dispatch import launch
+from ..elementwise import where
 from ..layout.views import expand_to
 from .rows import plan_index
 from .subscript import advanced_getitem, advanced_setitem
@@ -47,29 +48,29 @@ def _masked_fill_raw(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     return self
 
 
-def _masked_fill_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, Tensor | None]:
-    (mask,) = ctx.saved_tensors
-    grad_self = masked_fill(g, mask, 0.0) if ctx.needs_input_grad[0] else None
-    grad_value = None
-    if ctx.needs_input_grad[1]:
-        grad_value = masked_select(g, mask).sum()
-    return grad_self, grad_value
-
-
 def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """Return a copy of ``self`` set to ``value`` where ``mask`` (broadcast to ``self``) is True.
 
-    Differentiable in ``self`` (zero gradient under the mask) and in a 0-d
-    tensor ``value`` (the sum of the gradient under the mask).
+    One elementwise select (no index planning, so no wait for the device and
+    fused under :func:`gtensor.compile`). Differentiable in ``self`` (zero
+    gradient under the mask) and in a 0-d tensor ``value`` (the sum of the
+    gradient under the mask).
 
     Example:
         >>> gt.zeros(3).masked_fill(gt.tensor([True, False, True]), 2.0).tolist()
         [2.0, 0.0, 2.0]
     """
-    with no_grad():
-        out = _masked_fill_raw(self.clone(), mask, value)
-    record("masked_fill", out, (self, value), _masked_fill_vjp, save=(mask,))
-    return out
+    mask = _bool_mask(mask, self, "masked_fill")
+    check(broadcast_shapes(mask.shape, self.shape, op="masked_fill") == self.shape,
+          "masked_fill", lambda: f"mask of shape {mask.shape} does not broadcast to "
+          f"{self.shape}")
+    if isinstance(value, TensorBase):
+        check(value.ndim == 0, "masked_fill", lambda: "value must be a number or a 0-d "
+              f"tensor, got shape {value.shape}")
+        fill = value.to(self.device, self.dtype)
+    else:
+        fill = full((), value, dtype=self.dtype, device=self.device)
+    return where(mask, fill, self)
 
 
 @differentiable_inplace(masked_fill)

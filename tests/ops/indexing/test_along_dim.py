@@ -144,9 +144,13 @@ def test_errors(device):
         x.scatter_reduce(0, gt.tensor([[0]], device=device), x, "median")
     with pytest.raises(TypeError, match=r"^\[gather\] expected an integer index"):
         x.gather(0, gt.tensor([[True]], device=device))
-    with pytest.raises(TypeError, match=r"^\[masked_fill_\] expected a bool mask"):
-        x.masked_fill(gt.ones(3, 4, device=device), 1.0)
-    with pytest.raises(gt.GTensorError, match=r"^\[masked_fill_\] mask of shape"):
-        gt.zeros(4, device=device).masked_fill(gt.ones(2, 4, dtype=gt.bool, device=device), 1.0)
+    for op in ("masked_fill", "masked_fill_"):
+        with pytest.raises(TypeError, match=rf"^\[{op}\] expected a bool mask"):
+            getattr(x.clone(), op)(gt.ones(3, 4, device=device), 1.0)
+        with pytest.raises(gt.GTensorError, match=rf"^\[{op}\] mask of shape"):
+            getattr(gt.zeros(4, device=device), op)(gt.ones(2, 4, dtype=gt.bool, device=device),
+                                                    1.0)
+        with pytest.raises(gt.GTensorError, match=rf"^\[{op}\] value must be a number or a 0-d"):
+            getattr(x.clone(), op)(x > 0, gt.ones(2, device=device))
     with pytest.raises(gt.ShapeError, match=r"^\[index_copy_\] source must have shape"):
         x.index_copy(0, gt.tensor([0], device=device), gt.ones(2, 4, device=device))
