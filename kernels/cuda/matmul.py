@@ -1,17 +1,24 @@
 """CUDA matmul: cuBLAS through CuPy on a real GPU, a tiled Numba kernel on the simulator.
 
 Calling convention as on the CPU: ``kernel(a, b, out, stream=None)``, batch dims
-already broadcast to ``out``'s. On a real GPU the device buffers are wrapped as
-CuPy arrays (zero-copy, through ``__cuda_array_interface__``) and multiplied on
-the caller's stream. The simulator has no CuPy, so a shared-memory tiled kernel
-(float64 accumulation for floats, complex128 for complex numbers, int64 for
-integers) runs each batch item.
+already broadcast to ``out``'s (stride 0 where an operand is broadcast). On a
+real GPU, floating and complex products go to ``cublasGemmStridedBatchedEx``
+on the operands' own strides (``common.gemm_layout`` plans the call: a
+transposed operand goes as a transposed GEMM operand, a broadcast one with
+batch stride 0, a weight shared by a batch as one taller GEMM), on the
+caller's stream. float32 and complex64 products use TF32 tensor cores only
+when ``common.matmul_precision`` allows it (PyTorch's
+``allow_tf32``/``set_float32_matmul_precision``; off by default): the compute
+type and the handle's math mode are set per call. Layouts cuBLAS cannot take
+(neither dim of a matrix contiguous, ``K == 0``) and integer dtypes go to
+``cupy.matmul`` on arrays wrapped zero-copy from the device buffers.
 
-float16 and bfloat16 operands go to cuBLAS as they are (CuPy multiplies half
-types on tensor cores with float32 accumulation); bfloat16 buffers arrive as
-their ``uint16`` bits and are viewed as ml_dtypes' bfloat16, CuPy's type for
-it. The simulated tiled kernel widens half loads into its float64 tiles and
-rounds each result once.
+float16 and bfloat16 operands go to cuBLAS as they are (tensor cores, float32
+accumulation); bfloat16 buffers arrive as their ``uint16`` bits (viewed as
+ml_dtypes' bfloat16 for CuPy). The simulator has no CuPy, so a shared-memory
+tiled kernel (float64 accumulation for floats, complex128 for complex
+numbers, int64 for integers) runs each batch item; it widens half loads into
+its float64 tiles and rounds each result once.
 """
 
 from __future__ import annotations
@@ -22,7 +29,10 @@ from typing import Any
 import numpy as np
 from numba import complex128, cuda, float64, int64
 
+from ..common import matmul_precision
 from ..common.dtype_groups import COMPLEX, FLOAT, HALF, INT, same
+from ..common.gemm_layout import gemm_plan, gemm_types
+from ..common.strided import element_strides
 from ..registry import register
 from ._launch import SIMULATED, flat_operand, stream_pointer
 from .half import half_io
@@ -60,6 +70,40 @@ def _tiled(acc: Any, half: str | None = None) -> Any:
     return gtensor_matmul_tiled
 
 
+def _cublas_matmul(a: Any, b: Any, out: Any, stream: Any, dtype: str) -> bool:
+    """Run ``out = a @ b`` as strided-batched cuBLAS GEMMs; False if the dtype or layout
+    does not fit one (the caller then takes ``cupy.matmul``)."""
+    tf32 = matmul_precision.tf32_allowed()
+    types = gemm_types(dtype, tf32)
+    plan = None if types is None else gemm_plan(a.shape, element_strides(a), element_strides(b),
+                                                out.shape, element_strides(out))
+    if plan is None:
+        return False
+    import cupy
+
+    cublas = cupy.cuda.cublas
+    data, compute = getattr(cupy.cuda.runtime, types[0]), getattr(cublas, types[1])
+    one, zero = np.ones((), types[2]), np.zeros((), types[2])
+    size = out.dtype.itemsize
+    pa, pb, pc = (x.__cuda_array_interface__["data"][0] for x in (b, a, out))  # A = b, B = a
+    handle = cupy.cuda.get_cublas_handle()
+    with cupy.cuda.ExternalStream(stream_pointer(stream)):
+        mode = cublas.getMathMode(handle)
+        cublas.setMathMode(handle, cublas.CUBLAS_TF32_TENSOR_OP_MATH if tf32
+                           else cublas.CUBLAS_DEFAULT_MATH)
+        try:
+            for oa, ob, oc in plan.offsets:
+                cublas.gemmStridedBatchedEx(
+                    handle, plan.transa, plan.transb, plan.m, plan.n, plan.k, one.ctypes.data,
+                    pa + oa * size, data, plan.lda, plan.stride_a,
+                    pb + ob * size, data, plan.ldb, plan.stride_b, zero.ctypes.data,
+                    pc + oc * size, data, plan.ldc, plan.stride_c,
+                    plan.batch, compute, cublas.CUBLAS_GEMM_DEFAULT)
+        finally:
+            cublas.setMathMode(handle, mode)
+    return True
+
+
 def _cupy_matmul(a: Any, b: Any, out: Any, stream: Any, half: str | None = None) -> None:
     import cupy
 
@@ -86,7 +130,8 @@ def _multiply(a: Any, b: Any, out: Any, stream: Any, half: str | None) -> None:
     if out.size == 0:
         return
     if not SIMULATED:
-        _cupy_matmul(a, b, out, stream, half)
+        if not _cublas_matmul(a, b, out, stream, half or np.dtype(out.dtype).name):
+            _cupy_matmul(a, b, out, stream, half)
         return
     kind = np.dtype(out.dtype).kind
     kernel = _tiled(complex128 if kind == "c" else float64 if half or kind == "f" else int64,
