@@ -33,6 +33,10 @@ OP_N = 0
 """``CUBLAS_OP_N``."""
 OP_T = 1
 """``CUBLAS_OP_T``."""
+DEFAULT_MATH = 0
+"""``CUBLAS_DEFAULT_MATH`` (cublas_api.h; CuPy 13 names only some ``cublasMath_t`` values)."""
+TF32_TENSOR_OP_MATH = 3
+"""``CUBLAS_TF32_TENSOR_OP_MATH`` (cublas_api.h)."""
 INT_MAX = 2**31 - 1
 """cuBLAS's 32-bit API takes sizes, leading dims and the batch count as ``int``."""
 MAX_CALLS = 64

@@ -31,7 +31,13 @@ from numba import complex128, cuda, float64, int64
 
 from ..common import matmul_precision
 from ..common.dtype_groups import COMPLEX, FLOAT, HALF, INT, same
-from ..common.gemm_layout import gemm_plan, gemm_types
+from ..common.gemm_layout import (
+    DEFAULT_MATH,
+    TF32_TENSOR_OP_MATH,
+    GemmPlan,
+    gemm_plan,
+    gemm_types,
+)
 from ..common.strided import element_strides
 from ..registry import register
 from ._launch import SIMULATED, flat_operand, stream_pointer
@@ -70,50 +76,57 @@ def _tiled(acc: Any, half: str | None = None) -> Any:
     return gtensor_matmul_tiled
 
 
-def _cublas_matmul(a: Any, b: Any, out: Any, stream: Any, dtype: str) -> bool:
-    """Run ``out = a @ b`` as strided-batched cuBLAS GEMMs; False if the dtype or layout
-    does not fit one (the caller then takes ``cupy.matmul``)."""
-    tf32 = matmul_precision.tf32_allowed()
-    types = gemm_types(dtype, tf32)
-    plan = None if types is None else gemm_plan(a.shape, element_strides(a), element_strides(b),
-                                                out.shape, element_strides(out))
-    if plan is None:
-        return False
+def _gpu_multiply(a: Any, b: Any, out: Any, stream: Any, half: str | None) -> None:
+    """``out = a @ b`` on a real GPU: strided-batched cuBLAS GEMMs where the layout fits
+    one, else ``cupy.matmul``, under the math mode of the TF32 switch (restored after)."""
     import cupy
 
+    tf32 = matmul_precision.tf32_allowed()
+    types = gemm_types(half or np.dtype(out.dtype).name, tf32)
+    if types is None:  # integers: CuPy's own kernel, no cuBLAS
+        with cupy.cuda.ExternalStream(stream_pointer(stream)):
+            _cupy_matmul(cupy, a, b, out, half)
+        return
+    plan = gemm_plan(a.shape, element_strides(a), element_strides(b), out.shape,
+                     element_strides(out))
     cublas = cupy.cuda.cublas
+    handle = cupy.cuda.get_cublas_handle()
+    with cupy.cuda.ExternalStream(stream_pointer(stream)):
+        mode = cublas.getMathMode(handle)
+        cublas.setMathMode(handle, TF32_TENSOR_OP_MATH if tf32 else DEFAULT_MATH)
+        try:
+            if plan is None:
+                _cupy_matmul(cupy, a, b, out, half)
+            else:
+                _gemm(cupy, cublas, handle, plan, types, a, b, out)
+        finally:
+            cublas.setMathMode(handle, mode)
+
+
+def _gemm(cupy: Any, cublas: Any, handle: int, plan: GemmPlan, types: tuple[str, str, str],
+          a: Any, b: Any, out: Any) -> None:
+    """Run ``plan``: one ``cublasGemmStridedBatchedEx`` per host-looped batch entry."""
     data, compute = getattr(cupy.cuda.runtime, types[0]), getattr(cublas, types[1])
     one, zero = np.ones((), types[2]), np.zeros((), types[2])
     size = out.dtype.itemsize
     pa, pb, pc = (x.__cuda_array_interface__["data"][0] for x in (b, a, out))  # A = b, B = a
-    handle = cupy.cuda.get_cublas_handle()
-    with cupy.cuda.ExternalStream(stream_pointer(stream)):
-        mode = cublas.getMathMode(handle)
-        cublas.setMathMode(handle, cublas.CUBLAS_TF32_TENSOR_OP_MATH if tf32
-                           else cublas.CUBLAS_DEFAULT_MATH)
-        try:
-            for oa, ob, oc in plan.offsets:
-                cublas.gemmStridedBatchedEx(
-                    handle, plan.transa, plan.transb, plan.m, plan.n, plan.k, one.ctypes.data,
-                    pa + oa * size, data, plan.lda, plan.stride_a,
-                    pb + ob * size, data, plan.ldb, plan.stride_b, zero.ctypes.data,
-                    pc + oc * size, data, plan.ldc, plan.stride_c,
-                    plan.batch, compute, cublas.CUBLAS_GEMM_DEFAULT)
-        finally:
-            cublas.setMathMode(handle, mode)
-    return True
+    for oa, ob, oc in plan.offsets:
+        cublas.gemmStridedBatchedEx(
+            handle, plan.transa, plan.transb, plan.m, plan.n, plan.k, one.ctypes.data,
+            pa + oa * size, data, plan.lda, plan.stride_a,
+            pb + ob * size, data, plan.ldb, plan.stride_b, zero.ctypes.data,
+            pc + oc * size, data, plan.ldc, plan.stride_c,
+            plan.batch, compute, cublas.CUBLAS_GEMM_DEFAULT)
 
 
-def _cupy_matmul(a: Any, b: Any, out: Any, stream: Any, half: str | None = None) -> None:
-    import cupy
-
+def _cupy_matmul(cupy: Any, a: Any, b: Any, out: Any, half: str | None) -> None:
+    """``cupy.matmul`` on arrays wrapped zero-copy from the device buffers."""
     arrays = [cupy.asarray(x) for x in (a, b, out)]
     if half == "bfloat16":
         import ml_dtypes
 
         arrays = [x.view(ml_dtypes.bfloat16) for x in arrays]
-    with cupy.cuda.ExternalStream(stream_pointer(stream)):
-        cupy.matmul(arrays[0], arrays[1], out=arrays[2])
+    cupy.matmul(arrays[0], arrays[1], out=arrays[2])
 
 
 @register("matmul", "cuda", same((*FLOAT, *INT, *COMPLEX), 2))
@@ -130,8 +143,7 @@ def _multiply(a: Any, b: Any, out: Any, stream: Any, half: str | None) -> None:
     if out.size == 0:
         return
     if not SIMULATED:
-        if not _cublas_matmul(a, b, out, stream, half or np.dtype(out.dtype).name):
-            _cupy_matmul(a, b, out, stream, half)
+        _gpu_multiply(a, b, out, stream, half)
         return
     kind = np.dtype(out.dtype).kind
     kernel = _tiled(complex128 if kind == "c" else float64 if half or kind == "f" else int64,

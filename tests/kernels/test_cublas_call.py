@@ -4,9 +4,10 @@ The stand-in's ``gemmStridedBatchedEx`` takes CuPy's arguments in CuPy's order
 (``cupy_backends.cuda.libs.cublas``: handle, transa, transb, m, n, k, alpha, A,
 Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC,
 batchCount, computeType, algo), reads the matrices through the raw pointers
-the kernel passes, and checks the types, compute type and math mode; so the
-pointer arithmetic, argument order and precision switch are checked without
-a GPU. Constants are CuPy's (cudaDataType_t, cublasComputeType_t, cublasMath_t).
+the kernel passes, and records the compute type and the handle's math mode;
+so the pointer arithmetic, argument order and precision switch are checked
+without a GPU. ``cupy.matmul`` (the fallback) is NumPy's. Constants are
+CuPy's (cudaDataType_t, cublasComputeType_t) and cublas_api.h's (cublasMath_t).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from gtensor.kernels.cuda import matmul as cuda_matmul
 
 DATA = {0: np.float32, 1: np.float64, 4: np.complex64, 5: np.complex128, 2: np.float16}
 COMPUTE = {68: "32F", 70: "64F", 77: "TF32"}
-DEFAULT_MATH, TF32_MATH = 0, 3
+DEFAULT_MATH, TF32_MATH = 0, 3  # cublasMath_t values of cublas_api.h
 
 
 class Device(np.ndarray):
@@ -46,8 +47,7 @@ def _matrix(ptr: int, dtype: type, rows: int, cols: int, ld: int) -> np.ndarray:
 
 class FakeCublas(types.SimpleNamespace):
     def __init__(self) -> None:
-        super().__init__(CUBLAS_DEFAULT_MATH=DEFAULT_MATH, CUBLAS_TF32_TENSOR_OP_MATH=TF32_MATH,
-                         CUBLAS_COMPUTE_32F=68, CUBLAS_COMPUTE_64F=70,
+        super().__init__(CUBLAS_COMPUTE_32F=68, CUBLAS_COMPUTE_64F=70,
                          CUBLAS_COMPUTE_32F_FAST_TF32=77, CUBLAS_GEMM_DEFAULT=-1,
                          mode=DEFAULT_MATH, calls=[])
 
@@ -82,12 +82,18 @@ def cublas(monkeypatch: pytest.MonkeyPatch) -> FakeCublas:
                                     CUDA_R_16F=2, CUDA_R_16BF=14)
     cuda = types.SimpleNamespace(cublas=fake, runtime=runtime, get_cublas_handle=lambda: 7,
                                  ExternalStream=lambda ptr: nullcontext())
-    monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(cuda=cuda))
+
+    def fallback(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
+        fake.calls.append(("cupy.matmul", fake.mode, 0))
+        np.matmul(a, b, out=out)
+
+    monkeypatch.setitem(sys.modules, "cupy", types.SimpleNamespace(
+        cuda=cuda, asarray=np.asarray, matmul=fallback))
     return fake
 
 
-def _device(x: np.ndarray) -> Device:
-    return x.view(Device)
+def _run(a: np.ndarray, b: np.ndarray, out: np.ndarray, half: str | None = None) -> None:
+    cuda_matmul._gpu_multiply(*(x.view(Device) for x in (a, b, out)), None, half)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "complex128"])
@@ -97,12 +103,11 @@ def test_cublas_call_on_strided_operands(cublas: FakeCublas, dtype: str) -> None
     w = r.integers(-3, 4, (2, 4)).astype(dtype)
     b = np.broadcast_to(w.T, (3, 4, 2))  # a shared W.mT: one taller GEMM
     out = np.full((3, 3, 2), np.nan, dtype)
-    assert cuda_matmul._cublas_matmul(_device(a), _device(b), _device(out), None, dtype)
+    _run(a, b, out)
     np.testing.assert_array_equal(out, a @ b)
     a2 = a.transpose(0, 2, 1)[:, :3, :]  # (3, 3, 3), transposed matrices
     out2 = np.full((3, 3, 4), np.nan, dtype)
-    assert cuda_matmul._cublas_matmul(_device(a2), _device(np.ascontiguousarray(a)),
-                                      _device(out2), None, dtype)
+    _run(a2, np.ascontiguousarray(a), out2)
     np.testing.assert_array_equal(out2, a2 @ a)
     compute = "32F" if dtype == "float32" else "64F"
     assert cublas.calls == [(compute, DEFAULT_MATH, 1), (compute, DEFAULT_MATH, 3)]
@@ -113,21 +118,24 @@ def test_cublas_call_follows_tf32_switch(cublas: FakeCublas) -> None:
     out = np.zeros((2, 2), np.float32)
     try:
         matmul_precision.set_level("high")
-        assert cuda_matmul._cublas_matmul(_device(a), _device(b), _device(out), None, "float32")
-        assert cuda_matmul._cublas_matmul(_device(a.astype(np.float64)), _device(
-            b.astype(np.float64)), _device(out.astype(np.float64)), None, "float64")
+        _run(a, b, out)
+        _run(a.astype(np.float64), b.astype(np.float64), np.zeros((2, 2)))
+        _run(np.ones((2, 0), np.float32), np.ones((0, 2), np.float32), out)  # k = 0: fallback
     finally:
         matmul_precision.set_level("highest")
-    assert cublas.calls == [("TF32", TF32_MATH, 1), ("64F", TF32_MATH, 1)]
+    assert cublas.calls == [("TF32", TF32_MATH, 1), ("64F", TF32_MATH, 1),
+                            ("cupy.matmul", TF32_MATH, 0)]
     assert cublas.mode == DEFAULT_MATH  # the handle's mode is put back after each call
-    np.testing.assert_array_equal(out, np.full((2, 2), 3.0))
+    np.testing.assert_array_equal(out, np.zeros((2, 2)))
 
 
-def test_cublas_call_declines_what_it_cannot_take(cublas: FakeCublas) -> None:
+def test_layouts_and_dtypes_cublas_cannot_take_go_to_cupy_matmul(cublas: FakeCublas) -> None:
     ints = np.ones((2, 2), np.int32)
-    assert not cuda_matmul._cublas_matmul(_device(ints), _device(ints), _device(ints), None,
-                                          "int32")
-    a = np.ones((4, 8))[:, ::2]
-    assert not cuda_matmul._cublas_matmul(_device(a), _device(np.ones((4, 2))),
-                                          _device(np.empty((4, 2))), None, "float64")
-    assert cublas.calls == []
+    out = np.zeros((2, 2), np.int32)
+    _run(ints, ints, out)
+    a = np.arange(32.0).reshape(4, 8)[:, ::2]  # neither dim contiguous
+    out2 = np.zeros((4, 2))
+    _run(a, np.ones((4, 2)), out2)
+    np.testing.assert_array_equal(out2, a @ np.ones((4, 2)))
+    np.testing.assert_array_equal(out, np.full((2, 2), 2))
+    assert cublas.calls == [("cupy.matmul", DEFAULT_MATH, 0), ("cupy.matmul", DEFAULT_MATH, 0)]
