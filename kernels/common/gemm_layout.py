@@ -34,23 +34,30 @@ OP_N = 0
 OP_T = 1
 """``CUBLAS_OP_T``."""
 DEFAULT_MATH = 0
-"""``CUBLAS_DEFAULT_MATH`` (cublas_api.h; CuPy 13 names only some ``cublasMath_t`` values)."""
+"""``CUBLAS_DEFAULT_MATH`` (``cublasMath_t``, cublas_api.h)."""
 TF32_TENSOR_OP_MATH = 3
-"""``CUBLAS_TF32_TENSOR_OP_MATH`` (cublas_api.h)."""
+"""``CUBLAS_TF32_TENSOR_OP_MATH``."""
 INT_MAX = 2**31 - 1
 """cuBLAS's 32-bit API takes sizes, leading dims and the batch count as ``int``."""
 MAX_CALLS = 64
 """Most host-looped GEMM calls a layout may take before the caller's general path is better."""
 
-# cudaDataType / cublasComputeType_t names (looked up on CuPy's modules by the caller), and
-# the dtype of alpha/beta, per operand dtype. Half types accumulate in float32.
+# cudaDataType_t (library_types.h) and cublasComputeType_t (cublas_api.h) values, as numbers:
+# CuPy 13 has no name for CUDA_R_16BF.
+CUDA_R_32F, CUDA_R_64F, CUDA_R_16F, CUDA_C_32F, CUDA_C_64F, CUDA_R_16BF = 0, 1, 2, 4, 5, 14
+COMPUTE_32F, COMPUTE_64F, COMPUTE_32F_FAST_TF32 = 68, 70, 77
+GEMM_DEFAULT = -1
+"""``CUBLAS_GEMM_DEFAULT``."""
+
+# data type, compute type and alpha/beta dtype per operand dtype; half types accumulate in
+# float32
 _TYPES = {
-    "float16": ("CUDA_R_16F", "CUBLAS_COMPUTE_32F", "float32"),
-    "bfloat16": ("CUDA_R_16BF", "CUBLAS_COMPUTE_32F", "float32"),
-    "float32": ("CUDA_R_32F", "CUBLAS_COMPUTE_32F", "float32"),
-    "float64": ("CUDA_R_64F", "CUBLAS_COMPUTE_64F", "float64"),
-    "complex64": ("CUDA_C_32F", "CUBLAS_COMPUTE_32F", "complex64"),
-    "complex128": ("CUDA_C_64F", "CUBLAS_COMPUTE_64F", "complex128"),
+    "float16": (CUDA_R_16F, COMPUTE_32F, "float32"),
+    "bfloat16": (CUDA_R_16BF, COMPUTE_32F, "float32"),
+    "float32": (CUDA_R_32F, COMPUTE_32F, "float32"),
+    "float64": (CUDA_R_64F, COMPUTE_64F, "float64"),
+    "complex64": (CUDA_C_32F, COMPUTE_32F, "complex64"),
+    "complex128": (CUDA_C_64F, COMPUTE_64F, "complex128"),
 }
 _TF32 = ("float32", "complex64")
 
@@ -77,7 +84,7 @@ class GemmPlan(NamedTuple):
     offsets: tuple[tuple[int, int, int], ...]
 
 
-def gemm_types(dtype: str, tf32: bool) -> tuple[str, str, str] | None:
+def gemm_types(dtype: str, tf32: bool) -> tuple[int, int, str] | None:
     """cuBLAS's data type, compute type and scalar dtype for operands of ``dtype``.
 
     Args:
@@ -85,19 +92,19 @@ def gemm_types(dtype: str, tf32: bool) -> tuple[str, str, str] | None:
         tf32: whether float32 and complex64 products may use TF32 tensor cores.
 
     Returns:
-        ``(cudaDataType name, cublasComputeType_t name, alpha/beta dtype)``, or
-        None for dtypes cuBLAS has no GEMM for (integers, bool).
+        ``(cudaDataType_t, cublasComputeType_t, alpha/beta dtype)``, or None
+        for dtypes cuBLAS has no GEMM for (integers, bool).
 
     Example:
-        >>> gemm_types("float32", True)
-        ('CUDA_R_32F', 'CUBLAS_COMPUTE_32F_FAST_TF32', 'float32')
+        >>> gemm_types("float32", True) == (CUDA_R_32F, COMPUTE_32F_FAST_TF32, "float32")
+        True
     """
     found = _TYPES.get(dtype)
     if found is None:
         return None
     data, compute, scalar = found
     if tf32 and dtype in _TF32:
-        compute = "CUBLAS_COMPUTE_32F_FAST_TF32"
+        compute = COMPUTE_32F_FAST_TF32
     return data, compute, scalar
 
 

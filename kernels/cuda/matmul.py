@@ -33,6 +33,7 @@ from ..common import matmul_precision
 from ..common.dtype_groups import COMPLEX, FLOAT, HALF, INT, same
 from ..common.gemm_layout import (
     DEFAULT_MATH,
+    GEMM_DEFAULT,
     TF32_TENSOR_OP_MATH,
     GemmPlan,
     gemm_plan,
@@ -98,15 +99,15 @@ def _gpu_multiply(a: Any, b: Any, out: Any, stream: Any, half: str | None) -> No
             if plan is None:
                 _cupy_matmul(cupy, a, b, out, half)
             else:
-                _gemm(cupy, cublas, handle, plan, types, a, b, out)
+                _gemm(cublas, handle, plan, types, a, b, out)
         finally:
             cublas.setMathMode(handle, mode)
 
 
-def _gemm(cupy: Any, cublas: Any, handle: int, plan: GemmPlan, types: tuple[str, str, str],
-          a: Any, b: Any, out: Any) -> None:
+def _gemm(cublas: Any, handle: int, plan: GemmPlan, types: tuple[int, int, str], a: Any,
+          b: Any, out: Any) -> None:
     """Run ``plan``: one ``cublasGemmStridedBatchedEx`` per host-looped batch entry."""
-    data, compute = getattr(cupy.cuda.runtime, types[0]), getattr(cublas, types[1])
+    data, compute = types[:2]
     one, zero = np.ones((), types[2]), np.zeros((), types[2])
     size = out.dtype.itemsize
     pa, pb, pc = (x.__cuda_array_interface__["data"][0] for x in (b, a, out))  # A = b, B = a
@@ -116,7 +117,7 @@ def _gemm(cupy: Any, cublas: Any, handle: int, plan: GemmPlan, types: tuple[str,
             pa + oa * size, data, plan.lda, plan.stride_a,
             pb + ob * size, data, plan.ldb, plan.stride_b, zero.ctypes.data,
             pc + oc * size, data, plan.ldc, plan.stride_c,
-            plan.batch, compute, cublas.CUBLAS_GEMM_DEFAULT)
+            plan.batch, compute, GEMM_DEFAULT)
 
 
 def _cupy_matmul(cupy: Any, a: Any, b: Any, out: Any, half: str | None) -> None:

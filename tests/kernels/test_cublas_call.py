@@ -6,8 +6,8 @@ Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC,
 batchCount, computeType, algo), reads the matrices through the raw pointers
 the kernel passes, and records the compute type and the handle's math mode;
 so the pointer arithmetic, argument order and precision switch are checked
-without a GPU. ``cupy.matmul`` (the fallback) is NumPy's. Constants are
-CuPy's (cudaDataType_t, cublasComputeType_t) and cublas_api.h's (cublasMath_t).
+without a GPU. ``cupy.matmul`` (the fallback) is NumPy's. The numbers are
+CUDA's (cudaDataType_t, cublasComputeType_t, cublasMath_t), as CuPy defines them.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from contextlib import nullcontext
 
 import numpy as np
 import pytest
-
 from gtensor.kernels.common import matmul_precision
 from gtensor.kernels.cuda import matmul as cuda_matmul
 
@@ -47,9 +46,7 @@ def _matrix(ptr: int, dtype: type, rows: int, cols: int, ld: int) -> np.ndarray:
 
 class FakeCublas(types.SimpleNamespace):
     def __init__(self) -> None:
-        super().__init__(CUBLAS_COMPUTE_32F=68, CUBLAS_COMPUTE_64F=70,
-                         CUBLAS_COMPUTE_32F_FAST_TF32=77, CUBLAS_GEMM_DEFAULT=-1,
-                         mode=DEFAULT_MATH, calls=[])
+        super().__init__(mode=DEFAULT_MATH, calls=[])
 
     def getMathMode(self, handle: int) -> int:  # noqa: N802
         return self.mode
@@ -78,9 +75,7 @@ class FakeCublas(types.SimpleNamespace):
 @pytest.fixture
 def cublas(monkeypatch: pytest.MonkeyPatch) -> FakeCublas:
     fake = FakeCublas()
-    runtime = types.SimpleNamespace(CUDA_R_32F=0, CUDA_R_64F=1, CUDA_C_32F=4, CUDA_C_64F=5,
-                                    CUDA_R_16F=2, CUDA_R_16BF=14)
-    cuda = types.SimpleNamespace(cublas=fake, runtime=runtime, get_cublas_handle=lambda: 7,
+    cuda = types.SimpleNamespace(cublas=fake, get_cublas_handle=lambda: 7,
                                  ExternalStream=lambda ptr: nullcontext())
 
     def fallback(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:

@@ -10,9 +10,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from gtensor.kernels.common import matmul_precision
-from gtensor.kernels.common.gemm_layout import OP_N, OP_T, gemm_plan, gemm_types
+from gtensor.kernels.common.gemm_layout import (
+    COMPUTE_32F,
+    COMPUTE_32F_FAST_TF32,
+    COMPUTE_64F,
+    CUDA_R_16BF,
+    CUDA_R_32F,
+    CUDA_R_64F,
+    OP_N,
+    OP_T,
+    gemm_plan,
+    gemm_types,
+)
 from gtensor.kernels.common.strided import element_strides, host_flat
 
 
@@ -106,9 +116,9 @@ def test_layouts_cublas_cannot_take_fall_back() -> None:
 
 
 def test_gemm_types_follow_the_precision_switch() -> None:
-    assert gemm_types("float32", False) == ("CUDA_R_32F", "CUBLAS_COMPUTE_32F", "float32")
-    assert gemm_types("complex64", True)[1] == "CUBLAS_COMPUTE_32F_FAST_TF32"
-    assert gemm_types("float64", True) == ("CUDA_R_64F", "CUBLAS_COMPUTE_64F", "float64")
-    assert gemm_types("bfloat16", True) == ("CUDA_R_16BF", "CUBLAS_COMPUTE_32F", "float32")
+    assert gemm_types("float32", False) == (CUDA_R_32F, COMPUTE_32F, "float32")
+    assert gemm_types("complex64", True)[1] == COMPUTE_32F_FAST_TF32
+    assert gemm_types("float64", True) == (CUDA_R_64F, COMPUTE_64F, "float64")
+    assert gemm_types("bfloat16", True) == (CUDA_R_16BF, COMPUTE_32F, "float32")
     assert gemm_types("int32", False) is None
     assert not matmul_precision.tf32_allowed()

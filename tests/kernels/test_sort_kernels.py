@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from kernel_inputs import BACKENDS, lookup
-
 from gtensor.kernels.cuda.sorting import SMALL_ROW, row_sort_path
+from kernel_inputs import BACKENDS, lookup
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
