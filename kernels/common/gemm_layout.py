@@ -148,6 +148,9 @@ def gemm_plan(a_shape: Sequence[int], a_strides: Sequence[int], b_strides: Seque
 @lru_cache(maxsize=512)
 def _plan(a_shape: tuple[int, ...], a_strides: tuple[int, ...], b_strides: tuple[int, ...],
           out_shape: tuple[int, ...], out_strides: tuple[int, ...]) -> GemmPlan | None:
+    if not len(a_shape) == len(a_strides) == len(b_strides) == len(out_shape) == len(
+            out_strides) >= 2:
+        return None
     m, k = a_shape[-2:]
     n = out_shape[-1]
     if k == 0 or 0 in out_shape or max(m, n, k) > INT_MAX:

@@ -108,7 +108,7 @@ def _gemm(cublas: Any, handle: int, plan: GemmPlan, types: tuple[int, int, str],
           b: Any, out: Any) -> None:
     """Run ``plan``: one ``cublasGemmStridedBatchedEx`` per host-looped batch entry."""
     data, compute = types[:2]
-    one, zero = np.ones((), types[2]), np.zeros((), types[2])
+    one, zero = _one_zero(types[2])
     size = out.dtype.itemsize
     pa, pb, pc = (x.__cuda_array_interface__["data"][0] for x in (b, a, out))  # A = b, B = a
     for oa, ob, oc in plan.offsets:
@@ -118,6 +118,12 @@ def _gemm(cublas: Any, handle: int, plan: GemmPlan, types: tuple[int, int, str],
             pb + ob * size, data, plan.ldb, plan.stride_b, zero.ctypes.data,
             pc + oc * size, data, plan.ldc, plan.stride_c,
             plan.batch, compute, GEMM_DEFAULT)
+
+
+@cache
+def _one_zero(dtype: str) -> tuple[np.ndarray, np.ndarray]:
+    """Host ``alpha = 1`` and ``beta = 0`` for cuBLAS (read at the call, host pointer mode)."""
+    return np.ones((), dtype), np.zeros((), dtype)
 
 
 def _cupy_matmul(cupy: Any, a: Any, b: Any, out: Any, half: str | None) -> None:

@@ -60,8 +60,9 @@ class FakeCublas(types.SimpleNamespace):
         assert Atype == Btype == Ctype and algo == -1
         dtype = DATA[Atype]
         scalar = np.float32 if dtype is np.float16 else dtype
-        alpha_v = np.frombuffer((ctypes.c_char * 16).from_address(alpha), scalar)[0]
-        beta_v = np.frombuffer((ctypes.c_char * 16).from_address(beta), scalar)[0]
+        width = np.dtype(scalar).itemsize
+        alpha_v = np.frombuffer((ctypes.c_char * width).from_address(alpha), scalar)[0]
+        beta_v = np.frombuffer((ctypes.c_char * width).from_address(beta), scalar)[0]
         assert (alpha_v, beta_v) == (1, 0)
         self.calls.append((COMPUTE[computeType], self.mode, batchCount))
         size = np.dtype(dtype).itemsize
