@@ -17,12 +17,14 @@ import sys
 import types
 from contextlib import nullcontext
 
+import ml_dtypes
 import numpy as np
 import pytest
 from gtensor.kernels.common import matmul_precision
 from gtensor.kernels.cuda import matmul as cuda_matmul
 
-DATA = {0: np.float32, 1: np.float64, 4: np.complex64, 5: np.complex128, 2: np.float16}
+DATA = {0: np.float32, 1: np.float64, 4: np.complex64, 5: np.complex128, 2: np.float16,
+        14: ml_dtypes.bfloat16}
 COMPUTE = {68: "32F", 70: "64F", 77: "TF32"}
 DEFAULT_MATH, TF32_MATH = 0, 3  # cublasMath_t values of cublas_api.h
 
@@ -59,7 +61,7 @@ class FakeCublas(types.SimpleNamespace):
                              strideC, batchCount, computeType, algo) -> None:  # noqa: ANN001, N803
         assert Atype == Btype == Ctype and algo == -1
         dtype = DATA[Atype]
-        scalar = np.float32 if dtype is np.float16 else dtype
+        scalar = np.float32 if np.dtype(dtype).itemsize == 2 else dtype
         width = np.dtype(scalar).itemsize
         alpha_v = np.frombuffer((ctypes.c_char * width).from_address(alpha), scalar)[0]
         beta_v = np.frombuffer((ctypes.c_char * width).from_address(beta), scalar)[0]
@@ -135,3 +137,16 @@ def test_layouts_and_dtypes_cublas_cannot_take_go_to_cupy_matmul(cublas: FakeCub
     np.testing.assert_array_equal(out2, a @ np.ones((4, 2)))
     np.testing.assert_array_equal(out, np.full((2, 2), 2))
     assert cublas.calls == [("cupy.matmul", DEFAULT_MATH, 0), ("cupy.matmul", DEFAULT_MATH, 0)]
+
+
+def test_half_operands_go_as_16_bit_types_with_float32_scalars(cublas: FakeCublas) -> None:
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = np.ones((3, 2), np.float32)
+    out = np.zeros((2, 2), np.float16)
+    _run(a.astype(np.float16), b.astype(np.float16), out)
+    bits = [x.astype(ml_dtypes.bfloat16).view(np.uint16) for x in (a, b)]  # bfloat16 as bits
+    out_bits = np.zeros((2, 2), np.uint16)
+    _run(*bits, out_bits, "bfloat16")
+    np.testing.assert_array_equal(out, a @ b)
+    np.testing.assert_array_equal(out_bits.view(ml_dtypes.bfloat16).astype(np.float32), a @ b)
+    assert [c[0] for c in cublas.calls] == ["32F", "32F"]
