@@ -6,6 +6,11 @@ rows, the simulator and GPUs without CuPy run a stable per-row insertion sort
 kernel (one thread a row), quadratic in the row length but one launch.
 ``unique_runs`` gives each element a thread that binary-searches its run, so a
 long run of equal values costs no more than distinct ones.
+
+topk and kthvalue take the row sort (``cupy.argpartition`` sorts fully, as
+``cupy.argsort`` does), and unique the row sort plus ``unique_flags`` and
+``unique_runs`` (the steps ``cupy.unique`` takes, without its extra passes for
+the inverse).
 """
 
 from __future__ import annotations
