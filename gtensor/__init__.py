@@ -12,6 +12,7 @@ from . import (
     amp,
     array_api,
     autograd,
+    backends,
     cuda,
     distributed,
     fft,
@@ -336,6 +337,7 @@ from .ops.unary import (
     trunc,
     trunc_,
 )
+from .precision import get_float32_matmul_precision, set_float32_matmul_precision
 from .printing import set_printoptions
 from .serialization import load, save
 from .shape_rules import broadcast_shapes
@@ -376,6 +378,7 @@ __all__ = [
     "logcumsumexp", "logit", "logit_", "median", "mode", "msort", "nanmedian", "nanquantile",
     "quantile", "renorm", "rot90", "special", "trapezoid", "tril_indices", "triu_indices",
     "vander", "xlogy", "xlogy_",
+    "backends", "get_float32_matmul_precision", "set_float32_matmul_precision",
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
     "SizeOverflowError", "Tensor", "Untraceable", "abs", "abs_", "absolute", "accelerator", "acos",

@@ -1,17 +1,24 @@
 """CUDA matmul: cuBLAS through CuPy on a real GPU, a tiled Numba kernel on the simulator.
 
 Calling convention as on the CPU: ``kernel(a, b, out, stream=None)``, batch dims
-already broadcast to ``out``'s. On a real GPU the device buffers are wrapped as
-CuPy arrays (zero-copy, through ``__cuda_array_interface__``) and multiplied on
-the caller's stream. The simulator has no CuPy, so a shared-memory tiled kernel
-(float64 accumulation for floats, complex128 for complex numbers, int64 for
-integers) runs each batch item.
+already broadcast to ``out``'s (stride 0 where an operand is broadcast). On a
+real GPU, floating and complex products go to ``cublasGemmStridedBatchedEx``
+on the operands' own strides (``common.gemm_layout`` plans the call: a
+transposed operand goes as a transposed GEMM operand, a broadcast one with
+batch stride 0, a weight shared by a batch as one taller GEMM), on the
+caller's stream. float32 and complex64 products use TF32 tensor cores only
+when ``common.matmul_precision`` allows it (PyTorch's
+``allow_tf32``/``set_float32_matmul_precision``; off by default): the compute
+type and the handle's math mode are set per call. Layouts cuBLAS cannot take
+(neither dim of a matrix contiguous, ``K == 0``) and integer dtypes go to
+``cupy.matmul`` on arrays wrapped zero-copy from the device buffers.
 
-float16 and bfloat16 operands go to cuBLAS as they are (CuPy multiplies half
-types on tensor cores with float32 accumulation); bfloat16 buffers arrive as
-their ``uint16`` bits and are viewed as ml_dtypes' bfloat16, CuPy's type for
-it. The simulated tiled kernel widens half loads into its float64 tiles and
-rounds each result once.
+float16 and bfloat16 operands go to cuBLAS as they are (tensor cores, float32
+accumulation); bfloat16 buffers arrive as their ``uint16`` bits (viewed as
+ml_dtypes' bfloat16 for CuPy). The simulator has no CuPy, so a shared-memory
+tiled kernel (float64 accumulation for floats, complex128 for complex
+numbers, int64 for integers) runs each batch item; it widens half loads into
+its float64 tiles and rounds each result once.
 """
 
 from __future__ import annotations
@@ -22,7 +29,17 @@ from typing import Any
 import numpy as np
 from numba import complex128, cuda, float64, int64
 
+from ..common import matmul_precision
 from ..common.dtype_groups import COMPLEX, FLOAT, HALF, INT, same
+from ..common.gemm_layout import (
+    DEFAULT_MATH,
+    GEMM_DEFAULT,
+    TF32_TENSOR_OP_MATH,
+    GemmPlan,
+    gemm_plan,
+    gemm_types,
+)
+from ..common.strided import element_strides
 from ..registry import register
 from ._launch import SIMULATED, flat_operand, stream_pointer
 from .half import half_io
@@ -60,16 +77,63 @@ def _tiled(acc: Any, half: str | None = None) -> Any:
     return gtensor_matmul_tiled
 
 
-def _cupy_matmul(a: Any, b: Any, out: Any, stream: Any, half: str | None = None) -> None:
+def _gpu_multiply(a: Any, b: Any, out: Any, stream: Any, half: str | None) -> None:
+    """``out = a @ b`` on a real GPU: strided-batched cuBLAS GEMMs where the layout fits
+    one, else ``cupy.matmul``, under the math mode of the TF32 switch (restored after)."""
     import cupy
 
+    tf32 = matmul_precision.tf32_allowed()
+    types = gemm_types(half or np.dtype(out.dtype).name, tf32)
+    if types is None:  # integers: CuPy's own kernel, no cuBLAS
+        with cupy.cuda.ExternalStream(stream_pointer(stream)):
+            _cupy_matmul(cupy, a, b, out, half)
+        return
+    plan = gemm_plan(a.shape, element_strides(a), element_strides(b), out.shape,
+                     element_strides(out))
+    cublas = cupy.cuda.cublas
+    handle = cupy.cuda.get_cublas_handle()
+    with cupy.cuda.ExternalStream(stream_pointer(stream)):
+        mode = cublas.getMathMode(handle)
+        cublas.setMathMode(handle, TF32_TENSOR_OP_MATH if tf32 else DEFAULT_MATH)
+        try:
+            if plan is None:
+                _cupy_matmul(cupy, a, b, out, half)
+            else:
+                _gemm(cublas, handle, plan, types, a, b, out)
+        finally:
+            cublas.setMathMode(handle, mode)
+
+
+def _gemm(cublas: Any, handle: int, plan: GemmPlan, types: tuple[int, int, str], a: Any,
+          b: Any, out: Any) -> None:
+    """Run ``plan``: one ``cublasGemmStridedBatchedEx`` per host-looped batch entry."""
+    data, compute = types[:2]
+    one, zero = _one_zero(types[2])
+    size = out.dtype.itemsize
+    pa, pb, pc = (x.__cuda_array_interface__["data"][0] for x in (b, a, out))  # A = b, B = a
+    for oa, ob, oc in plan.offsets:
+        cublas.gemmStridedBatchedEx(
+            handle, plan.transa, plan.transb, plan.m, plan.n, plan.k, one.ctypes.data,
+            pa + oa * size, data, plan.lda, plan.stride_a,
+            pb + ob * size, data, plan.ldb, plan.stride_b, zero.ctypes.data,
+            pc + oc * size, data, plan.ldc, plan.stride_c,
+            plan.batch, compute, GEMM_DEFAULT)
+
+
+@cache
+def _one_zero(dtype: str) -> tuple[np.ndarray, np.ndarray]:
+    """Host ``alpha = 1`` and ``beta = 0`` for cuBLAS (read at the call, host pointer mode)."""
+    return np.ones((), dtype), np.zeros((), dtype)
+
+
+def _cupy_matmul(cupy: Any, a: Any, b: Any, out: Any, half: str | None) -> None:
+    """``cupy.matmul`` on arrays wrapped zero-copy from the device buffers."""
     arrays = [cupy.asarray(x) for x in (a, b, out)]
     if half == "bfloat16":
         import ml_dtypes
 
         arrays = [x.view(ml_dtypes.bfloat16) for x in arrays]
-    with cupy.cuda.ExternalStream(stream_pointer(stream)):
-        cupy.matmul(arrays[0], arrays[1], out=arrays[2])
+    cupy.matmul(arrays[0], arrays[1], out=arrays[2])
 
 
 @register("matmul", "cuda", same((*FLOAT, *INT, *COMPLEX), 2))
@@ -86,7 +150,7 @@ def _multiply(a: Any, b: Any, out: Any, stream: Any, half: str | None) -> None:
     if out.size == 0:
         return
     if not SIMULATED:
-        _cupy_matmul(a, b, out, stream, half)
+        _gpu_multiply(a, b, out, stream, half)
         return
     kind = np.dtype(out.dtype).kind
     kernel = _tiled(complex128 if kind == "c" else float64 if half or kind == "f" else int64,

@@ -26,6 +26,12 @@ Layouts as in ``axis_layout`` (``THREADS`` = 256 threads a block on a GPU):
 Accumulation as before: float64 for floats, int64 for integers and bools,
 cast on store. Integer results are exact; float results differ from a serial
 running sum by rounding only.
+
+CuPy's CUB scan is not used: CuPy runs CUB's device scan only in place over a
+flattened contiguous array of the result dtype (``cupy.cumsum`` with
+``axis=None``), so a scan into ``out`` is a cast copy plus the scan, four
+passes over memory against the three of the chunked plan above, and float32
+would accumulate in float32 rather than float64.
 """
 
 from __future__ import annotations

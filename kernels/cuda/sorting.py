@@ -1,10 +1,16 @@
 """CUDA sorting and searching kernels: row sort, searchsorted, bincount, histc, range, unique.
 
-Same contracts as ``kernels/cpu/sorting.py``. Row sorts run CuPy's stable
-sort on a real GPU (imported on first use) and a stable per-row insertion sort
-kernel otherwise, which is what the simulator runs: that keeps the simulated
-tests on a ``numba.cuda`` kernel and is correct for any size, but quadratic,
-so real GPUs always take the CuPy path when CuPy is installed.
+Same contracts as ``kernels/cpu/sorting.py``. Row sorts longer than
+``SMALL_ROW`` run CuPy's stable sort on a real GPU (imported on first use); short
+rows, the simulator and GPUs without CuPy run a stable per-row insertion sort
+kernel (one thread a row), quadratic in the row length but one launch.
+``unique_runs`` gives each element a thread that binary-searches its run, so a
+long run of equal values costs no more than distinct ones.
+
+topk and kthvalue take the row sort (``cupy.argpartition`` sorts fully, as
+``cupy.argsort`` does), and unique the row sort plus ``unique_flags`` and
+``unique_runs`` (the steps ``cupy.unique`` takes, without its extra passes for
+the inverse).
 """
 
 from __future__ import annotations
@@ -20,6 +26,15 @@ from ..registry import ANY, register
 from ._launch import SIMULATED, THREADS, on, stream_pointer, to_host
 
 RANGE_CHUNKS = 4 * THREADS
+SMALL_ROW = 16
+"""Longest row the insertion-sort kernel takes on a real GPU that has CuPy.
+
+A thread sorts its row in at most ``n (n - 1) / 2`` compare-and-swaps (120 at
+16, on a row that stays in cache) in a single launch. CuPy's last-axis sort
+sorts all ``rows * n`` elements as (row, value) keys with Thrust: several
+passes over the data, key and index temporaries, and a gather of the values
+after the argsort; that only pays once the quadratic per-row work grows.
+"""
 
 _dev = search_math.build(cuda.jit(device=True))
 _bound = _dev.bound
@@ -36,11 +51,23 @@ def _cupy() -> Any:
     return cupy
 
 
+def row_sort_path(n: int, have_cupy: bool) -> str:
+    """Which sort takes rows of length ``n``: ``"cupy"`` or the insertion-sort ``"kernel"``.
+
+    Example:
+        >>> row_sort_path(8, True), row_sort_path(1000, True), row_sort_path(1000, False)
+        ('kernel', 'cupy', 'kernel')
+    """
+    return "cupy" if have_cupy and n > SMALL_ROW else "kernel"
+
+
 @cuda.jit
 def gtensor_sort_rows(values, indices, descending):  # noqa: ANN001
     r = cuda.grid(1)
-    if r < values.shape[0]:
+    step = cuda.gridsize(1)
+    while r < values.shape[0]:
         _insertion_sort_row(values, indices, r, values.shape[1], descending)
+        r += step
 
 
 def _sort_rows_cupy(cp: Any, values: Any, indices: Any, descending: bool, stream: Any) -> None:
@@ -71,7 +98,7 @@ def sort_rows(values: Any, indices: Any, descending: bool, stream: Any = None) -
     if values.size == 0:
         return
     cp = _cupy()
-    if cp is not None:
+    if row_sort_path(values.shape[1], cp is not None) == "cupy":
         _sort_rows_cupy(cp, values, indices, bool(descending), stream)
         return
     on(gtensor_sort_rows, values.shape[0], stream)(values, indices, bool(descending))
@@ -223,12 +250,14 @@ def unique_flags(s: Any, flags: Any, stream: Any = None) -> None:
 def gtensor_unique_runs(starts, perm, counts, inverse):  # noqa: ANN001
     g = cuda.grid(1)
     step = cuda.gridsize(1)
-    u = starts.shape[0]
+    u = starts.shape[1]
+    n = perm.shape[0]
+    i = g
+    while i < n:  # the run of sorted position i: the last start at or before it
+        inverse[perm[i]] = _bound(starts, 0, u, i, True) - 1
+        i += step
     while g < u:
-        end = starts[g + 1] if g + 1 < u else perm.shape[0]
-        counts[g] = end - starts[g]
-        for i in range(starts[g], end):
-            inverse[perm[i]] = g
+        counts[g] = (starts[0, g + 1] if g + 1 < u else n) - starts[0, g]
         g += step
 
 
@@ -239,5 +268,7 @@ def unique_runs(starts: Any, perm: Any, counts: Any, inverse: Any, stream: Any =
     Example:
         >>> unique_runs(d_starts, d_perm, d_counts, d_inverse)  # doctest: +SKIP
     """
-    if starts.shape[0]:
-        on(gtensor_unique_runs, starts.shape[0], stream)(starts, perm, counts, inverse)
+    u = starts.shape[0]
+    if u:
+        on(gtensor_unique_runs, max(u, perm.shape[0]), stream)(starts.reshape(1, u), perm, counts,
+                                                                inverse)
