@@ -13,16 +13,18 @@ operands, stride, padding, dilation, TF32 switch, device) is built on first
 use and kept in a bounded cache, as is the failure of one that does not build;
 a call then binds the pointers and launches on the caller's stream. Groups are
 implied by the shapes (the filter holds ``C/groups`` input channels), as in
-cuDNN's backend API. Operands must be 16-byte aligned (the frontend declares
-that alignment for every tensor); a misaligned view takes the im2col path.
+cuDNN's backend API. Operands must be 16-byte aligned (cuDNN tensors are
+described with a byte alignment that engines may vectorize to; PyTorch keys its
+plans on it); a misaligned view takes the im2col path.
 
-Proven on the CPU-only test machines: the signature, padding and cache logic
-(tests/kernels/test_cudnn_conv.py). Unproven until a run on a GPU with the
-frontend installed: everything that calls ``cudnn`` (graph construction and
-build, the numeric-note filter, the workspace query, ``execute`` with raw
-pointers on the caller's stream), the fused conv + bias graph, float64 support
-and the speed; tests/kernels/test_cudnn_conv.py's ``gpu`` test compares all
-three against the im2col path there.
+Checked without a GPU (tests/kernels/test_cudnn_conv.py): the signature,
+padding and cache logic, the selection and fallback, and the order and
+arguments of the frontend calls against a recording stand-in for ``cudnn``.
+Unproven until a run on a GPU with the frontend installed: what only cuDNN can
+answer (which graphs build, the numeric-note filter leaving an engine, the
+workspace size, ``execute`` with raw pointers on the caller's stream), the
+fused conv + bias graph, float64 engines and the speed; the ``gpu`` test of
+that file compares all three ops against the im2col path there.
 """
 
 from __future__ import annotations

@@ -280,6 +280,13 @@ def test_switches_through_gt_backends(monkeypatch: pytest.MonkeyPatch) -> None:
         assert not available
 
 
+@pytest.mark.gpu
+@pytest.mark.skipif(cudnn_library.frontend() is None,
+                    reason="needs the cuDNN frontend (nvidia-cudnn-frontend) on a real GPU")
+def test_cudnn_reports_itself_on_gpu() -> None:
+    assert gt.backends.cudnn.is_available() and gt.backends.cudnn.version() >= 90000
+
+
 GPU_CASES = [
     # (x shape, O, kernel, stride, top/left padding, dilation, groups, channels-last input,
     #  output size: None for symmetric padding)
