@@ -101,7 +101,7 @@ def post_padding(size: int, out: int, kernel: int, stride: int, dilation: int,
     """Return the bottom/right padding that makes a convolution of ``size`` give ``out``.
 
     The top/left padding ``pre`` is kept whenever it also fits on the far side
-    (symmetric padding, the case every cuDNN engine takes); otherwise the
+    (symmetric padding, what PyTorch hands cuDNN); otherwise the
     smallest non-negative amount that gives ``out`` (PyTorch's ``"same"``, or
     an output size another op fixed). None when no such amount exists.
 
@@ -121,8 +121,7 @@ def post_padding(size: int, out: int, kernel: int, stride: int, dilation: int,
 
 
 def conv_key(kind: str, dtype: str, a: Layout | None, b: Layout | None, out: Layout | None,
-             bias: bool,
-             stride: Pair, padding: Pair, dilation: Pair, tf32: bool,
+             bias: bool, stride: Pair, padding: Pair, dilation: Pair, tf32: bool,
              device: int) -> ConvKey | None:
     """Return the graph signature of one call, or None where cuDNN is not given the call.
 
@@ -149,12 +148,16 @@ def conv_key(kind: str, dtype: str, a: Layout | None, b: Layout | None, out: Lay
         return None
     image, result = {"fprop": (a, out), "dgrad": (out, a), "wgrad": (a, b)}[kind]
     weight = out if kind == "wgrad" else b
-    post = tuple(post_padding(image[0][2 + i], result[0][2 + i], weight[0][2 + i], stride[i],
-                              dilation[i], padding[i]) for i in range(2))
-    if None in post:
+    post = [post_padding(image[0][2 + i], result[0][2 + i], weight[0][2 + i], stride[i],
+                         dilation[i], padding[i]) for i in range(2)]
+    if post[0] is None or post[1] is None:
         return None
-    return ConvKey(kind, dtype, a, b, out, bias, tuple(stride), tuple(padding), post,  # type: ignore[arg-type]
-                   tuple(dilation), tf32 and dtype == "float32", device)  # type: ignore[arg-type]
+    return ConvKey(kind, dtype, a, b, out, bias, _pair(stride), _pair(padding),
+                   (post[0], post[1]), _pair(dilation), tf32 and dtype == "float32", device)
+
+
+def _pair(values: Pair) -> Pair:
+    return int(values[0]), int(values[1])
 
 
 class Unsupported:
