@@ -13,9 +13,9 @@ operands, stride, padding, dilation, TF32 switch, device) is built on first
 use and kept in a bounded cache, as is the failure of one that does not build;
 a call then binds the pointers and launches on the caller's stream. Groups are
 implied by the shapes (the filter holds ``C/groups`` input channels), as in
-cuDNN's backend API. Operands must be 16-byte aligned (cuDNN tensors are
-described with a byte alignment that engines may vectorize to; PyTorch keys its
-plans on it); a misaligned view takes the im2col path.
+cuDNN's backend API. Operands must be 16-byte aligned: the frontend describes
+every tensor with that pointer alignment, which engines are selected for; a
+misaligned view takes the im2col path.
 
 Checked without a GPU (tests/kernels/test_cudnn_conv.py): the signature,
 padding and cache logic, the selection and fallback, and the order and
