@@ -3,9 +3,11 @@
 ``enabled`` (default True) lets a real GPU with the cuDNN frontend
 (``nvidia-cudnn-frontend``, the ``cuda12``/``cuda13`` extras) run ``conv2d``,
 ``conv_transpose2d`` and the convolution gradients through cuDNN; with it off,
-or without cuDNN, they use gtensor's im2col kernels. ``allow_tf32`` (default
-False, unlike PyTorch) lets float32 convolutions use TF32 tensor cores. Both
-are read at each call; graphs are cached per setting.
+or without cuDNN, they use gtensor's im2col kernels (deterministic). ``allow_tf32``
+(default False, unlike PyTorch) lets float32 convolutions use TF32 tensor cores;
+``deterministic`` (default False, as PyTorch) keeps cuDNN to engines that give
+the same bits on every run. All are read at each call; graphs are cached per
+setting.
 
 Example:
     >>> import gtensor as gt
@@ -43,28 +45,21 @@ def version() -> int | None:
     return backend_version()
 
 
+def _switch(name: str, doc: str) -> property:
+    """A module attribute that reads and writes ``SWITCHES.<name>`` (as a bool)."""
+    return property(lambda self: getattr(SWITCHES, name),
+                    lambda self, value: setattr(SWITCHES, name, bool(value)), doc=doc)
+
+
 class _CudnnModule(types.ModuleType):
-    """This module's type: ``enabled`` and ``allow_tf32`` read and write the kernels' switches."""
+    """This module's type: its switches read and write the CUDA kernels' ``SWITCHES``."""
 
-    @property
-    def enabled(self) -> bool:
-        """Whether convolutions may run through cuDNN."""
-        return SWITCHES.enabled
-
-    @enabled.setter
-    def enabled(self, value: bool) -> None:
-        SWITCHES.enabled = bool(value)
-
-    @property
-    def allow_tf32(self) -> bool:
-        """Whether float32 convolutions may use TF32 tensor cores."""
-        return SWITCHES.allow_tf32
-
-    @allow_tf32.setter
-    def allow_tf32(self, value: bool) -> None:
-        SWITCHES.allow_tf32 = bool(value)
+    enabled = _switch("enabled", "Whether convolutions may run through cuDNN.")
+    allow_tf32 = _switch("allow_tf32", "Whether float32 convolutions may use TF32 tensor cores.")
+    deterministic = _switch("deterministic", "Whether cuDNN runs only engines that give the "
+                            "same bits on every run.")
 
 
 sys.modules[__name__].__class__ = _CudnnModule
 
-__all__ = ["allow_tf32", "enabled", "is_available", "version"]  # noqa: F822
+__all__ = ["allow_tf32", "deterministic", "enabled", "is_available", "version"]  # noqa: F822

@@ -3,7 +3,7 @@
 Importing this module loads no CUDA library: :func:`frontend` imports the
 ``nvidia-cudnn-frontend`` package (Python module ``cudnn``) on its first call
 and remembers the answer. ``gtensor.backends.cudnn`` exposes the switches as
-``enabled`` and ``allow_tf32``.
+``enabled``, ``allow_tf32`` and ``deterministic``.
 
 Example:
     >>> SWITCHES.enabled in (True, False)
@@ -26,10 +26,13 @@ class CudnnSwitches:
         enabled: run convolutions through cuDNN where it is available (else im2col).
         allow_tf32: let float32 convolutions use TF32 tensor cores (PyTorch's
             ``torch.backends.cudnn.allow_tf32``; off here, so float32 stays float32).
+        deterministic: use only engines that give the same bits on every run (off,
+            as in PyTorch: some faster engines accumulate with atomics).
     """
 
     enabled: bool = True
     allow_tf32: bool = False
+    deterministic: bool = False
 
 
 SWITCHES = CudnnSwitches()

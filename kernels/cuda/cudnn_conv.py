@@ -9,7 +9,7 @@ input plays the loss and its ``(C_in, C_out/groups, KH, KW)`` weight the filter
 of the convolution it transposes.
 
 One graph per signature (kind, dtype, shapes and strides of the three or four
-operands, stride, padding, dilation, TF32 switch, device) is built on first
+operands, stride, padding, dilation, the TF32 and determinism switches, device) is built on first
 use and kept in a bounded cache, as is the failure of one that does not build;
 a call then binds the pointers and launches on the caller's stream. Groups are
 implied by the shapes (the filter holds ``C/groups`` input channels), as in
@@ -71,6 +71,7 @@ class ConvKey:
     post_padding: Pair
     dilation: Pair
     tf32: bool
+    deterministic: bool
     device: int
 
 
@@ -122,7 +123,7 @@ def post_padding(size: int, out: int, kernel: int, stride: int, dilation: int,
 
 def conv_key(kind: str, dtype: str, a: Layout | None, b: Layout | None, out: Layout | None,
              bias: bool, stride: Pair, padding: Pair, dilation: Pair, tf32: bool,
-             device: int) -> ConvKey | None:
+             deterministic: bool, device: int) -> ConvKey | None:
     """Return the graph signature of one call, or None where cuDNN is not given the call.
 
     Args:
@@ -132,13 +133,15 @@ def conv_key(kind: str, dtype: str, a: Layout | None, b: Layout | None, out: Lay
         bias: whether ``fprop`` adds a bias in the same graph.
         stride, padding, dilation: the convolution's geometry (top/left padding).
         tf32: whether float32 math may use TF32.
+        deterministic: whether only deterministic engines may run.
         device: the CUDA device ordinal.
 
     Example:
         >>> x = ((1, 2, 5, 5), (50, 25, 5, 1))
         >>> w = ((4, 2, 3, 3), (18, 9, 3, 1))
         >>> y = ((1, 4, 5, 5), (100, 25, 5, 1))
-        >>> key = conv_key("fprop", "float32", x, w, y, False, (1, 1), (1, 1), (1, 1), False, 0)
+        >>> key = conv_key("fprop", "float32", x, w, y, False, (1, 1), (1, 1), (1, 1), False,
+        ...                False, 0)
         >>> key.post_padding
         (1, 1)
     """
@@ -153,7 +156,8 @@ def conv_key(kind: str, dtype: str, a: Layout | None, b: Layout | None, out: Lay
     if post[0] is None or post[1] is None:
         return None
     return ConvKey(kind, dtype, a, b, out, bias, _pair(stride), _pair(padding),
-                   (post[0], post[1]), _pair(dilation), tf32 and dtype == "float32", device)
+                   (post[0], post[1]), _pair(dilation), tf32 and dtype == "float32",
+                   deterministic, device)
 
 
 def _pair(values: Pair) -> Pair:
@@ -297,7 +301,8 @@ def _run(kind: str, a: Any, b: Any, out: Any, bias: Any, stride: Pair, padding: 
     if any(p % ALIGNMENT for p in pointers):
         return False
     key = conv_key(kind, a.dtype.name, _layout(a), _layout(b), _layout(out), bias is not None,
-                   stride, padding, dilation, SWITCHES.allow_tf32, _device())
+                   stride, padding, dilation, SWITCHES.allow_tf32, SWITCHES.deterministic,
+                   _device())
     if key is None:
         return False
     with _lock:
@@ -358,10 +363,13 @@ def _build(cudnn: Any, key: ConvKey) -> _Graph:
     graph.validate()
     graph.build_operation_graph()
     graph.create_execution_plans([cudnn.heur_mode.A, cudnn.heur_mode.FALLBACK])
-    # As PyTorch: never inputs converted down, and float32 without TF32 unless switched on.
+    # As PyTorch: never inputs converted down; float32 without TF32 and nondeterministic
+    # engines allowed unless switched otherwise.
     notes = [cudnn.numerical_note.DOWN_CONVERT_INPUTS]
     if key.dtype == "float32" and not key.tf32:
         notes.append(cudnn.numerical_note.TENSOR_CORE)
+    if key.deterministic:
+        notes.append(cudnn.numerical_note.NONDETERMINISTIC)
     graph.deselect_numeric_notes(notes)
     graph.check_support()
     graph.build_plans()

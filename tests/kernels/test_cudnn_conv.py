@@ -51,23 +51,26 @@ def test_layout_fixes_unit_dims_and_refuses_broadcasts() -> None:
 def test_keys_per_kind() -> None:
     x, w, y = _packed(2, 4, 6, 5), _packed(6, 2, 3, 3), _packed(2, 6, 6, 5)
     geometry = ((1, 1), (1, 1), (1, 1))
-    fprop = conv_key("fprop", "float32", x, w, y, True, *geometry, True, 0)
+    fprop = conv_key("fprop", "float32", x, w, y, True, *geometry, True, False, 0)
     assert fprop is not None and fprop.post_padding == (1, 1) and fprop.tf32
     # "same" with an even kernel: PyTorch pads 0 before and 1 after
     same = conv_key("fprop", "float64", _packed(1, 2, 6, 6), _packed(3, 2, 2, 2),
-                    _packed(1, 3, 6, 6), False, (1, 1), (0, 0), (1, 1), True, 0)
+                    _packed(1, 3, 6, 6), False, (1, 1), (0, 0), (1, 1), True, True, 0)
     assert same is not None and same.post_padding == (1, 1) and not same.tf32
-    dgrad = conv_key("dgrad", "float32", y, w, x, False, *geometry, False, 1)
-    wgrad = conv_key("wgrad", "float32", x, y, w, False, *geometry, False, 1)
+    assert same.deterministic
+    dgrad = conv_key("dgrad", "float32", y, w, x, False, *geometry, False, False, 1)
+    wgrad = conv_key("wgrad", "float32", x, y, w, False, *geometry, False, False, 1)
     assert dgrad is not None and wgrad is not None and dgrad != wgrad
     assert dgrad.post_padding == wgrad.post_padding == (1, 1) and dgrad.device == 1
-    assert conv_key("fprop", "float32", x, w, y, False, *geometry, False, 0) != fprop
-    assert conv_key("dgrad", "float32", y, w, x, True, *geometry, False, 0) is None
-    assert conv_key("fprop", "int32", x, w, y, False, *geometry, False, 0) is None
-    assert conv_key("fprop", "float32", None, w, y, False, *geometry, False, 0) is None
-    # conv_transpose2d(5 -> 9) with stride 1, dilation 2, output_padding 1: no cuDNN graph
+    assert conv_key("fprop", "float32", x, w, y, False, *geometry, True, False, 0) != fprop
+    assert conv_key("fprop", "float32", x, w, y, True, *geometry, True, True, 0) != fprop
+    for refused in [("dgrad", "float32", y, w, x, True), ("fprop", "int32", x, w, y, False),
+                    ("fprop", "float32", None, w, y, False)]:
+        assert conv_key(*refused, *geometry, False, False, 0) is None
+    # conv_transpose2d(5 -> 10) with stride 1, dilation 2, output_padding 1: no cuDNN graph
     assert conv_key("dgrad", "float32", _packed(1, 2, 5, 5), _packed(2, 2, 3, 3),
-                    _packed(1, 2, 10, 10), False, (1, 1), (0, 0), (2, 2), False, 0) is None
+                    _packed(1, 2, 10, 10), False, (1, 1), (0, 0), (2, 2), False, False,
+                    0) is None
 
 
 def test_graph_cache_builds_once_remembers_failures_and_evicts() -> None:
@@ -138,7 +141,8 @@ class _FakeFrontend:
         self.fail_at = fail_at
         self.data_type = SimpleNamespace(FLOAT="f32", DOUBLE="f64")
         self.heur_mode = SimpleNamespace(A="A", FALLBACK="FALLBACK")
-        self.numerical_note = SimpleNamespace(DOWN_CONVERT_INPUTS="down", TENSOR_CORE="tc")
+        self.numerical_note = SimpleNamespace(DOWN_CONVERT_INPUTS="down", TENSOR_CORE="tc",
+                                              NONDETERMINISTIC="nondet")
 
     def pygraph(self, **kwargs) -> _FakeGraph:
         return _FakeGraph(self, **kwargs)
@@ -190,16 +194,17 @@ def test_fprop_with_bias_builds_once_and_binds_pointers(fake_frontend) -> None:
     assert ("add_bias", "set_dim", ([2, 6, 6, 5],), {}) in fake.log
 
 
-def test_dgrad_and_tf32(fake_frontend, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dgrad_tf32_and_determinism(fake_frontend, monkeypatch: pytest.MonkeyPatch) -> None:
     fake = fake_frontend()
     monkeypatch.setattr(cudnn_library.SWITCHES, "allow_tf32", True)
+    monkeypatch.setattr(cudnn_library.SWITCHES, "deterministic", True)
     g, w, dx = _FakeArray((1, 6, 3, 3), 4096), _FakeArray((6, 2, 3, 3), 8192), \
         _FakeArray((1, 4, 6, 6), 16384)
     assert cudnn_conv.dgrad(g, w, dx, (2, 2), (1, 1), (1, 1), None)
     (_, conv), = fake.calls("conv_dgrad")
     assert conv["pre_padding"] == conv["post_padding"] == [1, 1]
     assert conv["loss"].uid == 1 and conv["filter"].uid == 2
-    assert fake.calls("deselect_numeric_notes") == [((["down"],), {})]
+    assert fake.calls("deselect_numeric_notes") == [((["down", "nondet"],), {})]
     assert fake.calls("execute")[0][0][0] == {1: 4096, 2: 8192, 3: 16384}
     assert fake.calls("set_stream")[0][1]["stream"] == 0
 
@@ -267,12 +272,16 @@ def test_cuda_conv_kernels_take_cudnn_when_it_runs(monkeypatch: pytest.MonkeyPat
 
 
 def test_switches_through_gt_backends(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cudnn_library.SWITCHES, "enabled", True)
+    for name, default in [("enabled", True), ("allow_tf32", False), ("deterministic", False)]:
+        monkeypatch.setattr(cudnn_library.SWITCHES, name, default)  # restored after the test
     gt.backends.cudnn.enabled = False
     assert cudnn_library.SWITCHES.enabled is False and gt.backends.cudnn.enabled is False
     gt.backends.cudnn.allow_tf32 = True
     assert cudnn_library.SWITCHES.allow_tf32 is True
     gt.backends.cudnn.allow_tf32 = False
+    gt.backends.cudnn.deterministic = True
+    assert cudnn_library.SWITCHES.deterministic is True and gt.backends.cudnn.deterministic
+    gt.backends.cudnn.deterministic = False
     gt.backends.cudnn.enabled = True
     available = gt.backends.cudnn.is_available()
     assert available == (gt.backends.cudnn.version() is not None)
