@@ -1,5 +1,12 @@
-"""``gt.backends``: per-backend switches, one submodule per backend (as ``torch.backends``)."""
+"""``gt.backends``: switches for the libraries gtensor's kernels call, one submodule per backend
+(as ``torch.backends``).
 
-from . import cuda
+Example:
+    >>> import gtensor as gt
+    >>> gt.backends.cudnn.enabled in (True, False), gt.backends.cuda.matmul.allow_tf32
+    (True, False)
+"""
 
-__all__ = ["cuda"]
+from . import cuda, cudnn
+
+__all__ = ["cuda", "cudnn"]

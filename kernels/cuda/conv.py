@@ -1,6 +1,8 @@
 """CUDA convolution kernels: ``conv2d``, ``conv_transpose2d`` and ``conv2d_weight``.
 
-Calling conventions match ``kernels.cpu.conv``. Each op is im2col (or its
+Calling conventions match ``kernels.cpu.conv``. On a real GPU with the cuDNN
+frontend each op first asks cuDNN (``cudnn_conv``: fprop, dgrad, wgrad); where
+cuDNN does not run, and always on the simulator, each op is im2col (or its
 gathering transpose, col2im) as a grid-stride Numba kernel over the math of
 ``common/window_math.py``, plus one batched matmul: cuBLAS through CuPy on a
 real GPU (the arrays are wrapped zero-copy and CuPy runs on the caller's
@@ -21,6 +23,7 @@ from numba import cuda
 from ..common import window_math
 from ..common.dtype_groups import FLOAT, same
 from ..registry import register
+from . import cudnn_conv
 from ._launch import SIMULATED, on, stream_pointer
 from .copy import gtensor_copy_cuda
 from .matmul import gtensor_matmul_cuda
@@ -96,6 +99,11 @@ def conv2d(x: Any, w: Any, bias: Any, out: Any, stride: Pair, padding: Pair, dil
     """
     if out.size == 0:
         return
+    if cudnn_conv.fprop(x, w, bias, out, stride, padding, dilation, stream):
+        return
+    if bias is not None and cudnn_conv.fprop(x, w, None, out, stride, padding, dilation, stream):
+        _add_bias(out, bias, stream)  # no fused conv + bias graph for this signature
+        return
     n_img = x.shape[0]
     o, cg, kh, kw = w.shape
     oh_n, ow_n = out.shape[2:]
@@ -123,6 +131,9 @@ def conv_transpose2d(x: Any, w: Any, bias: Any, out: Any, stride: Pair, padding:
     """
     if out.size == 0:
         return
+    if cudnn_conv.dgrad(x, w, out, stride, padding, dilation, stream):
+        _add_bias(out, bias, stream)
+        return
     n_img, c_in, h, wd = x.shape
     coutg, kh, kw = w.shape[1:]
     cing, ck = c_in // groups, coutg * kh * kw
@@ -147,7 +158,7 @@ def conv2d_weight(x: Any, g: Any, out: Any, stride: Pair, padding: Pair, dilatio
     Example:
         >>> conv2d_weight(x, g, gw, (1, 1), (1, 1), (1, 1), 1, stream=s)  # doctest: +SKIP
     """
-    if out.size == 0:
+    if out.size == 0 or cudnn_conv.wgrad(x, g, out, stride, padding, dilation, stream):
         return
     o, cg, kh, kw = out.shape
     n_img, c_in = x.shape[:2]
