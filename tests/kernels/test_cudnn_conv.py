@@ -8,13 +8,13 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from kernel_inputs import lookup
-
-import gtensor as gt
 from gtensor.kernels.common import cudnn_library
 from gtensor.kernels.cuda import conv as cuda_conv
 from gtensor.kernels.cuda import cudnn_conv
 from gtensor.kernels.cuda.cudnn_conv import GraphCache, conv_key, cudnn_layout, post_padding
+from kernel_inputs import lookup
+
+import gtensor as gt
 
 
 def _packed(*shape: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
