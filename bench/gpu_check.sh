@@ -77,6 +77,8 @@ then
 else
     summary "install: gtensor does not import or sees no CUDA device (see install.log)"
 fi
+summary "libraries: $("$PY" -c "import gtensor as gt; c = gt.backends.cudnn
+print('cudnn', c.version() if c.is_available() else 'absent (im2col convolutions)')" 2>&1 | tail -n 1)"
 
 # The whole test suite on the real device (the gpu tier included).
 timeout --signal=INT --kill-after=15 "$TESTS_S" \
