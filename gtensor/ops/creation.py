@@ -345,13 +345,21 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None,
     if dt.is_half:  # values worked out in float32, each rounded once
         return finish_creation(linspace(start, end, steps, dtype=float32, device=device).to(dt),
                                requires_grad)
-    out = TensorBase.empty((steps,), dt, resolve(device, "linspace"))
+    dev = resolve(device, "linspace")
+    out = tracing.library_call("linspace", functools.partial(_linspace, steps, dt, dev, start,
+                                                             end), (), (steps,), dt)
+    return finish_creation(out, requires_grad)
+
+
+def _linspace(steps: int, dt: dtype, dev: Any, start: float, end: float) -> Tensor:
+    """The library call of :func:`linspace` (a float dtype other than the half types)."""
+    out = TensorBase.empty((steps,), dt, dev)
     if steps:
         step = (end - start) / (steps - 1) if steps > 1 else 0.0
         launch("arange", out.device, (dt,), out._native(), float(start), float(step))
         if steps > 1:
             fill_(out[steps - 1], end)
-    return finish_creation(out, requires_grad)
+    return out
 
 
 def eye(n: int, m: int | None = None, *, dtype: Any = None, device: DeviceLike | None = None,

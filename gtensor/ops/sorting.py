@@ -27,7 +27,7 @@ from .dispatch import launch
 from .indexing.along_dim import scatter
 from .indexing.rows import mask_rows, plan_index
 from .indexing.subscript import advanced_getitem
-from .tracing import library_calls
+from .tracing import library_call, library_calls
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -272,6 +272,12 @@ def searchsorted(sorted_sequence: Tensor, values: Any, *, right: bool = False,
           f"dims of sorted_sequence {seq.shape} and values {vals.shape} must match", ShapeError)
     if vals.dtype is not seq.dtype:
         vals = vals.to(seq.dtype)
+    return library_call("searchsorted", functools.partial(_search, bool(right)), (seq, vals),
+                        vals.shape, int64)
+
+
+def _search(right: bool, seq: Tensor, vals: Tensor) -> Tensor:
+    """The library call of :func:`searchsorted` (operands checked, of one dtype)."""
     m = seq.shape[-1]
     s2 = seq.contiguous().reshape(-1, m)
     q = vals.shape[-1] if vals.ndim else 1
@@ -279,7 +285,7 @@ def searchsorted(sorted_sequence: Tensor, values: Any, *, right: bool = False,
     out = TensorBase.empty(v2.shape, int64, seq.device)
     if out.numel():
         launch("searchsorted", seq.device, (seq.dtype, seq.dtype), s2._native(), v2._native(),
-               out._native(), bool(right))
+               out._native(), right)
     return out.view(vals.shape)
 
 

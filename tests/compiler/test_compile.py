@@ -336,3 +336,36 @@ def test_integer_indexing_and_index_select_are_library_calls(rng):
         np.testing.assert_allclose(f(x, idx).item(), want, rtol=1e-6)
         np.testing.assert_allclose(_host(x.grad), want_grad, rtol=1e-6)
     _fused(f)
+
+
+def test_masks_triangles_pads_searches_and_index_writes_are_traced(device, rng):
+    x = gt.tensor(rng.standard_normal((4, 6)).astype(np.float32), device=device,
+                  requires_grad=True)
+    v = gt.tensor(rng.standard_normal((2, 6)).astype(np.float32), device=device,
+                  requires_grad=True)
+    idx = gt.tensor([0, 2], device=device)
+    edges = gt.tensor([-0.5, 0.0, 0.5], device=device)
+
+    def step(x, v, idx):
+        y = x * 2
+        y[idx] = v * v
+        z = y.index_put((idx,), v * 3, accumulate=True).masked_fill(y > 1, -1.0).triu(1)
+        z = gt.nn.functional.pad(z.tril(2), (1, 2)) + gt.linspace(0, 1, 9, device=device)
+        hot = gt.nn.functional.one_hot(gt.bucketize(x.detach(), edges), 4).float()
+        loss = (z * z).sum() + (hot.sum(-1) * x).sum()
+        loss.backward()
+        return loss
+
+    f = gt.compile(step, fullgraph=True)
+    for _ in range(2):  # new values at each call: nothing may be baked into the trace
+        x.grad = v.grad = None
+        got = f(x, v, idx)
+        got_grads = _host(x.grad), _host(v.grad)
+        x.grad = v.grad = None
+        np.testing.assert_allclose(got.item(), step(x, v, idx).item(), rtol=1e-6)
+        for g, t in zip(got_grads, (x, v), strict=True):
+            np.testing.assert_allclose(g, _host(t.grad), rtol=1e-6)
+        with gt.no_grad():
+            x.mul_(-1.5)
+            v.add_(0.25)
+    _fused(f)

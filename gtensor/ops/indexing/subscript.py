@@ -92,11 +92,29 @@ def _values_for(self: Tensor, value: Any, shape: tuple[int, ...], op: str) -> An
 
 
 def write_plan(self: Tensor, plan: IndexPlan, v: Tensor, mode: str) -> None:
-    """Combine ``v`` (broadcastable to ``plan.shape``) into ``self`` at ``plan``; no recording."""
-    shape = plan.shape
-    if math.prod(shape):
-        scatter_rows(plan.rest, plan.offsets, plan.lead(expand_to(v, shape, "setitem")), mode)
+    """Combine ``v`` (broadcastable to ``plan.shape``) into ``self`` at ``plan``; no recording.
+
+    Under ``gt.compile`` the write is a library call making the written copy of
+    ``self`` at every call, which the trace then holds as ``self``.
+    """
+    trace = tracing.state.trace
+    if trace is not None:
+        template, tensors = split_index(plan.items)
+        trace.write(self, tracing.library_call(
+            "index_put", functools.partial(_written_copy, template=template, mode=mode),
+            (self, v, *tensors), self.shape, self.dtype))
+    elif math.prod(plan.shape):
+        scatter_rows(plan.rest, plan.offsets, plan.lead(expand_to(v, plan.shape, "setitem")),
+                     mode)
     self._bump_version()
+
+
+def _written_copy(self: Tensor, v: Tensor, *tensors: Tensor, template: tuple[Any, ...],
+                  mode: str) -> Tensor:
+    """The library call of a traced :func:`write_plan`: a copy of ``self`` with ``v`` written."""
+    out = self.clone()
+    write_plan(out, plan_index(out, join_index(template, tensors), "setitem"), v, mode)
+    return out
 
 
 def _index_put_vjp(ctx: Node, g: Tensor) -> tuple[Tensor | None, Tensor | None]:

@@ -27,6 +27,7 @@ from ...graph.grad_mode import no_grad
 from ...graph.node import Node, record
 from ...shape_rules import normalize_shape, wrap_dim
 from ...tensor_base import TensorBase, contiguous_strides, from_storage
+from ...trace_state import state as trace_state
 from ..creation import arange, tensor, zeros
 from ..dispatch import launch
 from ..indexing.along_dim import index_select, scatter_, scatter_add_
@@ -298,6 +299,11 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """
     check(tensor.dtype is int64, "one_hot", lambda: "expected an int64 tensor, got "
           f"{tensor.dtype.name}", TypeError)
+    if trace_state.trace is not None and num_classes >= 0:
+        # traced with a known class count: a comparison with every class, fused (the range of
+        # the values is not checked at each call, as that would wait for the device)
+        classes = arange(num_classes, dtype=int64, device=tensor.device)
+        return (tensor.unsqueeze(-1) == classes).to(int64)
     lo, hi = (0, -1)
     if tensor.numel():
         lo, hi = launch("value_range", tensor.device, (tensor.dtype,),
@@ -365,14 +371,18 @@ _PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge",
 def _triangle(self: Tensor, diagonal: int, lower: bool, op: str) -> Tensor:
     check(self.ndim >= 2, op, lambda: f"expected a tensor with >= 2 dims, got {self.ndim}",
           ShapeError)
-    rows, cols = self.shape[-2:]
-    src = self.reshape((-1, rows, cols))
-    out = TensorBase.empty(src.shape, self.dtype, self.device)
-    launch("triangle", self.device, (self.dtype,), src._native(), out._native(), int(diagonal),
-           lower)
-    out = from_storage(out._storage, self.shape, contiguous_strides(self.shape), 0, out.dtype)
+    out = library_call(op, functools.partial(_triangle_run, int(diagonal), lower), (self,),
+                       self.shape, self.dtype)
     record(op, out, (self,), _triangle_vjp, diagonal=int(diagonal), lower=lower)
     return out
+
+
+def _triangle_run(diagonal: int, lower: bool, x: Tensor) -> Tensor:
+    rows, cols = x.shape[-2:]
+    src = x.reshape((-1, rows, cols))
+    out = TensorBase.empty(src.shape, x.dtype, x.device)
+    launch("triangle", x.device, (x.dtype,), src._native(), out._native(), diagonal, lower)
+    return from_storage(out._storage, x.shape, contiguous_strides(x.shape), 0, out.dtype)
 
 
 def _triangle_vjp(ctx: Node, g: Tensor) -> Tensor:

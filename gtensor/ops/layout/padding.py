@@ -8,6 +8,7 @@ modes (index selects) on top of :func:`constant_pad`; gradients of gathers use
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,7 @@ from ...graph.node import Node, record
 from ...tensor_base import TensorBase
 from ..creation import creation_args, kernel_scalar
 from ..dispatch import bits_native, launch
+from ..tracing import library_call
 
 if TYPE_CHECKING:
     from ...tensor import Tensor
@@ -60,12 +62,17 @@ def _constant_pad(input: Tensor, pairs: dict[int, tuple[int, int]], value: float
     lows = tuple(max(pairs.get(d, (0, 0))[0], 0) for d in range(src.ndim))
     shape = tuple(n + lo + max(pairs.get(d, (0, 0))[1], 0)
                   for d, (n, lo) in enumerate(zip(src.shape, lows, strict=True)))
-    dims, dt, dev = creation_args(shape, input.dtype, input.device, "full")
-    out = TensorBase.empty(dims, dt, dev)
+    dims, dt, _ = creation_args(shape, input.dtype, input.device, "full")
+    return library_call("constant_pad", functools.partial(_pad_run, dims, lows, value), (src,),
+                        dims, dt)
+
+
+def _pad_run(shape: tuple[int, ...], lows: tuple[int, ...], value: float, src: Tensor) -> Tensor:
+    out = TensorBase.empty(shape, src.dtype, src.device)
     if out.numel():
         # a half type's bits are moved, the padding value's too
-        launch("constant_pad", dev, (dt,), bits_native(src), bits_native(out), lows,
-               kernel_scalar(value, dt))
+        launch("constant_pad", src.device, (src.dtype,), bits_native(src), bits_native(out),
+               lows, kernel_scalar(value, src.dtype))
     return out
 
 
