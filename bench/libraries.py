@@ -106,6 +106,9 @@ class Library:
         self.device = device
         self.ns: Any = importlib.import_module(name)
         self.on_gpu = device == "cuda" and name != "numpy"
+        if name == "torch":  # the float32 math gtensor does by default: no TF32 in cuDNN either
+            self.ns.backends.cudnn.allow_tf32 = False
+            self.ns.backends.cuda.matmul.allow_tf32 = False
 
     def __repr__(self) -> str:
         return f"Library({self.name!r}, {self.device!r})"
