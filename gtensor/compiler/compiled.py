@@ -46,9 +46,9 @@ if TYPE_CHECKING:
 
 CACHE_LIMIT = 64  # signatures kept per compiled function
 DEFAULT_CUDA_GRAPHS = False
-"""Whether ``cuda_graphs=None`` captures CUDA graphs on a real GPU. Off until the GPU tier
-(``tests/compiler/test_compile_graphs.py``, marked ``gpu``) has run the CuPy capture path;
-the simulator proves the static-buffer replay through its emulated graph only."""
+"""Whether ``cuda_graphs=None`` captures CUDA graphs on a real GPU. Off until a GPU run of
+``tests/compiler/test_compile_graphs.py`` (CuPy's capture there) and the benchmark have
+proven it; the simulator proves the static-buffer replay through its emulated graph only."""
 _one_trace = threading.Lock()
 _EAGER = object()  # a signature that runs eagerly
 

@@ -50,7 +50,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..cuda import runtime
-from ..cuda.streams import Stream, current_stream, stream
+from ..cuda.streams import Event, Stream, current_stream, stream
 from ..dtypes import float64
 from ..generator import Generator
 from ..graph.grad_mode import no_grad
@@ -110,14 +110,16 @@ class GraphRunner:
         self.kernels = [_on(k, self.stream) for k in program.kernels]
         self.stores = [_on(k, self.stream) for k in program.replay.kernels]
         self.new_graph = graph_type(runtime.is_simulated())
+        self.started, self.done = Event(), Event()  # the caller's work, then the graph's
         allocator = allocator_for(dev)
         allocator.pin_stream(self.stream.handle)
-        weakref.finalize(self, allocator.unpin_stream, self.stream.handle)
+        weakref.finalize(self, _unpin, allocator, self.stream)
 
     def run(self, tensors: list[TensorBase]) -> Any:
         """Run one call: warm up, capture, or launch the graph; return the function's result."""
         program = self.program
         if self.values is not None and not self._in_place(tensors):
+            self.stream.synchronize()  # the graph's last launch is done with its buffers
             self.graph = self.values = None  # captured memory moved: warm up and capture again
         values = self.values
         if values is None:
@@ -127,8 +129,8 @@ class GraphRunner:
                              "grad, or read from outside) is elsewhere at every call")
                 return program.run(tensors)
         caller = current_stream(program.device)
-        with stream(self.stream), no_grad():
-            self.stream.wait_stream(caller)
+        with stream(self.stream):
+            self.stream.wait_event(caller.record_event(self.started))
             if values is None:
                 values = self._warm_up(tensors)
             else:
@@ -139,7 +141,7 @@ class GraphRunner:
                     self.graph.launch()
                 else:  # the capture failed: this call runs the plan itself
                     self._step(values)
-        caller.wait_stream(self.stream)
+        caller.wait_event(self.stream.record_event(self.done))
         return self._finish(values, tensors)
 
     # -- stages ----------------------------------------------------------------------------
@@ -156,7 +158,7 @@ class GraphRunner:
                 self.fixed.append(((k, grad), t._storage, t._offset))
             else:
                 static = _static_like(t)
-                static.copy_(t)
+                _copy(static, t)
                 self.copied.append([i, k, grad, static, t, t._storage.version])
                 values[i] = static
         for _, t, _ in program.captures:
@@ -183,7 +185,7 @@ class GraphRunner:
             _, k, grad, static, last, version = entry
             t = tensors[k]._grad if grad else tensors[k]
             if t is not last or t._storage.version != version:
-                static.copy_(t)
+                _copy(static, t)
                 entry[4], entry[5] = t, t._storage.version
         program.replay.start(values)  # the scalar nodes' values: plain numbers
         if program.scalars:
@@ -230,6 +232,13 @@ class GraphRunner:
         self.refuse(why)
 
 
+def _unpin(allocator: Any, graph_stream: Stream) -> None:
+    """Let the allocator release a dropped graph's memory, once its last launch is done."""
+    if graph_stream.cupy is not None:
+        graph_stream.cupy.synchronize()
+    allocator.unpin_stream(graph_stream.handle)
+
+
 def _on(kernel: Any, on: Stream) -> Any:
     """A bound kernel of the plan launched on stream ``on`` (a library call: as it is, it
     queues its work on the current stream)."""
@@ -237,6 +246,12 @@ def _on(kernel: Any, on: Stream) -> Any:
     if isinstance(fn, PlannedLaunch):
         return (fn.on(on.numba), leaves, roots)
     return kernel
+
+
+def _copy(static: TensorBase, t: TensorBase) -> None:
+    """Copy input ``t`` into its static buffer (on the current stream, never recorded)."""
+    with no_grad():
+        static.copy_(t)
 
 
 def _broadcast(t: TensorBase) -> bool:

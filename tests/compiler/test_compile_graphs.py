@@ -92,7 +92,9 @@ def test_inputs_are_copied_into_static_buffers_and_moved_tensors_recaptured():
     outs.append(f(gt.full((3,), 5.0, device="cuda")))  # another tensor: copied
     outs.append(f(x))
     w.fill_(3.0)  # written in its own memory: the graph reads it there
-    outs.append(f(x))
+    before = gt.memory.memory_stats("cuda")["allocation.all.allocated"]
+    outs.append(f(x))  # the same tensor, unwritten: no copy
+    assert gt.memory.memory_stats("cuda")["allocation.all.allocated"] == before + 1  # result
     graph = _graph(f).graph
     w.data = gt.full((3,), 10.0, device="cuda")  # other memory: captured again
     outs.append(f(x))
@@ -123,3 +125,17 @@ def test_steps_that_draw_or_read_back_replay_without_a_graph():
 
     with pytest.warns(UserWarning, match="differentiated outside"):
         gt.compile(lambda x: (x * 2.0).sum(), cuda_graphs=True)(x.requires_grad_())
+
+
+def test_a_failed_capture_runs_the_call_without_a_graph(monkeypatch):
+    def refuse(graph, run):
+        raise RuntimeError("operation not permitted when stream is capturing")
+
+    monkeypatch.setattr(EmulatedGraph, "capture", refuse)
+    monkeypatch.setattr(CudaGraph, "capture", refuse)
+    f = gt.compile(lambda x: x * 3.0, cuda_graphs=True)
+    x = gt.ones(2, device="cuda")
+    f(x)
+    with pytest.warns(UserWarning, match="capture failed .*not permitted"):
+        assert _host(f(x + 1.0)).tolist() == [6.0, 6.0]
+    assert _graph(f) is None and _host(f(x)).tolist() == [3.0, 3.0]
