@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..cuda import runtime
 from ..kernels.cuda import _launch
 
 
@@ -43,7 +42,7 @@ class CudaGraph:
                 the capture does not allow); the stream is out of capture again.
         """
         cupy_stream = self.stream.cupy
-        cupy_stream.begin_capture(runtime.cupy().cuda.runtime.streamCaptureModeRelaxed)
+        cupy_stream.begin_capture()  # CuPy's default mode: relaxed (allocations may happen)
         try:
             run()
         except BaseException:

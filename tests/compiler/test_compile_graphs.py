@@ -139,3 +139,43 @@ def test_a_failed_capture_runs_the_call_without_a_graph(monkeypatch):
     with pytest.warns(UserWarning, match="capture failed .*not permitted"):
         assert _host(f(x + 1.0)).tolist() == [6.0, 6.0]
     assert _graph(f) is None and _host(f(x)).tolist() == [3.0, 3.0]
+
+
+class _FakeCupyStream:
+    """Records the CuPy stream-capture calls CudaGraph makes (the CuPy 14 API)."""
+
+    def __init__(self, fail=False):
+        self.calls, self.fail = [], fail
+
+    def begin_capture(self, mode=None):
+        self.calls.append("begin")
+
+    def end_capture(self):
+        self.calls.append("end")
+        if self.fail:
+            raise RuntimeError("capture invalidated")
+        stream = self
+
+        class Graph:
+            def upload(self, s):
+                stream.calls.append(("upload", s is stream))
+
+            def launch(self, s):
+                stream.calls.append(("launch", s is stream))
+        return Graph()
+
+
+def test_cuda_graph_captures_uploads_launches_and_ends_a_failed_capture():
+    fake = _FakeCupyStream()
+    graph = CudaGraph(type("S", (), {"cupy": fake})())
+    graph.capture(lambda: fake.calls.append("work"))
+    graph.launch()
+    assert fake.calls == ["begin", "work", "end", ("upload", True), ("launch", True)]
+    failing = _FakeCupyStream(fail=True)
+
+    def sync():
+        raise RuntimeError("operation not permitted when stream is capturing")
+
+    with pytest.raises(RuntimeError, match="not permitted"):  # the run's error, capture ended
+        CudaGraph(type("S", (), {"cupy": failing})()).capture(sync)
+    assert failing.calls == ["begin", "end"]
