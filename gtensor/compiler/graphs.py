@@ -3,8 +3,8 @@
 With ``gt.compile(fn, cuda_graphs=True)`` a signature's calls run in three stages:
 
 1. **warm-up** (its first call): the plan runs on a stream of its own, every
-   kernel compiled, every buffer it fills kept as a *static* buffer (no
-   buffer is let go early: the memory plan is the graph's).
+   kernel compiled; the buffers that outlive a call (results, ``.grad``
+   values, input copies, the scalar buffer) are kept as *static* buffers.
 2. **capture** (the next call): the same launches, writing into the same
    buffers, are captured into one graph, which is then launched.
 3. **replay** (every later call): copy the call's inputs into the static
@@ -25,8 +25,11 @@ What the graph reads and writes must stay where it was captured:
 - per-call scalars (learning rate, step counts) are read from a device buffer
   (:mod:`gtensor.compiler.staging`), written before each launch;
 - the blocks the graph uses stay reserved: its stream's segments are pinned in
-  the caching allocator for the graph's lifetime (PyTorch gives a graph a
-  private memory pool for the same reason).
+  the caching allocator for the graph's lifetime, and only the graph allocates
+  on that stream (PyTorch gives a graph a private memory pool for the same
+  reason). The plan's temporaries are let go of after their last read, as
+  without a graph, so the capture reuses their blocks: between launches they
+  hold nothing.
 
 Results are **copies** of the static output buffers, so a result stays valid
 after the next call (as with ``torch.compile``'s results, unlike a raw
@@ -109,6 +112,8 @@ class GraphRunner:
         self.copied: list[list[Any]] = []  # [node, arg, grad, static, last arg, its version]
         self.kernels = [_on(k, self.stream) for k in program.kernels]
         self.stores = [_on(k, self.stream) for k in program.replay.kernels]
+        # the plan's frees, but the scalar buffer stays: each call writes it
+        self.drops = [tuple(i for i in d if i != program.size) for d in program.drops]
         self.new_graph = graph_type(runtime.is_simulated())
         self.started, self.done = Event(), Event()  # the caller's work, then the graph's
         allocator = allocator_for(dev)
@@ -192,9 +197,11 @@ class GraphRunner:
             write_scalars(values[program.size], [values[i] for i in program.scalars])
 
     def _step(self, values: list[Any]) -> None:
-        """Queue the plan's launches, writing into the static buffers."""
-        self.program.launch(self.kernels, values, static=True)
-        self.program.launch(self.stores, values, static=True)
+        """Queue the plan's launches, writing into the static buffers (a buffer the plan lets
+        go of goes back to the graph's stream, where only this graph allocates)."""
+        n = len(self.kernels)
+        self.program.launch(self.kernels, values, self.drops[:n], static=True)
+        self.program.launch(self.stores, values, self.drops[n:], static=True)
 
     def _capture(self, values: list[Any]) -> None:
         """Capture the plan's launches into the graph (on failure the runner refuses, and
