@@ -21,7 +21,8 @@ What the graph reads and writes must stay where it was captured:
 - the other arguments (a batch) are copied, device to device on the graph's
   stream, into static buffers of their layout; the copy is skipped when the
   call passes the tensor of the last call and nothing wrote it since (its
-  storage's version is unchanged);
+  storage's version is unchanged: a write by another library through DLPack
+  or ``__cuda_array_interface__`` is not seen, pass a new tensor then);
 - per-call scalars (learning rate, step counts) are read from a device buffer
   (:mod:`gtensor.compiler.staging`), written before each launch;
 - the blocks the graph uses stay reserved: its stream's segments are pinned in
@@ -42,8 +43,9 @@ warning saying why: a step whose results are differentiated outside (its
 backward runs later, on the call's buffers), a library call taking a per-call
 scalar (baked into its launch), **random ops** (a draw's seed and offset are
 kernel arguments computed on the host, so a graph would replay the captured
-draw: steps that draw are refused), a host transfer or synchronization during
-the step (``.item()``, a read back), or a capture that fails.
+draw: steps that draw are refused), a copy between host and device during
+the step (``.item()``, a read back), or a capture that fails (a host
+synchronization inside a library call, an operation CUDA does not capture).
 """
 
 from __future__ import annotations
