@@ -106,7 +106,7 @@ class GraphRunner:
         self.program = program
         self.refuse = refuse
         dev = program.device
-        self.stream = Stream(dev)
+        self.stream = Stream(dev)  # non-blocking, as CuPy and PyTorch capture on
         self.graph: Any = None
         self.values: list[Any] | None = None  # the static buffers, once warmed up
         self.captures_left = RECAPTURES + 1

@@ -46,6 +46,10 @@ class _SimulatedLaunch:
     def __call__(self, *args: Any) -> Any:
         recorder = getattr(_recording, "launches", None)
         if recorder is not None:  # an emulated graph capture: kept for later, not run
+            if len(self.configuration) < 3 or self.configuration[2] in (0, None):
+                name = getattr(getattr(self.kernel, "fn", None), "__name__", "a kernel")
+                raise RuntimeError(f"{name} was launched on the default stream during a "
+                                   "capture (a GPU would run it outside the graph)")
             recorder.append((self.kernel, self.configuration, args))
             return None
         return relaunch(self.kernel, self.configuration, args)
@@ -59,7 +63,8 @@ _recording = threading.local()
 
 def record_launches(launches: list[Any] | None) -> None:
     """Make this thread's simulated launches append ``(kernel, configuration, args)`` to
-    ``launches`` instead of running (None: run them again), as a graph capture does.
+    ``launches`` instead of running (None: run them again), as a graph capture does; a
+    launch that names no stream raises, as it escapes a real capture.
 
     Example:
         >>> record_launches([]); record_launches(None)

@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
+from numba import cuda
 from training_steps import training_step
 
 import gtensor as gt
@@ -179,3 +180,26 @@ def test_cuda_graph_captures_uploads_launches_and_ends_a_failed_capture():
     with pytest.raises(RuntimeError, match="not permitted"):  # the run's error, capture ended
         CudaGraph(type("S", (), {"cupy": failing})()).capture(sync)
     assert failing.calls == ["begin", "end"]
+
+
+@cuda.jit
+def _double(x):
+    i = cuda.grid(1)
+    if i < x.size:
+        x[i] *= 2.0
+
+
+@pytest.mark.skipif(not runtime.is_simulated(), reason="the emulated capture's own check")
+def test_a_kernel_launched_outside_the_graphs_stream_fails_the_capture():
+    def doubled(t):  # a library call that ignores gtensor's current stream
+        out = t.clone()
+        _double[1, 4](out._native())
+        return out
+
+    f = gt.compile(lambda x: library_call("doubled", doubled, (x,), x.shape, x.dtype) + 1.0,
+                   cuda_graphs=True)
+    x = gt.ones(3, device="cuda")
+    f(x)
+    with pytest.warns(UserWarning, match="capture failed .*default stream"):
+        assert _host(f(x)).tolist() == [3.0] * 3
+    assert _graph(f) is None
