@@ -53,12 +53,12 @@ def test_training_step_replayed_as_a_graph_equals_eager():
     for got, want in losses:  # results are copies: still valid after later calls
         np.testing.assert_allclose(_host(got), _host(want), rtol=1e-5)
     for a, b in zip(models[0].parameters(), models[1].parameters(), strict=True):
-        np.testing.assert_allclose(_host(b), _host(a), rtol=1e-5, atol=1e-6)
-        np.testing.assert_allclose(_host(b.grad), _host(a.grad), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(_host(b), _host(a), rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(_host(b.grad), _host(a.grad), rtol=1e-4, atol=1e-6)
     for a, b in zip(opts[0].state.values(), opts[1].state.values(), strict=True):
         assert a["step"] == b["step"] == 5
         for key in ("exp_avg", "exp_avg_sq"):
-            np.testing.assert_allclose(_host(b[key]), _host(a[key]), rtol=1e-5, atol=1e-7)
+            np.testing.assert_allclose(_host(b[key]), _host(a[key]), rtol=1e-4, atol=1e-7)
     runner = _graph(compiled)
     assert isinstance(runner.graph, EmulatedGraph if runtime.is_simulated() else CudaGraph)
     if runtime.is_simulated():  # still reserved, through empty_cache and other allocations
