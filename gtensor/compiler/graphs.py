@@ -65,7 +65,7 @@ from ..kernels.cuda._launch import PlannedLaunch
 from ..memory import allocator_for
 from ..tensor_base import TensorBase, contiguous_strides
 from .graph_backends import graph_type
-from .staging import write_scalars
+from .staging import StagedScalars
 
 if TYPE_CHECKING:
     from .compiled import Program
@@ -109,6 +109,7 @@ class GraphRunner:
         self.stream = Stream(dev)  # non-blocking, as CuPy and PyTorch capture on
         self.graph: Any = None
         self.values: list[Any] | None = None  # the static buffers, once warmed up
+        self.scalars: Any = None  # their scalar buffer's writer (StagedScalars)
         self.captures_left = RECAPTURES + 1
         self.fixed: list[tuple[Any, Any, int]] = []  # (tensor or (arg, is .grad), storage, offset)
         self.copied: list[list[Any]] = []  # [node, arg, grad, static, last arg, its version]
@@ -174,7 +175,8 @@ class GraphRunner:
         if program.scalars:
             values[program.size] = TensorBase.empty((len(program.scalars),), float64,
                                                     program.device)
-            write_scalars(values[program.size], [values[i] for i in program.scalars])
+            self.scalars = StagedScalars(values[program.size])
+            self.scalars.write([values[i] for i in program.scalars])
         draws, moved = Generator.draws, transfers.counts()
         self._step(values)
         self.values = values
@@ -196,7 +198,7 @@ class GraphRunner:
                 entry[4], entry[5] = t, t._storage.version
         program.replay.start(values)  # the scalar nodes' values: plain numbers
         if program.scalars:
-            write_scalars(values[program.size], [values[i] for i in program.scalars])
+            self.scalars.write([values[i] for i in program.scalars])
 
     def _step(self, values: list[Any]) -> None:
         """Queue the plan's launches, writing into the static buffers (a buffer the plan lets

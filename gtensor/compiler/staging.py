@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..cuda import runtime
+from ..cuda.streams import Event
 from ..dtypes import float64
 from ..kernels.common import transfers
 from ..ops.dispatch import current_stream_of
@@ -54,3 +55,51 @@ def write_scalars(buffer: TensorBase, numbers: list[float]) -> None:
     cp.cuda.runtime.memcpyAsync(storage.ptr + start, host.ctypes.data, host.nbytes,
                                 cp.cuda.runtime.memcpyHostToDevice,
                                 0 if stream is None else stream.handle)
+
+
+class StagedScalars:
+    """A graph's scalar buffer, written through two pinned host buffers taken in turn.
+
+    On a GPU a copy from pinned memory never makes the host wait for the
+    stream (one from pageable memory may), and a pinned buffer is written
+    again only once the copy that last read it is done: the host may run up
+    to two calls ahead of the device. On the simulator the numbers are
+    written directly.
+
+    Example:
+        >>> staged = StagedScalars(buffer)  # doctest: +SKIP
+        >>> staged.write([0.01, 0.9])  # doctest: +SKIP
+    """
+
+    def __init__(self, buffer: TensorBase) -> None:
+        self.buffer = buffer
+        self.slots: list[list[Any]] = []  # [pinned memory, its array, Event, in use]
+        self.turn = 0
+        if buffer._storage.host is None:
+            cp = runtime.cupy()
+            count = buffer._shape[0]
+            for _ in range(2):
+                memory = cp.cuda.alloc_pinned_memory(count * 8)
+                self.slots.append([memory, np.frombuffer(memory, np.float64, count), Event(),
+                                   False])
+
+    def write(self, numbers: list[float]) -> None:
+        """Queue a write of ``numbers`` into the buffer on the current stream."""
+        if not self.slots:
+            write_scalars(self.buffer, numbers)
+            return
+        slot = self.slots[self.turn]
+        self.turn ^= 1
+        memory, host, done, used = slot
+        if used:
+            done.synchronize()  # the copy that last read this pinned buffer is done
+        host[:] = numbers
+        storage = self.buffer._storage
+        stream = current_stream_of(storage.device)
+        cp = runtime.cupy()
+        transfers.count("host_to_device")
+        cp.cuda.runtime.memcpyAsync(storage.ptr + self.buffer._offset * 8, memory.ptr,
+                                    host.nbytes, cp.cuda.runtime.memcpyHostToDevice,
+                                    stream.handle)
+        done.record(stream)
+        slot[3] = True

@@ -203,3 +203,36 @@ def test_a_kernel_launched_outside_the_graphs_stream_fails_the_capture():
     with pytest.warns(UserWarning, match="capture failed .*default stream"):
         assert _host(f(x)).tolist() == [3.0] * 3
     assert _graph(f) is None
+
+
+@pytest.mark.skipif(not runtime.is_simulated(), reason="CuPy is faked here")
+def test_staged_scalars_alternate_two_pinned_buffers(monkeypatch):
+    from types import SimpleNamespace
+
+    from gtensor.compiler import staging
+
+    device_memory = np.zeros(3)
+    pinned = {}
+
+    class Pinned(bytearray):
+        def __init__(self, n):
+            super().__init__(n)
+            self.ptr = 1000 + len(pinned)
+            pinned[self.ptr] = self
+
+    def memcpy_async(dst, src, nbytes, kind, stream):
+        assert (dst, nbytes, kind) == (8, 24, "h2d")
+        device_memory[:] = np.frombuffer(pinned[src], np.float64)
+        copies.append(src)
+
+    copies = []
+    fake = SimpleNamespace(cuda=SimpleNamespace(
+        alloc_pinned_memory=Pinned,
+        runtime=SimpleNamespace(memcpyAsync=memcpy_async, memcpyHostToDevice="h2d")))
+    monkeypatch.setattr(staging.runtime, "cupy", lambda: fake)
+    storage = SimpleNamespace(host=None, ptr=0, device=gt.device("cuda"))
+    staged = staging.StagedScalars(SimpleNamespace(_storage=storage, _shape=(3,), _offset=1))
+    for k in range(3):
+        staged.write([k, 0.5, -1.0])
+        assert device_memory.tolist() == [k, 0.5, -1.0]
+    assert copies == [1000, 1001, 1000]
