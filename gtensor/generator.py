@@ -31,6 +31,11 @@ class Generator:
         0
     """
 
+    draws = 0
+    """Draws taken from any generator so far: a CUDA graph capture checks that its step takes
+    none (a draw's seed and offset are kernel arguments, which a graph would replay as they
+    were captured)."""
+
     def __init__(self, device: DeviceLike = "cpu") -> None:
         self.device: device = resolve(device)
         self._seed = 67280421310721
@@ -69,6 +74,7 @@ class Generator:
 
     def take(self, n: int) -> tuple[int, int]:
         """Reserve ``n`` counters and return ``(seed, first_counter)``."""
+        Generator.draws += 1
         start = self._offset
         self._offset = (self._offset + n) & _MASK64
         return self._seed, start

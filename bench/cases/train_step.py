@@ -22,6 +22,8 @@ class TrainStep(ABC):
         optimizer: ``"adam"`` (lr 1e-3) or ``"sgd"`` (lr 1e-2).
         compiled: run the whole step under ``gt.compile`` (gtensor only; the
             references run eagerly).
+        cuda_graphs: ``gt.compile``'s ``cuda_graphs`` (replay the step as one captured
+            CUDA graph on a GPU).
 
     Example:
         >>> class Linear(TrainStep):
@@ -34,7 +36,8 @@ class TrainStep(ABC):
     x: Any
     y: Any
 
-    def __init__(self, lib: Library, optimizer: str = "adam", compiled: bool = False) -> None:
+    def __init__(self, lib: Library, optimizer: str = "adam", compiled: bool = False,
+                 cuda_graphs: bool | None = None) -> None:
         if lib.name not in ("gtensor", "torch"):
             raise Unsupported("no autograd or nn modules")
         self.lib = lib
@@ -44,8 +47,8 @@ class TrainStep(ABC):
         self.opt = (lib.ns.optim.Adam(params, lr=1e-3) if optimizer == "adam"
                     else lib.ns.optim.SGD(params, lr=1e-2))
         self.loss_fn = lib.ns.nn.CrossEntropyLoss()
-        self.step = lib.ns.compile(self._step) if compiled and lib.name == "gtensor" \
-            else self._step
+        self.step = lib.ns.compile(self._step, cuda_graphs=cuda_graphs) \
+            if compiled and lib.name == "gtensor" else self._step
 
     @abstractmethod
     def build(self, nn: Any) -> Any:

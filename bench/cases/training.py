@@ -25,9 +25,10 @@ class _Step(TrainStep):
     """
 
     def __init__(self, lib: Library, batch: int, features: int, hidden: int, classes: int,
-                 optimizer: str, compiled: bool = False) -> None:
+                 optimizer: str, compiled: bool = False, cuda_graphs: bool | None = None
+                 ) -> None:
         self.sizes = (features, hidden, classes)
-        super().__init__(lib, optimizer, compiled)
+        super().__init__(lib, optimizer, compiled, cuda_graphs)
         self.x = lib.randn(batch, features, seed=1)
         rng = np.random.default_rng(2)
         self.y = lib.asarray(rng.integers(0, classes, batch, dtype=np.int64))
@@ -98,8 +99,18 @@ def mlp_sgd_compiled(lib: Library, batch: int, features: int, hidden: int,
 @case("train.mlp_adam_compiled", threaded=True, sizes=_SIZES)
 def mlp_adam_compiled(lib: Library, batch: int, features: int, hidden: int,
                       classes: int) -> Workload:
-    """train.mlp_adam with the whole step under gt.compile in gtensor."""
-    step = _Step(lib, batch, features, hidden, classes, "adam", compiled=True)
+    """train.mlp_adam with the whole step under gt.compile in gtensor (no CUDA graph)."""
+    step = _Step(lib, batch, features, hidden, classes, "adam", compiled=True,
+                 cuda_graphs=False)
+    return Workload(step, flops=_flops(batch, features, hidden, classes), extra=step.extra)
+
+
+@case("train.mlp_adam_compiled_graphs", threaded=True, devices=("cuda",), sizes=_SIZES)
+def mlp_adam_compiled_graphs(lib: Library, batch: int, features: int, hidden: int,
+                             classes: int) -> Workload:
+    """train.mlp_adam_compiled replayed as one captured CUDA graph per step in gtensor."""
+    step = _Step(lib, batch, features, hidden, classes, "adam", compiled=True,
+                 cuda_graphs=True)
     return Workload(step, flops=_flops(batch, features, hidden, classes), extra=step.extra)
 
 

@@ -52,8 +52,10 @@ class Body:
     """Source lines computing elementwise nodes from loaded leaves, each node once."""
 
     def __init__(self, trace: Trace, scalar: Callable[[str, dtype, int], Callable],
-                 roots: list[int] | None = None, bits: Any = None) -> None:
+                 roots: list[int] | None = None, bits: Any = None,
+                 scalars_in_memory: bool = False) -> None:
         self.trace = trace
+        self.scalars_in_memory = scalars_in_memory  # per-call scalars read from a buffer
         self.scalar = scalar
         self.roots = roots or []  # computed here even when another loop reads them from memory
         self.lines: list[str] = []
@@ -79,8 +81,9 @@ class Body:
                 self.leaves.append(i)
             k = self.leaves.index(i)
             name = self.names[i] = f"x{k}"
-            if node.kind == "scalar":  # a number passed as the leaf's buffer argument
-                self.views.append(f"{name} = {np_type(node.dtype)}(b{k})")
+            if node.kind == "scalar":  # a number passed as the leaf's buffer argument, or in it
+                number = f"b{k}[o{k}]" if self.scalars_in_memory else f"b{k}"
+                self.views.append(f"{name} = {np_type(node.dtype)}({number})")
                 return name
             at = index(i)
             if min(leaf_strides(node), default=0) >= 0:  # indices from 0: no wraparound test
@@ -239,7 +242,7 @@ def indexer(trace: Trace, shape: tuple[int, ...], dims: list[int]) -> Callable[[
 
 
 def reduction_body(trace: Trace, r: int, scalar: Callable[[str, dtype, int], Callable],
-                   bits: Any = None
+                   bits: Any = None, scalars_in_memory: bool = False
                    ) -> tuple[TraceNode, tuple[int, ...], Body, list[int], list[int], str]:
     """Start the kernel of reduction node ``r``: its node, the reduced input's shape, the
     body computing that input, the kept and reduced dims (size-1 dims dropped) and the
@@ -247,7 +250,7 @@ def reduction_body(trace: Trace, r: int, scalar: Callable[[str, dtype, int], Cal
     node = trace.nodes[r]
     x = node.args[0]
     full = trace.nodes[x].shape
-    body = Body(trace, scalar, bits=bits)
+    body = Body(trace, scalar, bits=bits, scalars_in_memory=scalars_in_memory)
     kept = [d for d, n in enumerate(full) if d not in node.dims and n != 1]
     reduced = [d for d, n in enumerate(full) if d in node.dims and n != 1]
     value = body.value(x, indexer(trace, full, kept + reduced))

@@ -11,6 +11,11 @@ the tracer cannot capture (another op, a reshape or transpose of a computed
 value, ``.item()``, gradients) makes that signature run eagerly,
 with one warning that says why; ``fullgraph=True`` raises instead.
 
+On a GPU, ``cuda_graphs=True`` replays each signature's calls as one
+captured CUDA graph (:mod:`gtensor.compiler.graphs`; on the simulator, an
+emulated graph that runs the same launches), like ``torch.compile``'s
+``mode="reduce-overhead"``.
+
 Like ``jax.jit`` and ``torch.compile``, Python side effects run while tracing
 only (twice for a call that then runs eagerly: once in the failed trace), and
 Python values the function reads (globals, attributes) are frozen into the
@@ -25,6 +30,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..cuda import runtime
 from ..errors import NotYetTraceable, Untraceable
 from ..graph.autocast_mode import autocast_key
 from ..graph.grad_mode import state as grad_state
@@ -33,11 +39,16 @@ from ..ops.dispatch import current_stream_of
 from ..tensor_base import TensorBase
 from .effects import Replay, collect
 from .gradients import Backward, attach, trace_backward
+from .staging import scalar_buffer
 
 if TYPE_CHECKING:
     from .codegen import Kernel
 
 CACHE_LIMIT = 64  # signatures kept per compiled function
+DEFAULT_CUDA_GRAPHS = False
+"""Whether ``cuda_graphs=None`` captures CUDA graphs on a real GPU. Off until a GPU run of
+``tests/compiler/test_compile_graphs.py`` (CuPy's capture there) and the benchmark have
+proven it; the simulator proves the static-buffer replay through its emulated graph only."""
 _one_trace = threading.Lock()
 _EAGER = object()  # a signature that runs eagerly
 
@@ -52,9 +63,11 @@ class CompiledFunction:
         [2.0, 2.0, 2.0]
     """
 
-    def __init__(self, fn: Callable[..., Any], fullgraph: bool = False) -> None:
+    def __init__(self, fn: Callable[..., Any], fullgraph: bool = False,
+                 cuda_graphs: bool | None = None) -> None:
         self.fn = fn
         self.fullgraph = fullgraph
+        self.cuda_graphs = cuda_graphs
         self._programs: dict[Any, Any] = {}
         self._warned: set[str] = set()
         functools.update_wrapper(self, fn)
@@ -96,8 +109,30 @@ class CompiledFunction:
                 raise
             self._warn(str(exc))
             program = _EAGER
+        else:
+            self._use_graph(program)
         self._programs[key] = program
         return program
+
+    def _use_graph(self, program: Program) -> None:
+        """Replay ``program`` through a CUDA graph when asked and possible."""
+        wanted = self.cuda_graphs
+        if program.device.type == "cpu" or wanted is False:
+            return
+        simulated = runtime.is_simulated()
+        if wanted is None and (simulated or not DEFAULT_CUDA_GRAPHS):
+            return
+        # numba.cuda, an optional dependency, loads with the first cuda graph
+        from .graphs import GraphRunner, refusal
+
+        why = refusal(program)
+        if why is not None:
+            self._no_graph(why)
+            return
+        program.graph = GraphRunner(program, self._no_graph)
+
+    def _no_graph(self, why: str) -> None:
+        self._warn(f"[compile] {why}", "replays without a CUDA graph")
 
     def _eager(self, why: str, args: Any, kwargs: Any) -> Any:
         if self.fullgraph:
@@ -105,15 +140,15 @@ class CompiledFunction:
         self._warn(f"[compile] {why}")
         return self.fn(*args, **kwargs)
 
-    def _warn(self, why: str) -> None:
+    def _warn(self, why: str, outcome: str = "runs eagerly for these arguments") -> None:
         if why not in self._warned:
             self._warned.add(why)
             name = getattr(self.fn, "__qualname__", repr(self.fn))
-            warnings.warn(f"{why}; {name} runs eagerly for these arguments", stacklevel=4)
+            warnings.warn(f"{why}; {name} {outcome}", stacklevel=4)
 
 
 def compile(fn: Callable[..., Any] | None = None, *,  # noqa: A001 - PyTorch's and MLX's name
-            fullgraph: bool = False) -> Any:
+            fullgraph: bool = False, cuda_graphs: bool | None = None) -> Any:
     """Compile a function of tensors into fused kernels (a decorator, with or without options).
 
     Args:
@@ -121,6 +156,12 @@ def compile(fn: Callable[..., Any] | None = None, *,  # noqa: A001 - PyTorch's a
             change values between calls.
         fullgraph: raise :class:`~gtensor.errors.Untraceable` instead of running
             eagerly when the function cannot be traced.
+        cuda_graphs: on a cuda device, replay each call as one captured CUDA graph
+            (True; the simulator emulates the graph), never (False), or as
+            :data:`DEFAULT_CUDA_GRAPHS` says on a real GPU (None). A call whose step
+            cannot be captured replays without a graph, with one warning saying why.
+            Results are copies of the graph's buffers; ``.grad`` tensors the step
+            assigns are its static buffers (see :mod:`gtensor.compiler.graphs`).
 
     Returns:
         A :class:`CompiledFunction` (or a decorator making one).
@@ -134,8 +175,8 @@ def compile(fn: Callable[..., Any] | None = None, *,  # noqa: A001 - PyTorch's a
         4.0
     """
     if fn is None:
-        return lambda f: CompiledFunction(f, fullgraph)
-    return CompiledFunction(fn, fullgraph)
+        return lambda f: CompiledFunction(f, fullgraph, cuda_graphs)
+    return CompiledFunction(fn, fullgraph, cuda_graphs)
 
 
 class Program:
@@ -156,6 +197,17 @@ class Program:
         self.replay = replay
         self.size = len(nodes)
         self.device = trace.device
+        self.written = {t for t, _ in replay.stores}
+        self.graph: Any = None  # a GraphRunner when calls replay through a CUDA graph
+        # on cuda the per-call scalars go to one buffer, value ``size``, that the kernels read
+        self.scalars = [] if self.device.type == "cpu" else [
+            i for i, n in enumerate(nodes) if n.kind == "scalar"]
+        if self.scalars:
+            slots = {i: (self.size, k, False) for k, i in enumerate(self.scalars)}
+            self.kernels = _read_scalars(self.kernels, slots)
+            replay.kernels = _read_scalars(replay.kernels, slots)
+            if backward is not None:
+                backward.kernels = _read_scalars(backward.kernels, slots)
         keep = {i for i, n in enumerate(nodes) if n.kind in ("input", "capture")}
         keep.update(outputs)
         keep.update(v for _, v in replay.grads if v.__class__ is int)
@@ -174,14 +226,27 @@ class Program:
 
     def run(self, tensors: list[TensorBase]) -> Any:
         """Run the kernels on this call's tensor arguments; return the function's result."""
-        values: list[Any] = [None] * self.size
+        if self.graph is not None:
+            return self.graph.run(tensors)
+        values = self.bind(tensors)
+        self.replay.start(values)
+        if self.scalars:
+            values[self.size] = scalar_buffer([values[i] for i in self.scalars], self.device)
+        return self.execute(values, tensors)
+
+    def bind(self, tensors: list[TensorBase]) -> list[Any]:
+        """The node values of a call before any kernel runs: its arguments, captured tensors."""
+        values: list[Any] = [None] * (self.size + 1)
         for i, k, grad in self.inputs:
             if k < len(tensors):  # the others are the backward's incoming gradients
                 values[i] = tensors[k]._grad if grad else tensors[k]
         for i, t, _ in self.captures:
             values[i] = t
+        return values
+
+    def execute(self, values: list[Any], tensors: list[TensorBase]) -> Any:
+        """Run the kernels on bound ``values`` (scalars computed); return the result."""
         replay = self.replay
-        replay.start(values)
         self.launch(self.kernels, values, self.drops)
         results = [values[i] for i in self.outputs]
         if self.backward is not None:
@@ -192,9 +257,10 @@ class Program:
         return self.rebuild(results, tensors)
 
     def launch(self, kernels: list[Any], values: list[Any],
-               drops: list[tuple[int, ...]] | None = None) -> None:
+               drops: list[tuple[int, ...]] | None = None, static: bool = False) -> None:
         """Run ``kernels``, reading and filling the node values ``values``; after kernel
-        ``k``, let go of the buffers ``drops[k]`` names (read for the last time)."""
+        ``k``, let go of the buffers ``drops[k]`` names (read for the last time). With
+        ``static``, a kernel writes again into the buffers ``values`` already holds."""
         dev = self.device
         for k, (fn, leaves, roots) in enumerate(kernels):
             if drops is not None and k and drops[k - 1]:
@@ -211,8 +277,12 @@ class Program:
                 else:
                     args += (t._storage.flat(t._dtype.kernel), t._offset + offset)
             for r, shape, dt, dest in roots:
-                out = values[r] = TensorBase.empty(shape, dt, dev) if dest is None \
-                    else values[dest]
+                if dest is not None:
+                    out = values[r] = values[dest]
+                elif static and values[r] is not None:
+                    out = values[r]
+                else:
+                    out = values[r] = TensorBase.empty(shape, dt, dev)
                 args += (out._storage.flat(dt.kernel), out._offset)
             fn(*args)
 
@@ -230,6 +300,13 @@ def _bound(nodes: list[tracing.TraceNode], kernels: list[Kernel]) -> list[Any]:
                           [(r, nodes[r].shape, nodes[r].dtype, d)
                            for r, d in zip(k.roots, dests, strict=True)]))
     return bound
+
+
+def _read_scalars(kernels: list[Any], slots: dict[int, tuple[int, int, bool]]) -> list[Any]:
+    """``kernels`` with each per-call scalar leaf read from its slot of the scalar buffer."""
+    return [kernel if kernel[2].__class__ is int else
+            (kernel[0], [slots.get(leaf[0], leaf) if leaf[2] else leaf for leaf in kernel[1]],
+             kernel[2]) for kernel in kernels]
 
 
 def _reads(kernel: Any) -> list[int]:

@@ -10,6 +10,10 @@
   are deterministic. float32 sums accumulate in float64 (complex64 ones in
   complex128), as on the cpu.
 
+A call's per-call scalars (an optimizer's learning rate) are read from a
+small device buffer (:mod:`gtensor.compiler.staging`), not passed as
+arguments, so a captured CUDA graph sees each call's values.
+
 Kernels are launched through ``_launch.PlannedLaunch`` (grid, block and stream
 fixed once, no per-call type dispatch).
 """
@@ -55,7 +59,7 @@ def cuda_map(trace: Trace, roots: list[int], shape: tuple[int, ...],
     Each root goes into a new contiguous buffer, or into the memory of node
     ``dests[j]`` (a tensor the trace writes in place), at its strides.
     """
-    body = Body(trace, device_fn, roots, half_bits)
+    body = Body(trace, device_fn, roots, half_bits, scalars_in_memory=True)
     dims = [d for d, n in enumerate(shape) if n != 1]
     index = indexer(trace, shape, dims)
     for r in roots:
@@ -80,7 +84,8 @@ def cuda_map(trace: Trace, roots: list[int], shape: tuple[int, ...],
 
 def cuda_reduction(trace: Trace, r: int) -> Kernel:
     """Return the kernel computing reduction node ``r`` (its input chain fused in)."""
-    node, full, body, kept, reduced, value = reduction_body(trace, r, device_fn, half_bits)
+    node, full, body, kept, reduced, value = reduction_body(
+        trace, r, device_fn, half_bits, scalars_in_memory=True)
     acc_type, init, update = accumulate(node, value)
     outputs = int(np.prod([full[d] for d in kept])) if kept else 1
     count = int(np.prod([full[d] for d in reduced])) if reduced else 1

@@ -95,6 +95,7 @@ class CachingAllocator(SegmentRelease):
         self._free_small = self._small.free_lists
         self._free_large = self._large.free_lists
         self._segments: dict[int, Segment] = {}
+        self._pinned: dict[int, int] = {}
         self._pending: list[tuple[Block, list[Event]]] = []
         self._lock = threading.RLock()
         self._busy = False
@@ -547,9 +548,7 @@ class CachingAllocator(SegmentRelease):
         pool = self._small if small else self._large
         counts = self._counts(small)
         merged = pool.merge(block, counts, tick)
-        if not self._caching and not merged.is_split():
-            self._release_segment(merged)
-        else:
+        if self._caching or merged.is_split() or not self._release_segment(merged):
             pool.put(merged, counts)
 
     def _flush(self, pool: BlockPool) -> None:

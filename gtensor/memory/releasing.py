@@ -31,6 +31,7 @@ class SegmentRelease:
     _pending: list[tuple[Block, list[Any]]]
     _max_split: int
     _limit: int | None
+    _pinned: dict[int, int]  # stream handle -> pins: its segments stay reserved
 
     if TYPE_CHECKING:  # defined by the allocator
         def _record(self, action: str, addr: int, size: int, stream: int) -> None: ...
@@ -38,9 +39,11 @@ class SegmentRelease:
         def _flush(self, pool: BlockPool) -> None: ...
         def capacity(self) -> int: ...
 
-    def _release_segment(self, block: Block) -> None:
-        """Return a wholly free block's segment to the device."""
+    def _release_segment(self, block: Block) -> bool:
+        """Return a wholly free block's segment to the device (False: its stream is pinned)."""
         segment = block.segment
+        if segment.stream in self._pinned:
+            return False
         if block.in_pool:
             (self._small if segment.small else self._large).remove(block)
         del self._segments[segment.ptr]
@@ -53,6 +56,35 @@ class SegmentRelease:
         if segment.size >= self._max_split:
             stats.oversize_segments.decrease(1)
         self._record("segment_free", segment.ptr, segment.size, segment.stream)
+        return True
+
+    def pin_stream(self, handle: int) -> None:
+        """Keep the segments of stream ``handle`` until :meth:`unpin_stream`, even when free.
+
+        A captured CUDA graph keeps writing into the blocks its capture used, freed
+        or not: the capturing stream's memory must stay with the graph.
+
+        Example:
+            >>> from gtensor.memory import CachingAllocator
+            >>> from gtensor.memory.raw_host import HostMemory
+            >>> alloc = CachingAllocator(HostMemory(), "cpu")
+            >>> alloc.pin_stream(7)
+            >>> alloc.free(alloc.allocate(16, stream=7)); alloc.empty_cache()
+            >>> alloc.memory_stats()["reserved_bytes.all.current"] > 0
+            True
+            >>> alloc.unpin_stream(7); alloc.empty_cache()
+            >>> alloc.memory_stats()["reserved_bytes.all.current"]
+            0
+        """
+        self._pinned[handle] = self._pinned.get(handle, 0) + 1
+
+    def unpin_stream(self, handle: int) -> None:
+        """Undo one :meth:`pin_stream` of ``handle``."""
+        count = self._pinned.get(handle, 0) - 1
+        if count > 0:
+            self._pinned[handle] = count
+        else:
+            self._pinned.pop(handle, None)
 
     def _release_cached(self) -> None:
         for _, events in self._pending:

@@ -44,17 +44,48 @@ class _SimulatedLaunch:
         self.configuration = configuration
 
     def __call__(self, *args: Any) -> Any:
-        with SIMULATOR_LAUNCH_LOCK:
-            _fake_configure(self.kernel, self.configuration)
-            interval = sys.getswitchinterval()
-            sys.setswitchinterval(SWITCH_INTERVAL)
-            try:
-                return _fake_run(self.kernel, *args)
-            finally:
-                sys.setswitchinterval(interval)
+        recorder = getattr(_recording, "launches", None)
+        if recorder is not None:  # an emulated graph capture: kept for later, not run
+            if len(self.configuration) < 3 or self.configuration[2] in (0, None):
+                name = getattr(getattr(self.kernel, "fn", None), "__name__", "a kernel")
+                raise RuntimeError(f"{name} was launched on the default stream during a "
+                                   "capture (a GPU would run it outside the graph)")
+            recorder.append((self.kernel, self.configuration, args))
+            return None
+        return relaunch(self.kernel, self.configuration, args)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.kernel, name)
+
+
+_recording = threading.local()
+
+
+def record_launches(launches: list[Any] | None) -> None:
+    """Make this thread's simulated launches append ``(kernel, configuration, args)`` to
+    ``launches`` instead of running (None: run them again), as a graph capture does; a
+    launch that names no stream raises, as it escapes a real capture.
+
+    Example:
+        >>> record_launches([]); record_launches(None)
+    """
+    _recording.launches = launches
+
+
+def relaunch(kernel: Any, configuration: Any, args: tuple[Any, ...]) -> Any:
+    """Run one simulated launch, as recorded by :func:`record_launches`.
+
+    Example:
+        >>> relaunch(k, (1, 32), (x,))  # doctest: +SKIP
+    """
+    with SIMULATOR_LAUNCH_LOCK:
+        _fake_configure(kernel, configuration)
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        try:
+            return _fake_run(kernel, *args)
+        finally:
+            sys.setswitchinterval(interval)
 
 
 def _simulated_getitem(kernel: Any, configuration: Any) -> _SimulatedLaunch:
@@ -212,6 +243,15 @@ class PlannedLaunch:
         self.threads = default_threads if threads is None else threads
         self.stream = stream
         self.launch: Any = None
+
+    def on(self, stream: Any) -> PlannedLaunch:
+        """This launch with the same kernel and grid on ``stream`` (a Numba stream).
+
+        Example:
+            >>> PlannedLaunch(k, 1000).on(s).stream is s  # doctest: +SKIP
+            True
+        """
+        return PlannedLaunch(self.kernel, 1, stream, self.blocks, self.threads)
 
     def __call__(self, *args: Any) -> None:
         launch = self.launch

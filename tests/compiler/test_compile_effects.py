@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
+from training_steps import training_step
 
 import gtensor as gt
 import gtensor.nn.functional as F
@@ -114,17 +115,6 @@ def test_random_draws_are_made_afresh_at_every_call(device):
     assert not np.allclose(first, second)
 
 
-def _step(model, opt):
-    """A whole training step: forward, cross-entropy, backward, update."""
-    def step(x, y):
-        opt.zero_grad()
-        loss = F.cross_entropy(model(x), y)
-        loss.backward()
-        opt.step()
-        return loss
-    return step
-
-
 def _linear(device):
     gt.manual_seed(0)
     return nn.Linear(6, 3).to(device)
@@ -207,7 +197,8 @@ def test_compiled_training_step_equals_eager(name, device):
     scheds = [gt.optim.lr_scheduler.StepLR(o, 2, 0.5) for o in opts]
     x, y = gt.randn(5, 6), gt.tensor([0, 1, 2, 1, 0])
 
-    eager, compiled = _step(models[0], opts[0]), gt.compile(_step(models[1], opts[1]))
+    eager = training_step(models[0], opts[0])
+    compiled = gt.compile(training_step(models[1], opts[1]))
     with _strict():
         warnings.simplefilter("error")
         for _ in range(3):  # the first call runs eagerly (it makes the state), then traced
@@ -256,14 +247,14 @@ def test_changed_optimizer_options_retrace_and_untraced_optimizers_run_eagerly()
     own = Halving(model.parameters())
 
     @gt.compile
-    def own_step(x):
+    def owntraining_step(x):
         own.zero_grad()
         model(x).sum().backward()
         own.step()
 
-    own_step(x)
+    owntraining_step(x)
     with pytest.warns(UserWarning, match="Halving.step is not traced"):
-        own_step(x)
+        owntraining_step(x)
 
 
 def test_cnn_training_step_with_conv_pool_and_batch_norm_equals_eager(device):
@@ -278,8 +269,8 @@ def test_cnn_training_step_with_conv_pool_and_batch_norm_equals_eager(device):
     opts = [gt.optim.Adam(m.parameters(), lr=0.01) for m in models]
     x, y = gt.randn(3, 1, 4, 4), gt.tensor([0, 2, 1])
 
-    eager, compiled = _step(models[0], opts[0]), gt.compile(_step(models[1], opts[1]),
-                                                             fullgraph=True)
+    eager = training_step(models[0], opts[0])
+    compiled = gt.compile(training_step(models[1], opts[1]), fullgraph=True)
     for _ in range(3):
         np.testing.assert_allclose(_host(compiled(x.to(device), y.to(device))),
                                    _host(eager(x, y)), rtol=1e-5)
@@ -293,7 +284,7 @@ def test_a_step_without_arguments_is_traced_from_the_tensors_it_reads(device):
     opts = [gt.optim.SGD(m.parameters(), lr=0.1, momentum=0.9) for m in models]
     x, y = gt.randn(5, 6), gt.tensor([0, 1, 2, 1, 0])
     data = [(x, y), (x.to(device), y.to(device))]
-    steps = [lambda k=k: _step(models[k], opts[k])(*data[k]) for k in range(2)]
+    steps = [lambda k=k: training_step(models[k], opts[k])(*data[k]) for k in range(2)]
     compiled = gt.compile(steps[1], fullgraph=True)  # the step of gt.compile's docs
     for _ in range(3):
         np.testing.assert_allclose(_host(compiled()), _host(steps[0]()), rtol=1e-5)

@@ -91,3 +91,15 @@ def test_a_free_list_block_is_reused_while_other_blocks_wait(alloc):
     assert stats["inactive_split.all.current"] == 1  # the tail only
     assert stats["active.all.current"] == 2 and stats["active.all.peak"] == 2
     assert stats["allocation.all.current"] == 1
+
+
+def test_a_pinned_stream_keeps_its_free_segments_until_unpinned(alloc):
+    alloc.pin_stream(5)  # a captured graph's stream: its memory stays with the graph
+    alloc.free(alloc.allocate(3 * MiB, stream=5))
+    kept = alloc.allocate(4096, stream=1)
+    alloc.free(kept)
+    alloc.empty_cache()
+    assert [s["stream"] for s in alloc.snapshot()["segments"]] == [5]
+    alloc.unpin_stream(5)
+    alloc.empty_cache()
+    assert alloc.snapshot()["segments"] == []
