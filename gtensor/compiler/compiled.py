@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..cuda import runtime
+from ..dtypes import float64
 from ..errors import NotYetTraceable, Untraceable
 from ..graph.autocast_mode import autocast_key
 from ..graph.grad_mode import state as grad_state
@@ -39,7 +40,7 @@ from ..ops.dispatch import current_stream_of
 from ..tensor_base import TensorBase
 from .effects import Replay, collect
 from .gradients import Backward, attach, trace_backward
-from .staging import scalar_buffer
+from .staging import StagedScalars
 
 if TYPE_CHECKING:
     from .codegen import Kernel
@@ -199,6 +200,7 @@ class Program:
         self.device = trace.device
         self.written = {t for t, _ in replay.stores}
         self.graph: Any = None  # a GraphRunner when calls replay through a CUDA graph
+        self.staged: StagedScalars | None = None  # writes the scalars of calls without a graph
         # on cuda the per-call scalars go to one buffer, value ``size``, that the kernels read
         self.scalars = [] if self.device.type == "cpu" else [
             i for i, n in enumerate(nodes) if n.kind == "scalar"]
@@ -231,7 +233,11 @@ class Program:
         values = self.bind(tensors)
         self.replay.start(values)
         if self.scalars:
-            values[self.size] = scalar_buffer([values[i] for i in self.scalars], self.device)
+            buffer = TensorBase.empty((len(self.scalars),), float64, self.device)
+            if self.staged is None:
+                self.staged = StagedScalars(buffer)
+            self.staged.write([values[i] for i in self.scalars], buffer)
+            values[self.size] = buffer
         return self.execute(values, tensors)
 
     def bind(self, tensors: list[TensorBase]) -> list[Any]:

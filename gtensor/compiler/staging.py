@@ -15,22 +15,9 @@ import numpy as np
 
 from ..cuda import runtime
 from ..cuda.streams import Event
-from ..dtypes import float64
 from ..kernels.common import transfers
 from ..ops.dispatch import current_stream_of
 from ..tensor_base import TensorBase
-
-
-def scalar_buffer(numbers: list[float], dev: Any) -> TensorBase:
-    """A new float64 tensor on ``dev`` holding ``numbers`` (written on the current stream).
-
-    Example:
-        >>> scalar_buffer([0.5, 2.0], gt.device("cuda")).tolist()  # doctest: +SKIP
-        [0.5, 2.0]
-    """
-    buffer = TensorBase.empty((len(numbers),), float64, dev)
-    write_scalars(buffer, numbers)
-    return buffer
 
 
 def write_scalars(buffer: TensorBase, numbers: list[float]) -> None:
@@ -58,7 +45,10 @@ def write_scalars(buffer: TensorBase, numbers: list[float]) -> None:
 
 
 class StagedScalars:
-    """A graph's scalar buffer, written through two pinned host buffers taken in turn.
+    """A scalar buffer, written through two pinned host buffers taken in turn.
+
+    A graph writes its one buffer at every call; a replay without a graph
+    writes each call's new buffer the same way.
 
     On a GPU a copy from pinned memory never makes the host wait for the
     stream (one from pageable memory may), and a pinned buffer is written
@@ -83,10 +73,12 @@ class StagedScalars:
                 self.slots.append([memory, np.frombuffer(memory, np.float64, count), Event(),
                                    False])
 
-    def write(self, numbers: list[float]) -> None:
-        """Queue a write of ``numbers`` into the buffer on the current stream."""
+    def write(self, numbers: list[float], into: TensorBase | None = None) -> None:
+        """Queue a write of ``numbers`` into the buffer (or ``into``, another of its size and
+        device) on the current stream."""
+        buffer = self.buffer if into is None else into
         if not self.slots:
-            write_scalars(self.buffer, numbers)
+            write_scalars(buffer, numbers)
             return
         slot = self.slots[self.turn]
         self.turn ^= 1
@@ -94,11 +86,11 @@ class StagedScalars:
         if used:
             done.synchronize()  # the copy that last read this pinned buffer is done
         host[:] = numbers
-        storage = self.buffer._storage
+        storage = buffer._storage
         stream = current_stream_of(storage.device)
         cp = runtime.cupy()
         transfers.count("host_to_device")
-        cp.cuda.runtime.memcpyAsync(storage.ptr + self.buffer._offset * 8, memory.ptr,
+        cp.cuda.runtime.memcpyAsync(storage.ptr + buffer._offset * 8, memory.ptr,
                                     host.nbytes, cp.cuda.runtime.memcpyHostToDevice,
                                     stream.handle)
         done.record(stream)
