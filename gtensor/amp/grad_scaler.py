@@ -2,10 +2,10 @@
 
 The scale and the count of steps since the last overflow live on the device
 as 0-d tensors. Unscaling checks every gradient of an optimizer for inf and
-NaN on the device (each gradient's ``isfinite().all()``, stacked and folded
-into one flag per device) before multiplying it in place by the inverse
-scale; ``step`` reads that flag on the host once per device to decide whether
-the optimizer steps, and ``update`` moves the scale with device ops only.
+NaN on the device and multiplies it in place by the inverse scale, in one
+pass per gradient (the ``amp_unscale`` kernel) raising one flag per device;
+``step`` reads that flag on the host once per device to decide whether the
+optimizer steps, and ``update`` moves the scale with device ops only.
 """
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ from ..cuda import is_available as cuda_is_available
 from ..device import device
 from ..dtypes import float16, float32, float64, int32
 from ..graph.grad_mode import no_grad
-from ..ops.creation import full
+from ..ops.creation import full, zeros
+from ..ops.dispatch import launch
 from ..ops.elementwise import logical_and, maximum, where
 from ..ops.layout.copies import stack
 from ..ops.unary import isfinite, logical_not
 from ..tensor import Tensor
+from ..trace_state import state as trace_state
 
 
 class OptState(Enum):
@@ -43,17 +45,33 @@ def found_inf_and_unscale_(grads: list[Tensor], inv_scale: Tensor) -> Tensor:
     inf or NaN, else 0.0; then multiply each gradient by ``inv_scale`` in place.
 
     The check reads the gradients as they were before the multiply, as PyTorch's
-    ``_amp_foreach_non_finite_check_and_unscale_`` does.
+    ``_amp_foreach_non_finite_check_and_unscale_`` does. A contiguous float32 or
+    float64 gradient takes one pass of the ``amp_unscale`` kernel, which checks,
+    multiplies and raises the one shared flag; others (and traced calls) take
+    the composite of ``isfinite``, ``all`` and ``mul_``.
 
     Example:
         >>> found_inf_and_unscale_([gt.tensor([2.0, float("inf")])],
         ...                        gt.tensor(0.5)).item()  # doctest: +SKIP
         1.0
     """
-    finite = stack([isfinite(g).all() for g in grads]).all()
+    dev = grads[0].device
+    found = zeros(1, dtype=float32, device=dev)
+    inv = inv_scale.to(dev, float32).reshape(1)
+    finite = []
     for g in grads:
-        g.mul_(inv_scale)
-    return logical_not(finite).to(float32)
+        if (trace_state.trace is None and g.dtype in (float32, float64)
+                and g.is_contiguous()):
+            g._check_writable("unscale_")
+            launch("amp_unscale", dev, (g.dtype,), g.reshape(-1)._native(), inv._native(),
+                   found._native())
+            g._bump_version()
+        else:
+            finite.append(isfinite(g).all())
+            g.mul_(inv_scale)
+    if finite:
+        found = maximum(found, logical_not(stack(finite).all()).to(float32))
+    return found.reshape(())
 
 
 def update_scale_(scale: Tensor, growth_tracker: Tensor, found_inf: Tensor,

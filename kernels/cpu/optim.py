@@ -1,4 +1,5 @@
-"""Fused optimizer steps on the CPU (``numba.njit``, parallel for large parameters)."""
+"""Fused optimizer steps and GradScaler's check-and-unscale on the CPU (``numba.njit``, parallel
+for large tensors)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,41 @@ def gtensor_adam_step_cpu(p: np.ndarray, g: np.ndarray, m: np.ndarray, v: np.nda
     """
     fn = _parallel if p.size >= PARALLEL_MIN else _serial
     fn(p, g, m, v, vmax, *hyper)
+
+
+def gtensor_amp_unscale(g, inv_scale, found):  # noqa: ANN001, ANN201
+    scale = inv_scale[0]
+    bad = 0
+    for i in numba.prange(g.size):
+        x = g[i]
+        if not np.isfinite(x):
+            bad += 1
+        g[i] = x * scale
+    if bad:
+        found[0] = 1.0
+
+
+_unscale_serial = numba.njit(**_JIT)(gtensor_amp_unscale)
+_unscale_parallel = numba.njit(parallel=True, **_JIT)(gtensor_amp_unscale)
+
+
+@register("amp_unscale", "cpu", ["float32", "float64"])
+def gtensor_amp_unscale_cpu(g: np.ndarray, inv_scale: np.ndarray, found: np.ndarray,
+                            stream: Any = None) -> None:
+    """Multiply the contiguous 1-D gradient ``g`` by ``inv_scale[0]`` in place; set ``found[0]``
+    to 1.0 if ``g`` held an inf or NaN before (GradScaler's check and unscale, one pass).
+
+    Args:
+        g: the gradient (float32 or float64).
+        inv_scale: one float32 value, the inverse of the loss scale.
+        found: one float32 flag, left as it is when every value is finite.
+        stream: ignored on the CPU.
+
+    Example:
+        >>> g = np.array([2.0, np.inf], np.float32); found = np.zeros(1, np.float32)
+        >>> gtensor_amp_unscale_cpu(g, np.array([0.5], np.float32), found)
+        >>> g.tolist(), found.tolist()
+        ([1.0, inf], [1.0])
+    """
+    fn = _unscale_parallel if g.size >= PARALLEL_MIN else _unscale_serial
+    fn(g, inv_scale, found)

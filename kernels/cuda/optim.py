@@ -1,7 +1,8 @@
-"""Fused optimizer steps on CUDA (one grid-stride kernel per parameter)."""
+"""Fused optimizer steps and GradScaler's check-and-unscale on CUDA (grid-stride kernels)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from numba import cuda
@@ -33,3 +34,26 @@ def gtensor_adam_step_cuda(p: Any, g: Any, m: Any, v: Any, vmax: Any, *hyper: An
         >>> gtensor_adam_step_cuda(p, g, m, v, v, *hyper, stream=s)  # doctest: +SKIP
     """
     on(gtensor_adam_step, p.size, stream)(p, g, m, v, vmax, *hyper)
+
+
+@cuda.jit
+def gtensor_amp_unscale(g, inv_scale, found):  # noqa: ANN001
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    scale = inv_scale[0]
+    while i < g.size:
+        x = g[i]
+        if math.isinf(x) or math.isnan(x):
+            found[0] = 1.0  # every writer stores the same value: no atomic needed
+        g[i] = x * scale
+        i += step
+
+
+@register("amp_unscale", "cuda", ["float32", "float64"])
+def gtensor_amp_unscale_cuda(g: Any, inv_scale: Any, found: Any, stream: Any = None) -> None:
+    """GradScaler's check and unscale of one gradient in one pass (see the CPU kernel).
+
+    Example:
+        >>> gtensor_amp_unscale_cuda(g, inv_scale, found, stream=s)  # doctest: +SKIP
+    """
+    on(gtensor_amp_unscale, g.size, stream)(g, inv_scale, found)

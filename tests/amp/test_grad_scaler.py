@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import gtensor as gt
+from gtensor.amp.grad_scaler import found_inf_and_unscale_
 
 torch = pytest.importorskip("torch")
 
@@ -103,3 +104,22 @@ def test_state_dict_round_trip_and_disabled() -> None:
     assert not off.is_enabled()
     with pytest.raises(RuntimeError, match="empty"):
         restored.load_state_dict({})
+
+
+@pytest.mark.parametrize("bad", [None, float("inf"), float("nan")])
+def test_check_and_unscale_is_one_pass_per_gradient_and_one_flag(device: str, bad) -> None:
+    rng = np.random.default_rng(0)
+    host = [rng.standard_normal((3, 4)).astype(np.float32),
+            rng.standard_normal(5),  # float64
+            rng.standard_normal((4, 3)).astype(np.float32)]  # read through a transpose
+    if bad is not None:
+        host[1][2] = bad
+    grads = [gt.tensor(host[0], device=device), gt.tensor(host[1], device=device),
+             gt.tensor(host[2], device=device).t()]
+    versions = [g._version for g in grads]
+    found = found_inf_and_unscale_(grads, gt.tensor(0.25, device=device))
+    assert found.shape == () and found.dtype is gt.float32
+    assert found.item() == (0.0 if bad is None else 1.0)
+    for g, h in zip(grads, [host[0], host[1], host[2].T], strict=True):
+        np.testing.assert_array_equal(g.cpu().numpy(), h * 0.25)
+    assert all(g._version > v for g, v in zip(grads, versions, strict=True))
