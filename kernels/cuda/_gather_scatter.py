@@ -42,7 +42,10 @@ dims of ``(n, *R)`` (one division per dim, its remainder by a multiply).
 **Combining** into the indexed operand: ``copy`` stores (among duplicate
 offsets some write wins); ``add``, ``amax``, ``amin`` use ``cuda.atomic`` on
 the dtypes in ``ATOMIC_KINDS`` (a complex ``add`` adds to the real and imaginary
-parts, the destination given as its floats); ``prod`` and the other dtypes run
+parts, the destination given as its floats); float16 and bfloat16 combine
+through a compare-and-swap loop on the 32-bit word holding the element (the
+destination given as its words, the values as their bits: each combine
+rounds once, as a native half atomic does); ``prod`` and the other dtypes run
 the strided loop on one thread, which combines every duplicate exactly once, in order. A
 row whose offset is ``BAD_OFFSET`` (an index found out of range) is read as
 zeros by a gather and skipped by a scatter.
@@ -63,6 +66,7 @@ from numba import cuda
 from ..common import search_math
 from ..common.strided import collapse
 from ._launch import SIMULATED, PlannedLaunch, multiprocessors, remembered, stream_pointer
+from .half import half_io
 
 ROW_THREADS = 8 if SIMULATED else 256
 SHORT_ROW = 8 if SIMULATED else 32
@@ -188,6 +192,8 @@ def _write_atomic(dense, ind, o, d_off, d, i, v, mode):  # noqa: ANN001, ANN202
         return
     if mode == 1:
         cuda.atomic.add(ind, _at(o, i), v)
+    elif v != v:  # a NaN wins amax and amin; Numba's atomic max and min skip it, but keep
+        ind[_at(o, i)] = v  # a NaN they find, so once stored it stays
     elif mode == 2:
         cuda.atomic.max(ind, _at(o, i), v)
     else:
@@ -238,14 +244,55 @@ def _write_serial(dense, ind, o, d_off, d, i, v, mode):  # noqa: ANN001, ANN202
         ind[at] = v
 
 
+def _write_atomic16(half: str) -> Any:
+    """The ``add``/``amax``/``amin`` of ``half`` bits ``v`` into element ``_at(o, i)`` of a
+    16-bit destination given as its 32-bit words ``ind``: a compare-and-swap loop on the word."""
+    load, store = half_io(half)
+
+    @cuda.jit(device=True)
+    def write(dense, ind, o, d_off, d, i, v, mode):  # noqa: ANN001, ANN202
+        if o == BAD:
+            return
+        at = _at(o, i)
+        word = at >> np.uint64(1)
+        odd = (at & np.uint64(1)) != np.uint64(0)  # little-endian: the word's high half
+        shift = np.uint32(16) if odd else np.uint32(0)
+        keep = np.uint32(0xFFFF) if odd else np.uint32(0xFFFF0000)
+        x = load(v)
+        old = ind[word]
+        while True:
+            cur = load(np.uint16((old >> shift) & np.uint32(0xFFFF)))
+            if mode == 1:
+                new = cur + x
+            elif mode == 2:
+                if not (x > cur or x != x):
+                    return
+                new = x
+            else:
+                if not (x < cur or x != x):
+                    return
+                new = x
+            swapped = np.uint32((old & keep) | (np.uint32(store(new)) << shift))
+            seen = cuda.atomic.cas(ind, word, old, swapped)
+            if seen == old:
+                return
+            old = seen
+
+    return write
+
+
 _MOVES = {"gather": (_read_indexed, _write_dense), "copy": (_read_dense, _write_copy),
           "atomic": (_read_dense, _write_atomic), "serial": (_read_dense, _write_serial),
           "atomic_parts": (_read_dense, _write_atomic_parts),
-          "serial_complex": (_read_dense, _write_serial_complex)}
+          "serial_complex": (_read_dense, _write_serial_complex),
+          "atomic16_float16": (_read_dense, _write_atomic16("float16")),
+          "atomic16_bfloat16": (_read_dense, _write_atomic16("bfloat16"))}
 _NAMES = {"gather": "gtensor_gather", "copy": "gtensor_scatter_copy",
           "atomic": "gtensor_scatter_atomic", "serial": "gtensor_scatter_serial",
           "atomic_parts": "gtensor_scatter_atomic_parts",
-          "serial_complex": "gtensor_scatter_serial_complex"}
+          "serial_complex": "gtensor_scatter_serial_complex",
+          "atomic16_float16": "gtensor_scatter_atomic_f16",
+          "atomic16_bfloat16": "gtensor_scatter_atomic_bf16"}
 
 
 @cache
@@ -406,15 +453,24 @@ def layout(a: Any) -> str:
     return "C" if flags["C_CONTIGUOUS"] else "F" if flags["F_CONTIGUOUS"] else "A"
 
 
-def combine_kind(mode: str, dtype: np.dtype) -> str:
+def combine_kind(mode: str, dtype: np.dtype, half: str | None = None, words: bool = False
+                 ) -> str:
     """Which scatter kernel combines ``mode`` for ``dtype``: copy, atomic or serial.
+
+    ``half`` names a float16 or bfloat16 destination (``dtype`` its storage
+    type); ``words``: whether its storage splits into whole 32-bit words, which
+    the compare-and-swap combine of half types needs.
 
     Example:
         >>> combine_kind("add", np.dtype("float32")), combine_kind("prod", np.dtype("int64"))
         ('atomic', 'serial')
+        >>> combine_kind("amax", np.dtype("uint16"), "bfloat16", words=True)
+        'atomic16_bfloat16'
     """
     if mode == "copy":
         return "copy"
+    if half is not None and words and mode in ("add", "amax", "amin"):
+        return f"atomic16_{half}"
     if dtype.kind == "c":  # ``add`` on the float parts (the caller passes them), else one thread
         return "atomic_parts" if mode == "add" else "serial_complex"
     return "atomic" if mode != "prod" and dtype.name in ATOMIC_KINDS else "serial"

@@ -179,17 +179,51 @@ def scatter(dst: Any, base: int, shape: tuple[int, ...], strides: tuple[int, ...
     Example:
         >>> scatter(d_dst, 0, (), (), d_offsets, d_src, "add")  # doctest: +SKIP
     """
+    dtype = np.dtype(dst.dtype)
+    _scatter(dst, base, shape, strides, offsets, src, mode, stream,
+             "float16" if dtype == np.float16 else None)
+
+
+@register("scatter", "cuda", [("bfloat16", "bfloat16")])
+def scatter_bfloat16(dst: Any, base: int, shape: tuple[int, ...], strides: tuple[int, ...],
+                     offsets: Any, src: Any, mode: str, stream: Any = None) -> None:
+    """:func:`scatter` of bfloat16 operands given as their bits: ``copy`` moves the bits;
+    ``add``, ``amax`` and ``amin`` combine in float32 and round once per combine.
+
+    ``prod``, and a destination storage of an odd number of elements, are the
+    caller's to widen (``ValueError`` here).
+
+    Example:
+        >>> scatter_bfloat16(d_dst, 0, (), (), d_offsets, d_src, "add")  # doctest: +SKIP
+    """
+    _scatter(dst, base, shape, strides, offsets, src, mode, stream, "bfloat16")
+
+
+def _address(a: Any) -> int:
+    """Where device array ``a`` starts (a simulated one: its host memory)."""
+    face = getattr(a, "__cuda_array_interface__", None) or a.__array_interface__
+    return int(face["data"][0])
+
+
+def _scatter(dst: Any, base: int, shape: tuple[int, ...], strides: tuple[int, ...],
+             offsets: Any, src: Any, mode: str, stream: Any, half: str | None) -> None:
     if mode not in SCATTER_MODES:
         raise ValueError(f"[scatter] unknown mode {mode!r}; expected one of {SCATTER_MODES}")
     if src.size == 0:
         return
     s_flat, s_off, s_strides = flat_operand(src)
     dtype = np.dtype(dst.dtype)
-    kind = combine_kind(mode, dtype)
-    run = plan(kind, (np.dtype(src.dtype), dtype), (layout(dst), layout(offsets)),
+    kind = combine_kind(mode, dtype, half, words=dst.size % 2 == 0 and _address(dst) % 4 == 0)
+    if half == "bfloat16" and kind not in ("copy", "atomic16_bfloat16"):
+        raise ValueError(f"[scatter] bfloat16 {mode} into {dst.size} elements: widen first")
+    ind = dst
+    if kind == "atomic_parts":
+        ind = dst.view(np.dtype(f"f{dtype.itemsize // 2}"))
+    elif kind.startswith("atomic16"):  # the values as their bits, the destination as words
+        ind, s_flat = dst.view(np.uint32), s_flat.view(np.uint16)
+    run = plan(kind, (np.dtype(s_flat.dtype), np.dtype(ind.dtype)), (layout(ind), layout(offsets)),
                _ints(shape), _ints(strides), tuple(src.shape), s_strides, stream)
-    parts = dst.view(np.dtype(f"f{dtype.itemsize // 2}")) if kind == "atomic_parts" else dst
-    run(s_flat, s_off, parts, int(base), offsets, SCATTER_MODES.index(mode))
+    run(s_flat, s_off, ind, int(base), offsets, SCATTER_MODES.index(mode))
 
 
 @cuda.jit

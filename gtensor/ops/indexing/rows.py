@@ -116,7 +116,8 @@ def scatter_rows(dst: Tensor, offsets: Tensor, values_lead: Tensor, mode: str) -
     Example:
         >>> scatter_rows(x[0], offs, vals, "add")  # doctest: +SKIP
     """
-    if mode != "copy" and dst.dtype is bfloat16 and dst.device.type != "cpu":
+    if dst.dtype is bfloat16 and dst.device.type != "cpu" and (
+            mode == "prod" or mode != "copy" and (dst._storage.nbytes | dst._storage.ptr) % 4):
         _combine_wide(dst, offsets, values_lead, mode)
         return
     launch("scatter", dst.device, (dst.dtype, values_lead.dtype), storage_flat(dst), dst._offset,
@@ -126,8 +127,10 @@ def scatter_rows(dst: Tensor, offsets: Tensor, values_lead: Tensor, mode: str) -
 def _combine_wide(dst: Tensor, offsets: Tensor, values_lead: Tensor, mode: str) -> None:
     """:func:`scatter_rows` combining into bfloat16 on a GPU, through float32.
 
-    A GPU kernel sees bfloat16 as its bits and has no atomic add for them: the
-    storage is widened to float32, combined there, and rounded back once.
+    For what the bfloat16 scatter kernel cannot combine in place (``prod``, and a
+    storage that does not split into the aligned 32-bit words its
+    compare-and-swap needs): the storage is widened to float32,
+    combined there, and rounded back once.
     """
     n = dst._storage.nbytes // dst.itemsize
     whole = from_storage(dst._storage, (n,), (1,), 0, dst.dtype)

@@ -48,6 +48,28 @@ def test_scatter_reduce(device, rng, reduce, include_self):
     np.testing.assert_allclose(np_(got), want, rtol=1e-12)
 
 
+@pytest.mark.parametrize("dt", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("n", [6, 5])  # a half storage of whole 32-bit words, and one not
+def test_scatter_reduce_combines_halves_in_place_and_nan_wins(device, rng, dt, n):
+    """amax/amin let a NaN of either side win; float16 and bfloat16 combine on their own bits."""
+    dtype = getattr(gt, dt)
+    a = rng.standard_normal((n, 3)).astype(np.float32)
+    a[0, 2] = np.nan
+    idx = np.array([[0, 1, 2], [1, 1, 0], [n - 1, 0, 1], [0, 0, 0]])
+    src = rng.standard_normal((4, 3)).astype(np.float32)
+    src[1, 1] = np.nan
+    x, s = (gt.tensor(v, device=device).to(dtype) for v in (a, src))
+    a, src = np_(x.float()), np_(s.float())  # the values as the half type holds them
+    for reduce, fn in (("sum", np.sum), ("amax", np.max), ("amin", np.min)):
+        got = x.scatter_reduce(0, gt.tensor(idx, device=device), s, reduce)
+        want = a.copy()
+        for key in {(int(idx[p]), p[1]) for p in np.ndindex(idx.shape)}:
+            vals = [src[p] for p in np.ndindex(idx.shape) if (idx[p], p[1]) == key]
+            want[key] = fn(vals + [a[key]])
+        tol = 0 if reduce != "sum" else {"float32": 1e-6, "float16": 1e-2, "bfloat16": 5e-2}[dt]
+        np.testing.assert_allclose(np_(got.float()), want, rtol=tol, atol=tol)
+
+
 def test_scatter_scatter_add_and_value(device, rng):
     a = np.zeros((3, 4))
     idx = np.array([[0, 1, 2, 0], [2, 2, 1, 1]])
