@@ -9,7 +9,7 @@ rule); in evaluation it is ``leaky_relu`` with the mean slope.
 
 from __future__ import annotations
 
-from ...errors import check
+from ...errors import DTypeError, check
 from ...ops.elementwise import where
 from ...ops.random import rand_like
 from ...ops.unary import check_floating
@@ -68,20 +68,22 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
 
 
 def _threshold(x: Tensor, threshold: float, value: float) -> Tensor:
-    return where(x > threshold, x, value)
+    out = where(x > threshold, x, value)
+    return out if out.dtype is x.dtype else out.to(x.dtype)
 
 
 threshold_ = _in_place(_threshold, "threshold_")
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
-    """``x`` where ``x > threshold``, else ``value``.
+    """``x`` where ``x > threshold``, else ``value`` (in ``x``'s dtype, integers included).
 
     Example:
         >>> F.threshold(gt.tensor([0.5, 2.0]), 1.0, -1.0).tolist()  # doctest: +SKIP
         [-1.0, 2.0]
     """
-    check_floating(input, "threshold")
+    check(not input.dtype.is_complex, "threshold", lambda: f"not implemented for dtype "
+          f"{input.dtype.name}", DTypeError)
     return (threshold_ if inplace else _threshold)(input, threshold, value)
 
 
