@@ -177,6 +177,7 @@ from .ops.float_math import (
     nextafter,
     signbit,
 )
+from .ops.gamma_functions import digamma, erfinv, lgamma
 from .ops.indexing.along_dim import (
     gather,
     index_add,
@@ -446,7 +447,8 @@ numel = TensorBase.numel
 __all__ = [
     "addmm", "aminmax", "as_strided", "bartlett_window", "blackman_window", "broadcast_tensors",
     "clamp_max", "clamp_max_", "clamp_min", "clamp_min_", "column_stack", "count_nonzero",
-    "cross", "deg2rad", "deg2rad_", "det", "diagonal_scatter", "dist", "dsplit", "dstack",
+    "cross", "deg2rad", "deg2rad_", "det", "diagonal_scatter", "digamma", "dist", "dsplit",
+    "dstack", "erfinv", "lgamma",
     "empty_strided", "erfc", "erfc_", "float_power", "fliplr", "flipud", "fmod", "frac", "frac_",
     "ger", "hamming_window", "hann_window", "heaviside", "hsplit", "hstack", "inner", "isin",
     "is_floating_point", "isneginf", "isposinf", "isreal", "kaiser_window", "kron",

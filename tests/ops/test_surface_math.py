@@ -116,7 +116,46 @@ def test_reductions(dim):
     same(got.max, want.max)
 
 
+GAMMA_X = np.array([-7.3, -2.5, -0.99953, -1e-4, 1e-5, 0.3, 1.0, 1.4616, 2.0, 7.5, 33.0, 1e5])
+ERFINV_Y = np.array([-1 + 1e-12, -0.9999, -0.7, -0.2, 0.0, 1e-9, 0.3, 0.5, 0.95, 1 - 1e-15])
+
+
+def test_gamma_functions_on_each_device(device):
+    grads(gt.lgamma, torch.lgamma, GAMMA_X[:6], device=device, rtol=1e-12, atol=1e-13)
+    grads(gt.erfinv, torch.erfinv, ERFINV_Y[2:8], device=device, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["lgamma", "digamma", "erfinv"])
+def test_gamma_functions_match_torch(name):
+    x = ERFINV_Y if name == "erfinv" else GAMMA_X
+    rtol = 1e-9 if name == "digamma" else 1e-11  # torch's trigamma is 5e-10 off at 1: pi**2/6
+    grads(getattr(gt, name), getattr(torch, name), x, rtol=rtol, atol=1e-13)
+    special = np.array([0.0, -0.0, -1.0, -3.0, INF, -INF, NAN, 1.0, -1.0, 1.5, -2.0])
+    for dt in (np.float64, np.float32):
+        a = (x if dt is np.float64 else x.astype(dt))
+        same(getattr(gt, name)(gt.tensor(a)), getattr(torch, name)(torch.tensor(a)), rtol=2e-6,
+             atol=1e-6)
+        same(getattr(gt, name)(gt.tensor(special.astype(dt))),  # torch's float32 digamma:
+             getattr(torch, name)(torch.tensor(special.astype(dt))), rtol=2e-6)  # 1e-6 off
+    same(getattr(gt, name)(gt.tensor([0, 1])), getattr(torch, name)(torch.tensor([0, 1])),
+         rtol=2e-6)
+    same(getattr(gt.tensor(x), name + "_")(), getattr(torch.tensor(x), name + "_")(), rtol=1e-11,
+         atol=1e-13)
+
+
+def test_special_names():
+    x = gt.tensor(GAMMA_X)
+    y = gt.tensor([1.0, 0.5], dtype=gt.float64, requires_grad=True)
+    gt.digamma(y).sum().backward()
+    np.testing.assert_allclose(y.grad.numpy(), [math.pi ** 2 / 6, math.pi ** 2 / 2], rtol=1e-15)
+    assert gt.special.gammaln(x).tolist() == gt.lgamma(x).tolist()
+    assert gt.special.psi(x).tolist() == gt.special.digamma(x).tolist() == gt.digamma(x).tolist()
+    assert gt.special.erfinv(gt.tensor([0.5])).tolist() == gt.erfinv(gt.tensor([0.5])).tolist()
+
+
 @pytest.mark.parametrize("call, error", [
+    (lambda: gt.lgamma(gt.tensor([1j])), "lgamma"),
+    (lambda: gt.erfinv([0.5]), "erfinv"),
     (lambda: gt.fmod(2.0, gt.ones(2)), "fmod"),
     (lambda: gt.heaviside(gt.ones(2), gt.ones(2, dtype=gt.float64)), "heaviside"),
     (lambda: gt.frac(gt.tensor([1, 2])), "frac"),
