@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import ml_dtypes
 
 from ..dtypes import bool_, complex128, float64, get_default_dtype, result_type
-from ..errors import DTypeError, check
+from ..errors import DivisionByZeroError, DTypeError, check
 from ..graph.grad_mode import no_grad
 from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node
@@ -96,7 +96,10 @@ def fmod(input: Tensor, other: Any) -> Tensor:
     """
     _tensor_arg("fmod", input)
     with no_grad():
-        r = ew.remainder(input.abs(), abs(other))  # type: ignore[attr-defined]
+        try:
+            r = ew.remainder(input.abs(), abs(other))  # type: ignore[attr-defined]
+        except DivisionByZeroError:
+            raise DivisionByZeroError("[fmod] integer division by zero") from None
         out = ew.where(input < 0, -r, r)
         out = out if out.dtype is r.dtype else out.to(r.dtype)
     return _record_binary("fmod", out, input, other, _fmod_vjp)

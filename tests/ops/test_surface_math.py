@@ -157,6 +157,7 @@ def test_special_names():
     (lambda: gt.lgamma(gt.tensor([1j])), "lgamma"),
     (lambda: gt.erfinv([0.5]), "erfinv"),
     (lambda: gt.fmod(2.0, gt.ones(2)), "fmod"),
+    (lambda: gt.fmod(gt.tensor([3]), gt.tensor([0])), "fmod"),
     (lambda: gt.heaviside(gt.ones(2), gt.ones(2, dtype=gt.float64)), "heaviside"),
     (lambda: gt.frac(gt.tensor([1, 2])), "frac"),
     (lambda: gt.positive(gt.tensor([True])), "positive"),
