@@ -202,7 +202,8 @@ def to(self: Tensor, *args: Any, copy: bool = False, non_blocking: bool = False,
 
 
 def type_as(self: Tensor, other: Tensor) -> Tensor:
-    """``self`` cast to ``other``'s dtype (``self`` itself when it already has it).
+    """``self`` with ``other``'s dtype and device, as ``self.type(other.type())`` (``self``
+    itself when it already has them).
 
     Example:
         >>> gt.tensor([1, 2]).type_as(gt.zeros(1)).dtype
@@ -210,7 +211,7 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
     """
     check(isinstance(other, TensorBase), "type_as", lambda: f"expected a tensor, got "
           f"{type(other).__name__}", TypeError)
-    return to(self, other.dtype)
+    return to(self, other)
 
 
 def is_floating_point(input: Tensor) -> bool:

@@ -112,15 +112,19 @@ def test_scatters_and_in_place_writes():
         want = torch.zeros(shape).fill_diagonal_(2.0, wrap)
         same(gt.zeros(shape).fill_diagonal_(2.0, wrap), want)
     m = np.array([True, False, True])
+    check(lambda x, y: (x * 1).masked_scatter_(gt.tensor(m), y),
+          lambda x, y: (x * 1).masked_scatter_(torch.tensor(m), y), A[:, :3].copy(), A)
     x, tx = gt.zeros(2, 3), torch.zeros(2, 3)
     x.masked_scatter_(gt.tensor(m), gt.arange(6.0))
     tx.masked_scatter_(torch.tensor(m), torch.arange(6.0))
     same(x, tx)
 
 
-def test_dtype_helpers():
+def test_dtype_helpers(device):
     x = gt.tensor([1, 2])
-    assert x.type_as(gt.zeros(1, dtype=gt.float64)).dtype is gt.float64
+    y = x.type_as(gt.zeros(1, dtype=gt.float64, device=device))
+    assert y.dtype is gt.float64 and y.device.type == device
+    assert x.type_as(x) is x
     assert not gt.is_floating_point(x) and x.float().is_floating_point()
 
 
