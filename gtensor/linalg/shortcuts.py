@@ -35,7 +35,7 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
     """The product of a matrix and a vector.
 
     Example:
-        >>> gt.mv(gt.ones(2, 3), gt.ones(3)).tolist()  # doctest: +SKIP
+        >>> gt.mv(gt.ones(2, 3), gt.ones(3)).tolist()
         [3.0, 3.0]
     """
     _tensors("mv", input, vec)
@@ -50,7 +50,7 @@ def inner(input: Tensor, other: Tensor) -> Tensor:
     """The dot product over the last dims (a plain product when either is 0-d).
 
     Example:
-        >>> gt.inner(gt.ones(2, 3), gt.ones(3)).tolist()  # doctest: +SKIP
+        >>> gt.inner(gt.ones(2, 3), gt.ones(3)).tolist()
         [3.0, 3.0]
     """
     _tensors("inner", input, other)
@@ -66,7 +66,7 @@ def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
     """The ``p``-norm of ``input - other`` (broadcast together).
 
     Example:
-        >>> gt.dist(gt.tensor([3.0, 0.0]), gt.tensor([0.0, 4.0])).item()  # doctest: +SKIP
+        >>> gt.dist(gt.tensor([3.0, 0.0]), gt.tensor([0.0, 4.0])).item()
         5.0
     """
     _tensors("dist", input, other)
@@ -78,7 +78,7 @@ def kron(input: Tensor, other: Tensor) -> Tensor:
     """The Kronecker product: blocks ``input[i] * other``, dims padded to the same number.
 
     Example:
-        >>> gt.kron(gt.eye(2), gt.ones(1, 2)).tolist()  # doctest: +SKIP
+        >>> gt.kron(gt.eye(2), gt.ones(1, 2)).tolist()
         [[1.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0]]
     """
     _tensors("kron", input, other)

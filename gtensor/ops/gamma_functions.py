@@ -153,7 +153,7 @@ def lgamma(input: Tensor) -> Tensor:
     """The log of the absolute value of the gamma function.
 
     Example:
-        >>> gt.lgamma(gt.tensor([1.0, 3.0, 0.5])).tolist()  # doctest: +SKIP
+        >>> gt.lgamma(gt.tensor([1.0, 3.0, 0.5])).tolist()
         [0.0, 0.6931471824645996, 0.5723649263381958]
     """
     return _unary("lgamma", input, _lgamma64, _lgamma_vjp)
@@ -163,7 +163,7 @@ def digamma(input: Tensor) -> Tensor:
     """The digamma function, the derivative of :func:`lgamma`.
 
     Example:
-        >>> gt.digamma(gt.tensor([1.0])).item()  # doctest: +SKIP
+        >>> gt.digamma(gt.tensor([1.0])).item()
         -0.5772156715393066
     """
     return _unary("digamma", input, _digamma64, _digamma_vjp)
@@ -198,7 +198,7 @@ def erfinv(input: Tensor) -> Tensor:
     """The inverse error function on ``[-1, 1]`` (``inf`` at the ends, NaN outside).
 
     Example:
-        >>> round(gt.erfinv(gt.tensor([0.5], dtype=gt.float64)).item(), 12)  # doctest: +SKIP
+        >>> round(gt.erfinv(gt.tensor([0.5], dtype=gt.float64)).item(), 12)
         0.476936276204
     """
     return _unary("erfinv", input, _erfinv64, _erfinv_vjp)
@@ -220,8 +220,8 @@ def digamma_(self: Tensor) -> Tensor:
     """In-place :func:`digamma`.
 
     Example:
-        >>> gt.tensor([1.0], dtype=gt.float64).digamma_().tolist()
-        [-0.5772156649015329]
+        >>> round(gt.tensor([1.0], dtype=gt.float64).digamma_().item(), 12)
+        -0.577215664902
     """
     return write_inplace("digamma_", self, digamma(self))
 

@@ -54,7 +54,7 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
     dtype's largest and lowest finite values).
 
     Example:
-        >>> gt.tensor([float("nan"), float("inf"), 1.0]).nan_to_num().tolist()  # doctest: +SKIP
+        >>> gt.tensor([float("nan"), float("inf"), 1.0]).nan_to_num().tolist()
         [0.0, 3.4028234663852886e+38, 1.0]
     """
     _tensor_arg("nan_to_num", input)
@@ -91,7 +91,7 @@ def fmod(input: Tensor, other: Any) -> Tensor:
     ``other``'s).
 
     Example:
-        >>> gt.fmod(gt.tensor([-3.0, 3.0]), 2).tolist()  # doctest: +SKIP
+        >>> gt.fmod(gt.tensor([-3.0, 3.0]), 2).tolist()
         [-1.0, 1.0]
     """
     _tensor_arg("fmod", input)
@@ -122,7 +122,7 @@ def heaviside(input: Tensor, values: Any) -> Tensor:
     Not differentiable (as in PyTorch).
 
     Example:
-        >>> gt.heaviside(gt.tensor([-1.0, 0.0, 2.0]), gt.tensor(0.5)).tolist()  # doctest: +SKIP
+        >>> gt.heaviside(gt.tensor([-1.0, 0.0, 2.0]), gt.tensor(0.5)).tolist()
         [0.0, 0.5, 1.0]
     """
     _tensor_arg("heaviside", input)
@@ -154,7 +154,7 @@ def float_power(input: Any, exponent: Any) -> Tensor:
     """``input ** exponent`` computed in double precision (float64, or complex128).
 
     Example:
-        >>> gt.float_power(gt.tensor([2]), 3).dtype  # doctest: +SKIP
+        >>> gt.float_power(gt.tensor([2]), 3).dtype
         gtensor.float64
     """
     check(isinstance(input, TensorBase) or isinstance(exponent, TensorBase), "float_power",
@@ -182,7 +182,7 @@ def deg2rad(input: Tensor) -> Tensor:
     """Degrees to radians (integers in the default float).
 
     Example:
-        >>> gt.deg2rad(gt.tensor([180.0])).tolist()  # doctest: +SKIP
+        >>> gt.deg2rad(gt.tensor([180.0])).tolist()
         [3.1415927410125732]
     """
     return _real_float("deg2rad", input) * (math.pi / 180.0)
@@ -192,7 +192,7 @@ def rad2deg(input: Tensor) -> Tensor:
     """Radians to degrees (integers in the default float).
 
     Example:
-        >>> gt.rad2deg(gt.tensor([math.pi])).tolist()  # doctest: +SKIP
+        >>> gt.rad2deg(gt.tensor([math.pi])).tolist()
         [180.0]
     """
     return _real_float("rad2deg", input) * (180.0 / math.pi)
@@ -202,7 +202,7 @@ def frac(input: Tensor) -> Tensor:
     """The fractional part ``input - trunc(input)`` (with ``input``'s sign).
 
     Example:
-        >>> gt.frac(gt.tensor([-1.5, 2.25])).tolist()  # doctest: +SKIP
+        >>> gt.frac(gt.tensor([-1.5, 2.25])).tolist()
         [-0.5, 0.25]
     """
     _tensor_arg("frac", input)
@@ -230,7 +230,7 @@ def positive(input: Tensor) -> Tensor:
     """``input`` itself (``+input``); refused for bool tensors as in PyTorch.
 
     Example:
-        >>> x = gt.ones(2); gt.positive(x) is x  # doctest: +SKIP
+        >>> x = gt.ones(2); gt.positive(x) is x
         True
     """
     _tensor_arg("positive", input)
@@ -248,7 +248,7 @@ def logaddexp2(input: Tensor, other: Any) -> Tensor:
     """``log2(2**input + 2**other)`` without overflow.
 
     Example:
-        >>> gt.logaddexp2(gt.tensor([3.0]), gt.tensor([3.0])).item()  # doctest: +SKIP
+        >>> gt.logaddexp2(gt.tensor([3.0]), gt.tensor([3.0])).item()
         4.0
     """
     a = _real_float("logaddexp2", input)
@@ -265,7 +265,7 @@ def clamp_min(input: Tensor, min: Any) -> Tensor:  # noqa: A002
     """``clamp(input, min=min)``.
 
     Example:
-        >>> gt.clamp_min(gt.tensor([-1.0, 2.0]), 0).tolist()  # doctest: +SKIP
+        >>> gt.clamp_min(gt.tensor([-1.0, 2.0]), 0).tolist()
         [0.0, 2.0]
     """
     return clamp(input, min=min)
@@ -275,7 +275,7 @@ def clamp_max(input: Tensor, max: Any) -> Tensor:  # noqa: A002
     """``clamp(input, max=max)``.
 
     Example:
-        >>> gt.clamp_max(gt.tensor([-1.0, 2.0]), 0).tolist()  # doctest: +SKIP
+        >>> gt.clamp_max(gt.tensor([-1.0, 2.0]), 0).tolist()
         [-1.0, 0.0]
     """
     return clamp(input, max=max)
@@ -315,7 +315,7 @@ def isposinf(input: Tensor) -> Tensor:
     """True where ``input`` is ``+inf``.
 
     Example:
-        >>> gt.isposinf(gt.tensor([math.inf, -math.inf])).tolist()  # doctest: +SKIP
+        >>> gt.isposinf(gt.tensor([math.inf, -math.inf])).tolist()
         [True, False]
     """
     return _infinity("isposinf", input, math.inf)
@@ -325,7 +325,7 @@ def isneginf(input: Tensor) -> Tensor:
     """True where ``input`` is ``-inf``.
 
     Example:
-        >>> gt.isneginf(gt.tensor([math.inf, -math.inf])).tolist()  # doctest: +SKIP
+        >>> gt.isneginf(gt.tensor([math.inf, -math.inf])).tolist()
         [False, True]
     """
     return _infinity("isneginf", input, -math.inf)
@@ -335,7 +335,7 @@ def isreal(input: Tensor) -> Tensor:
     """True where the imaginary part is 0 (everywhere for a real tensor).
 
     Example:
-        >>> gt.isreal(gt.tensor([1 + 0j, 1j])).tolist()  # doctest: +SKIP
+        >>> gt.isreal(gt.tensor([1 + 0j, 1j])).tolist()
         [True, False]
     """
     _tensor_arg("isreal", input)
@@ -356,7 +356,7 @@ def isin(elements: Any, test_elements: Any, *, assume_unique: bool = False,
         invert: return the opposite.
 
     Example:
-        >>> gt.isin(gt.tensor([1, 2, 3]), gt.tensor([2, 5])).tolist()  # doctest: +SKIP
+        >>> gt.isin(gt.tensor([1, 2, 3]), gt.tensor([2, 5])).tolist()
         [False, True, False]
     """
     check(isinstance(elements, TensorBase) or isinstance(test_elements, TensorBase), "isin",

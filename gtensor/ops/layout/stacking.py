@@ -30,7 +30,7 @@ def hstack(tensors: Sequence[Tensor]) -> Tensor:
     """Concatenate along dim 1 (dim 0 for 1-D tensors).
 
     Example:
-        >>> gt.hstack([gt.ones(2), gt.zeros(1)]).tolist()  # doctest: +SKIP
+        >>> gt.hstack([gt.ones(2), gt.zeros(1)]).tolist()
         [1.0, 1.0, 0.0]
     """
     ts = _at_least(tensors, 1, "hstack")
@@ -41,7 +41,7 @@ def vstack(tensors: Sequence[Tensor]) -> Tensor:
     """Concatenate along dim 0, 1-D tensors as rows.
 
     Example:
-        >>> gt.vstack([gt.ones(2), gt.zeros(2)]).shape  # doctest: +SKIP
+        >>> gt.vstack([gt.ones(2), gt.zeros(2)]).shape
         (2, 2)
     """
     return cat(_at_least(tensors, 2, "vstack"), 0)
@@ -51,7 +51,7 @@ def dstack(tensors: Sequence[Tensor]) -> Tensor:
     """Concatenate along dim 2, each tensor viewed with at least 3 dims.
 
     Example:
-        >>> gt.dstack([gt.ones(2), gt.zeros(2)]).shape  # doctest: +SKIP
+        >>> gt.dstack([gt.ones(2), gt.zeros(2)]).shape
         (1, 2, 2)
     """
     return cat(_at_least(tensors, 3, "dstack"), 2)
@@ -61,7 +61,7 @@ def column_stack(tensors: Sequence[Tensor]) -> Tensor:
     """Concatenate along dim 1, 0-d and 1-D tensors as columns.
 
     Example:
-        >>> gt.column_stack([gt.ones(2), gt.zeros(2)]).tolist()  # doctest: +SKIP
+        >>> gt.column_stack([gt.ones(2), gt.zeros(2)]).tolist()
         [[1.0, 0.0], [1.0, 0.0]]
     """
     ts = [t.reshape(-1, 1) if t.ndim <= 1 else t for t in tensor_list(tensors, "column_stack")]
@@ -99,7 +99,7 @@ def tensor_split(input: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple
         dim: the dim to split.
 
     Example:
-        >>> [p.tolist() for p in gt.arange(5).tensor_split(2)]  # doctest: +SKIP
+        >>> [p.tolist() for p in gt.arange(5).tensor_split(2)]
         [[0, 1, 2], [3, 4]]
     """
     check(input.ndim >= 1, "tensor_split", "expected at least a 1-D tensor", ShapeError)
@@ -123,7 +123,7 @@ def hsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
     """Split along dim 1 (dim 0 of a 1-D tensor); a number of pieces must divide the size.
 
     Example:
-        >>> len(gt.ones(2, 4).hsplit(2))  # doctest: +SKIP
+        >>> len(gt.ones(2, 4).hsplit(2))
         2
     """
     return _np_split("hsplit", input, indices_or_sections, 0 if input.ndim == 1 else 1, 1)
@@ -133,7 +133,7 @@ def vsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
     """Split along dim 0 of a tensor with at least 2 dims.
 
     Example:
-        >>> len(gt.ones(4, 2).vsplit([1]))  # doctest: +SKIP
+        >>> len(gt.ones(4, 2).vsplit([1]))
         2
     """
     return _np_split("vsplit", input, indices_or_sections, 0, 2)
@@ -143,7 +143,7 @@ def dsplit(input: Tensor, indices_or_sections: Any) -> tuple[Tensor, ...]:
     """Split along dim 2 of a tensor with at least 3 dims.
 
     Example:
-        >>> len(gt.ones(1, 1, 4).dsplit(4))  # doctest: +SKIP
+        >>> len(gt.ones(1, 1, 4).dsplit(4))
         4
     """
     return _np_split("dsplit", input, indices_or_sections, 2, 3)
