@@ -177,7 +177,6 @@ from .ops.float_math import (
     nextafter,
     signbit,
 )
-from .ops.gamma_functions import digamma, erfinv, lgamma
 from .ops.indexing.along_dim import (
     gather,
     index_add,
@@ -354,8 +353,10 @@ from .ops.unary import (
     cos_,
     cosh,
     cosh_,
+    digamma,
     erf,
     erf_,
+    erfinv,
     exp,
     exp2,
     exp2_,
@@ -368,6 +369,7 @@ from .ops.unary import (
     isfinite,
     isinf,
     isnan,
+    lgamma,
     log,
     log1p,
     log1p_,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ops import gamma_functions, number_functions, special_functions, unary
+from ..ops import number_functions, special_functions, unary
 
 
 class UnaryMethods:
@@ -75,12 +75,12 @@ class UnaryMethods:
     sinc_ = number_functions.sinc_
     erfc = special_functions.erfc
     erfc_ = number_functions.erfc_
-    lgamma = gamma_functions.lgamma
-    lgamma_ = gamma_functions.lgamma_
-    digamma = gamma_functions.digamma
-    digamma_ = gamma_functions.digamma_
-    erfinv = gamma_functions.erfinv
-    erfinv_ = gamma_functions.erfinv_
+    lgamma = unary.lgamma
+    lgamma_ = unary.lgamma_
+    digamma = unary.digamma
+    digamma_ = unary.digamma_
+    erfinv = unary.erfinv
+    erfinv_ = unary.erfinv_
     nan_to_num = number_functions.nan_to_num
     nan_to_num_ = number_functions.nan_to_num_
     deg2rad = number_functions.deg2rad

@@ -10,12 +10,11 @@ Example:
     [0.5]
 """
 
-from ..ops.gamma_functions import digamma, erfinv
-from ..ops.gamma_functions import lgamma as gammaln
 from ..ops.reduction import logsumexp
 from ..ops.softmax import log_softmax, softmax
 from ..ops.special_functions import entr, erfc, logit, sinc, xlog1py, xlogy
-from ..ops.unary import erf, exp2, expm1, log1p, round
+from ..ops.unary import digamma, erf, erfinv, exp2, expm1, log1p, round
+from ..ops.unary import lgamma as gammaln
 from ..ops.unary import sigmoid as expit
 
 psi = digamma
