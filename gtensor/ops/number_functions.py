@@ -24,7 +24,7 @@ from ..graph.node import Node
 from ..tensor_base import TensorBase
 from . import elementwise as ew
 from .creation import as_tensor, zeros
-from .float_math import _record_binary, _saved_binary
+from .float_math import record_binary, saved_binary
 from .sorting import searchsorted, sort
 from .special_functions import erfc, sinc, write_inplace
 from .ternary import clamp
@@ -81,7 +81,7 @@ def nan_to_num_(self: Tensor, nan: float = 0.0, posinf: float | None = None,
 
 
 def _fmod_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
-    a, b, _ = _saved_binary(ctx)
+    a, b, _ = saved_binary(ctx)
     grad_b = -g * (a / b).trunc() if isinstance(b, TensorBase) else None
     return g, grad_b
 
@@ -102,7 +102,7 @@ def fmod(input: Tensor, other: Any) -> Tensor:
             raise DivisionByZeroError("[fmod] integer division by zero") from None
         out = ew.where(input < 0, -r, r)
         out = out if out.dtype is r.dtype else out.to(r.dtype)
-    return _record_binary("fmod", out, input, other, _fmod_vjp)
+    return record_binary("fmod", out, input, other, _fmod_vjp)
 
 
 @differentiable_inplace(fmod)
@@ -240,7 +240,7 @@ def positive(input: Tensor) -> Tensor:
 
 
 def _logaddexp2_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
-    a, b, out = _saved_binary(ctx)
+    a, b, out = saved_binary(ctx)
     return g * (a - out).exp2(), g * (b - out).exp2()  # type: ignore[operator]
 
 
@@ -258,7 +258,7 @@ def logaddexp2(input: Tensor, other: Any) -> Tensor:
         big = ew.maximum(a, b)
         gap = -ew.sub(a, b).abs()
         out = ew.where(ew.eq(a, b), big + 1.0, big + gap.exp2().log1p() / _LN2)
-    return _record_binary("logaddexp2", out, input, other, _logaddexp2_vjp)
+    return record_binary("logaddexp2", out, input, other, _logaddexp2_vjp)
 
 
 def clamp_min(input: Tensor, min: Any) -> Tensor:  # noqa: A002
