@@ -75,7 +75,8 @@ from .errors import (
 )
 from .func import vmap
 from .generator import Generator, default_generator, initial_seed, manual_seed
-from .linalg import outer
+from .linalg import det, matrix_power, outer, slogdet, tensordot
+from .linalg.shortcuts import cross, dist, inner, kron, logdet, mv
 from .nn.functional import (  # torch.<name> too, with the same signatures
     avg_pool1d,
     celu,
@@ -88,7 +89,11 @@ from .nn.functional import (  # torch.<name> too, with the same signatures
     pixel_unshuffle,
     prelu,
     rms_norm,
+    rrelu,
+    rrelu_,
     selu,
+    threshold,
+    threshold_,
 )
 from .ops.arrangement import (
     atleast_1d,
@@ -119,7 +124,7 @@ from .ops.complex_ops import (
     view_as_real,
 )
 from .ops.conv import conv1d, conv2d, conv_transpose2d
-from .ops.copy import clone
+from .ops.copy import clone, is_floating_point
 from .ops.creation import (
     arange,
     as_tensor,
@@ -204,6 +209,28 @@ from .ops.layout.copies import (
     tril,
     triu,
 )
+from .ops.layout.stacking import (
+    column_stack,
+    dsplit,
+    dstack,
+    hsplit,
+    hstack,
+    row_stack,
+    tensor_split,
+    vsplit,
+    vstack,
+)
+from .ops.layout.strided import (
+    as_strided,
+    broadcast_tensors,
+    empty_strided,
+    fliplr,
+    flipud,
+    moveaxis,
+    movedim,
+    ravel,
+    swapdims,
+)
 from .ops.layout.views import (
     broadcast_to,
     diagonal,
@@ -220,9 +247,42 @@ from .ops.layout.views import (
     unflatten,
     unsqueeze,
 )
+from .ops.layout.writes import (
+    diagonal_scatter,
+    masked_scatter,
+    put,
+    select_scatter,
+    slice_scatter,
+)
 from .ops.matmul import bmm, dot, einsum, matmul, mm, vdot
+from .ops.nan_reductions import aminmax, count_nonzero, nanmean, nansum, std_mean, var_mean
+from .ops.number_functions import (
+    clamp_max,
+    clamp_max_,
+    clamp_min,
+    clamp_min_,
+    deg2rad,
+    deg2rad_,
+    erfc_,
+    float_power,
+    fmod,
+    frac,
+    frac_,
+    heaviside,
+    isin,
+    isneginf,
+    isposinf,
+    isreal,
+    logaddexp2,
+    nan_to_num,
+    nan_to_num_,
+    positive,
+    rad2deg,
+    rad2deg_,
+    sinc_,
+)
 from .ops.pooling import adaptive_avg_pool2d, avg_pool2d, max_pool2d
-from .ops.products import addmv, addmv_, addr, baddbmm, cdist, chain_matmul, renorm, vander
+from .ops.products import addmm, addmv, addmv_, addr, baddbmm, cdist, chain_matmul, renorm, vander
 from .ops.random import rand, rand_like, randint, randn, randn_like
 from .ops.random_extra import bernoulli, dropout_mask, multinomial, randperm
 from .ops.reduction import (
@@ -254,8 +314,18 @@ from .ops.sequences import (
     trapezoid,
 )
 from .ops.softmax import log_softmax, softmax
-from .ops.sorting import argsort, bincount, histc, kthvalue, searchsorted, sort, topk, unique
-from .ops.special_functions import frexp, ldexp, ldexp_, logit, logit_, xlogy, xlogy_
+from .ops.sorting import (
+    argsort,
+    bincount,
+    histc,
+    kthvalue,
+    searchsorted,
+    sort,
+    topk,
+    unique,
+    unique_consecutive,
+)
+from .ops.special_functions import erfc, frexp, ldexp, ldexp_, logit, logit_, sinc, xlogy, xlogy_
 from .ops.statistics import (
     corrcoef,
     cov,
@@ -284,8 +354,10 @@ from .ops.unary import (
     cos_,
     cosh,
     cosh_,
+    digamma,
     erf,
     erf_,
+    erfinv,
     exp,
     exp2,
     exp2_,
@@ -298,6 +370,7 @@ from .ops.unary import (
     isfinite,
     isinf,
     isnan,
+    lgamma,
     log,
     log1p,
     log1p_,
@@ -337,6 +410,13 @@ from .ops.unary import (
     trunc,
     trunc_,
 )
+from .ops.windows import (
+    bartlett_window,
+    blackman_window,
+    hamming_window,
+    hann_window,
+    kaiser_window,
+)
 from .precision import get_float32_matmul_precision, set_float32_matmul_precision
 from .printing import set_printoptions
 from .serialization import load, save
@@ -364,10 +444,23 @@ multiply = mul
 negative = neg
 subtract = sub
 swapaxes = transpose
+ger = outer
 detach = TensorBase.detach
 numel = TensorBase.numel
 
 __all__ = [
+    "addmm", "aminmax", "as_strided", "bartlett_window", "blackman_window", "broadcast_tensors",
+    "clamp_max", "clamp_max_", "clamp_min", "clamp_min_", "column_stack", "count_nonzero",
+    "cross", "deg2rad", "deg2rad_", "det", "diagonal_scatter", "digamma", "dist", "dsplit",
+    "dstack", "erfinv", "lgamma",
+    "empty_strided", "erfc", "erfc_", "float_power", "fliplr", "flipud", "fmod", "frac", "frac_",
+    "ger", "hamming_window", "hann_window", "heaviside", "hsplit", "hstack", "inner", "isin",
+    "is_floating_point", "isneginf", "isposinf", "isreal", "kaiser_window", "kron",
+    "logaddexp2", "logdet", "masked_scatter", "matrix_power", "moveaxis", "movedim", "mv",
+    "nan_to_num", "nan_to_num_", "nanmean", "nansum", "positive", "put", "rad2deg", "rad2deg_",
+    "ravel", "row_stack", "rrelu", "rrelu_", "select_scatter", "sinc", "sinc_",
+    "slice_scatter", "slogdet", "std_mean", "swapdims", "tensor_split", "tensordot",
+    "threshold", "threshold_", "unique_consecutive", "var_mean", "vsplit", "vstack",
     "avg_pool1d", "celu", "conv3d", "conv_transpose1d", "cosine_similarity", "max_pool1d",
     "pairwise_distance", "pixel_shuffle", "pixel_unshuffle", "prelu", "rms_norm", "selu",
     "acosh", "array_api", "asinh", "atanh", "copysign", "hypot", "logaddexp", "nextafter",

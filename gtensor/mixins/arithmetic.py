@@ -1,10 +1,21 @@
-"""Binary and ternary elementwise methods, Python's arithmetic operators, and matmul."""
+"""Binary and ternary elementwise methods, Python's arithmetic operators, matmul and the
+linear-algebra shortcuts (``mv``, ``kron``, ``logdet``...)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..ops import closeness, elementwise, operators, products, special_functions, ternary
+from ..linalg import determinants, shortcuts, solvers
+from ..linalg import products as linalg_products
+from ..ops import (
+    closeness,
+    elementwise,
+    number_functions,
+    operators,
+    products,
+    special_functions,
+    ternary,
+)
 from ..ops import matmul as linalg
 
 if TYPE_CHECKING:
@@ -87,6 +98,17 @@ class ArithmeticMethods:
     addcmul_ = ternary.addcmul_
     addcdiv = ternary.addcdiv
     addcdiv_ = ternary.addcdiv_
+    clamp_min = number_functions.clamp_min
+    clamp_min_ = number_functions.clamp_min_
+    clamp_max = number_functions.clamp_max
+    clamp_max_ = number_functions.clamp_max_
+    fmod = number_functions.fmod
+    fmod_ = number_functions.fmod_
+    heaviside = number_functions.heaviside
+    heaviside_ = number_functions.heaviside_
+    float_power = number_functions.float_power
+    float_power_ = number_functions.float_power_
+    logaddexp2 = number_functions.logaddexp2
 
     matmul = linalg.matmul
     mm = linalg.mm
@@ -102,6 +124,19 @@ class ArithmeticMethods:
     addr_ = products.addr_
     baddbmm = products.baddbmm
     baddbmm_ = products.baddbmm_
+    addmm = products.addmm
+    addmm_ = products.addmm_
+    mv = shortcuts.mv
+    inner = shortcuts.inner
+    dist = shortcuts.dist
+    kron = shortcuts.kron
+    cross = shortcuts.cross
+    outer = linalg_products.outer
+    ger = linalg_products.outer
+    logdet = shortcuts.logdet
+    slogdet = determinants.slogdet
+    det = determinants.det
+    matrix_power = solvers.matrix_power
     __matmul__ = linalg.matmul
     __rmatmul__ = linalg.rmatmul
 

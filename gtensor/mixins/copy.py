@@ -99,6 +99,8 @@ class CopyMethods:
     contiguous = copy.contiguous
     clone = copy.clone
     to = copy.to
+    type_as = copy.type_as
+    is_floating_point = copy.is_floating_point
     cpu = copy.cpu
     cuda = copy.cuda
     fill_ = creation.fill_

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..ops.indexing import along_dim, masked, subscript
 from ..ops.indexing import scatter_reduce as scatter_reduce_ops
+from ..ops.layout import writes
 
 
 class IndexingMethods:
@@ -34,5 +35,9 @@ class IndexingMethods:
     masked_fill = masked.masked_fill
     masked_fill_ = masked.masked_fill_
     masked_select = masked.masked_select
+    masked_scatter = writes.masked_scatter
+    masked_scatter_ = writes.masked_scatter_
+    put = writes.put
+    put_ = writes.put_
     nonzero = masked.nonzero
     argwhere = masked.argwhere

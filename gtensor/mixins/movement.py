@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..ops import arrangement
-from ..ops.layout import copies, views
+from ..ops.layout import copies, stacking, strided, views, writes
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -54,5 +54,23 @@ class MovementMethods:
     tril = copies.tril
     triu = copies.triu
     diagonal = views.diagonal
+    movedim = strided.movedim
+    moveaxis = strided.movedim
+    swapdims = strided.swapdims
+    ravel = strided.ravel
+    unfold = strided.unfold
+    as_strided = strided.as_strided
+    flipud = strided.flipud
+    fliplr = strided.fliplr
+    tensor_split = stacking.tensor_split
+    hsplit = stacking.hsplit
+    vsplit = stacking.vsplit
+    dsplit = stacking.dsplit
+    select_scatter = writes.select_scatter
+    slice_scatter = writes.slice_scatter
+    diagonal_scatter = writes.diagonal_scatter
+    fill_diagonal_ = writes.fill_diagonal_
+    triu_ = writes.triu_
+    tril_ = writes.tril_
     diag = copies.diag
     trace = copies.trace

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ops import products, reduction, scan, sequences, sorting, statistics
+from ..ops import nan_reductions, products, reduction, scan, sequences, sorting, statistics
 from ..ops import softmax as softmax_ops
 
 
@@ -41,6 +41,11 @@ class ReductionMethods:
     topk = sorting.topk
     kthvalue = sorting.kthvalue
     unique = sorting.unique
+    unique_consecutive = sorting.unique_consecutive
+    count_nonzero = nan_reductions.count_nonzero
+    nansum = nan_reductions.nansum
+    nanmean = nan_reductions.nanmean
+    aminmax = nan_reductions.aminmax
     histc = sorting.histc
     bincount = sorting.bincount
     msort = statistics.msort

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ops import special_functions, unary
+from ..ops import number_functions, special_functions, unary
 
 
 class UnaryMethods:
@@ -71,6 +71,28 @@ class UnaryMethods:
     logit = special_functions.logit
     logit_ = special_functions.logit_
     frexp = special_functions.frexp
+    sinc = special_functions.sinc
+    sinc_ = number_functions.sinc_
+    erfc = special_functions.erfc
+    erfc_ = number_functions.erfc_
+    lgamma = unary.lgamma
+    lgamma_ = unary.lgamma_
+    digamma = unary.digamma
+    digamma_ = unary.digamma_
+    erfinv = unary.erfinv
+    erfinv_ = unary.erfinv_
+    nan_to_num = number_functions.nan_to_num
+    nan_to_num_ = number_functions.nan_to_num_
+    deg2rad = number_functions.deg2rad
+    deg2rad_ = number_functions.deg2rad_
+    rad2deg = number_functions.rad2deg
+    rad2deg_ = number_functions.rad2deg_
+    frac = number_functions.frac
+    frac_ = number_functions.frac_
+    positive = number_functions.positive
+    isposinf = number_functions.isposinf
+    isneginf = number_functions.isneginf
+    isreal = number_functions.isreal
     floor = unary.floor
     floor_ = unary.floor_
     ceil = unary.ceil

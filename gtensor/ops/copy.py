@@ -1,4 +1,5 @@
-"""Copies and movement: ``copy_``, ``contiguous``, ``clone``, ``to``, ``cpu``, ``cuda``.
+"""Copies and movement: ``copy_``, ``contiguous``, ``clone``, ``to``, ``type_as``, ``cpu``,
+``cuda``; and the dtype query ``is_floating_point``.
 
 Casting complex values to a real dtype keeps the real parts and warns, as
 PyTorch does (to ``bool``: nonzero, without a warning).
@@ -198,6 +199,31 @@ def to(self: Tensor, *args: Any, copy: bool = False, non_blocking: bool = False,
         return clone(self)
     record("to", out, (self,), _pass_through)
     return out
+
+
+def type_as(self: Tensor, other: Tensor) -> Tensor:
+    """``self`` with ``other``'s dtype and device, as ``self.type(other.type())`` (``self``
+    itself when it already has them).
+
+    Example:
+        >>> gt.tensor([1, 2]).type_as(gt.zeros(1)).dtype
+        gtensor.float32
+    """
+    check(isinstance(other, TensorBase), "type_as", lambda: f"expected a tensor, got "
+          f"{type(other).__name__}", TypeError)
+    return to(self, other)
+
+
+def is_floating_point(input: Tensor) -> bool:
+    """Whether ``input``'s dtype is a real floating point type.
+
+    Example:
+        >>> gt.is_floating_point(gt.zeros(1))
+        True
+    """
+    check(isinstance(input, TensorBase), "is_floating_point", lambda: f"expected a tensor, got "
+          f"{type(input).__name__}", TypeError)
+    return input.dtype.is_floating_point
 
 
 def cpu(self: Tensor) -> Tensor:

@@ -158,11 +158,11 @@ def hypot(input: Any, other: Any) -> Tensor:
         ratio = small / ew.where(big == 0, 1.0, big)
         out = big * (ratio * ratio + 1.0).sqrt()
         out = ew.where(ax.isinf() | bx.isinf(), math.inf, out)
-    return _record_binary("hypot", out.to(dt) if out.dtype is not dt else out, input, other,
+    return record_binary("hypot", out.to(dt) if out.dtype is not dt else out, input, other,
                           _hypot_vjp)
 
 
-def _record_binary(op: str, out: Tensor, input: Any, other: Any, vjp: Any) -> Tensor:
+def record_binary(op: str, out: Tensor, input: Any, other: Any, vjp: Any) -> Tensor:
     """Record ``out`` of a binary op: tensor operands and ``out`` saved, numbers kept."""
     inputs = (input, other)
     record(op, out, inputs, vjp, save=[*(t for t in inputs if isinstance(t, TensorBase)), out],
@@ -170,15 +170,15 @@ def _record_binary(op: str, out: Tensor, input: Any, other: Any, vjp: Any) -> Te
     return out
 
 
-def _saved_binary(ctx: Node) -> tuple[Any, Any, Tensor]:
-    """The operands and result saved by :func:`_record_binary`."""
+def saved_binary(ctx: Node) -> tuple[Any, Any, Tensor]:
+    """The operands and result saved by :func:`record_binary`."""
     *tensors, out = ctx.saved_tensors
     a, b = (tensors.pop(0) if s is None else s for s in ctx.scalars)
     return a, b, out
 
 
 def _hypot_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
-    a, b, out = _saved_binary(ctx)
+    a, b, out = saved_binary(ctx)
     scale = g / out
     return scale * a, scale * b
 
@@ -197,12 +197,12 @@ def logaddexp(input: Any, other: Any) -> Tensor:
         big = ew.maximum(a, b)
         gap = -ew.sub(a, b).abs()
         out = ew.where(ew.eq(a, b), big + _LN2, big + gap.exp().log1p())
-    return _record_binary("logaddexp", out.to(dt) if out.dtype is not dt else out, input,
+    return record_binary("logaddexp", out.to(dt) if out.dtype is not dt else out, input,
                           other, _logaddexp_vjp)
 
 
 def _logaddexp_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
-    a, b, out = _saved_binary(ctx)
+    a, b, out = saved_binary(ctx)
     return g * (a - out).exp(), g * (b - out).exp()  # type: ignore[operator]
 
 

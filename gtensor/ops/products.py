@@ -1,4 +1,4 @@
-"""Products, distances and norms composed from matmul: addmv, addr, baddbmm (and their
+"""Products, distances and norms composed from matmul: addmm, addmv, addr, baddbmm (and their
 in-place forms), chain_matmul, cdist, renorm, vander.
 
 ``addmv``/``addr``/``baddbmm`` are ``beta * input + alpha * product`` (with
@@ -60,6 +60,22 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any 
     return _scaled_sum("addmv", input, matmul(mat, vec), beta, alpha)
 
 
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1
+          ) -> Tensor:
+    """``beta * input + alpha * (mat1 @ mat2)``.
+
+    Example:
+        >>> gt.addmm(gt.zeros(2, 2), gt.ones(2, 3), gt.ones(3, 2)).tolist()  # doctest: +SKIP
+        [[3.0, 3.0], [3.0, 3.0]]
+    """
+    input, mat1, mat2 = autocast_inputs("addmm", input, mat1, mat2)
+    _dims("addmm", ("mat1", "mat2"), (mat1, mat2), (2, 2))
+    check(mat1.shape[1] == mat2.shape[0], "addmm", lambda: f"mat1 and mat2 shapes cannot be "
+          f"multiplied ({mat1.shape[0]}x{mat1.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})",
+          ShapeError)
+    return _scaled_sum("addmm", input, matmul(mat1, mat2), beta, alpha)
+
+
 def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """``beta * input + alpha * outer(vec1, vec2)``.
 
@@ -92,6 +108,12 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
 def addmv_(self: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """In-place :func:`addmv`."""
     return write_inplace("addmv_", self, addmv(self, mat, vec, beta=beta, alpha=alpha))
+
+
+@differentiable_inplace(addmm)
+def addmm_(self: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
+    """In-place :func:`addmm`."""
+    return write_inplace("addmm_", self, addmm(self, mat1, mat2, beta=beta, alpha=alpha))
 
 
 @differentiable_inplace(addr)
@@ -224,4 +246,5 @@ def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
 
 
 # Functional forms, exported as gt.<name> (PyTorch's torch.<name>).
-EXPORTS = ("addmv", "addmv_", "addr", "baddbmm", "chain_matmul", "cdist", "renorm", "vander")
+EXPORTS = ("addmm", "addmv", "addmv_", "addr", "baddbmm", "chain_matmul", "cdist", "renorm",
+           "vander")

@@ -1,4 +1,5 @@
-"""Sorting and searching: sort, argsort, topk, kthvalue, unique, searchsorted, bincount, histc.
+"""Sorting and searching: sort, argsort, topk, kthvalue, unique, unique_consecutive,
+searchsorted, bincount, histc.
 
 Sorts move the sorted dim last into a contiguous ``(rows, n)`` buffer and run
 the stable ``sort_rows`` kernel (NaN last ascending, first descending).
@@ -190,6 +191,55 @@ def unique(self: Tensor, sorted: bool = True, return_inverse: bool = False,
     if return_counts:
         result.append(counts)
     return result[0] if len(result) == 1 else tuple(result)
+
+
+def unique_consecutive(self: Tensor, return_inverse: bool = False, return_counts: bool = False,
+                       dim: int | None = None) -> Any:
+    """Collapse each run of equal consecutive values (or slices along ``dim``) to one.
+
+    Args:
+        return_inverse: also return, for each input element (or slice), its run's index.
+        return_counts: also return each run's length.
+        dim: None for the flattened tensor; else the dim whose slices are compared.
+
+    Example:
+        >>> gt.tensor([1, 1, 2, 1]).unique_consecutive().tolist()
+        [1, 2, 1]
+    """
+    refuse_complex("unique_consecutive", self.dtype)
+    with no_grad():
+        if dim is None:
+            rows = self.reshape(-1, 1)
+        else:
+            d = wrap_dim(dim, self.ndim, "unique_consecutive")
+            order = [d] + [i for i in range(self.ndim) if i != d]
+            rows = self.permute(order).reshape(self.shape[d], -1)
+        n = rows.shape[0]
+        starts = TensorBase.empty((n,), bool_, self.device)
+        if n:
+            starts[:1] = True
+            starts[1:] = (rows[1:] != rows[:-1]).any(1) if rows.shape[1] else False
+        first = mask_rows(starts, "unique_consecutive")[0].contiguous()
+        if dim is None:
+            out = self.reshape(-1)[first]
+        else:
+            out = self.index_select(d, first)  # type: ignore[attr-defined]
+    result: list[Tensor] = [out]
+    if return_inverse:
+        inverse = starts.to(int64).cumsum(0) - 1
+        result.append(inverse.view(self.shape) if dim is None else inverse)
+    if return_counts:
+        result.append(_run_lengths(first, n))
+    return result[0] if len(result) == 1 else tuple(result)
+
+
+def _run_lengths(first: Tensor, n: int) -> Tensor:
+    """The lengths of the runs starting at ``first`` in a sequence of length ``n``."""
+    nxt = TensorBase.empty(first.shape, int64, first.device)
+    if n:
+        nxt[:-1] = first[1:]
+        nxt[-1:] = n
+    return nxt - first
 
 
 def _runs(starts: Tensor, perm: Tensor) -> tuple[Tensor, Tensor]:

@@ -219,6 +219,10 @@ _RULES: tuple[UnarySpec, ...] = (
     UnarySpec("softplus", "floating", lambda x, o, g: g * x.sigmoid()),
     UnarySpec("erf", "float", lambda x, o, g: g * (x * x * -1.0).exp() * (
         2.0 / math.sqrt(math.pi))),
+    UnarySpec("lgamma", "float", lambda x, o, g: g * digamma(x)),
+    UnarySpec("digamma", "float", lambda x, o, g: g * trigamma(x)),
+    UnarySpec("trigamma", "float"),
+    UnarySpec("erfinv", "float", lambda x, o, g: g * (o * o).exp() * (math.sqrt(math.pi) / 2)),
     UnarySpec("floor", "same", _zero),
     UnarySpec("ceil", "same", _zero),
     UnarySpec("trunc", "same", _zero),
@@ -293,6 +297,10 @@ tanh, tanh_ = _with_inplace("tanh")
 sigmoid, sigmoid_ = _with_inplace("sigmoid")
 silu, silu_ = _with_inplace("silu")
 erf, erf_ = _with_inplace("erf")
+lgamma, lgamma_ = _with_inplace("lgamma")
+digamma, digamma_ = _with_inplace("digamma")
+trigamma = _define("trigamma")
+erfinv, erfinv_ = _with_inplace("erfinv")
 floor, floor_ = _with_inplace("floor")
 ceil, ceil_ = _with_inplace("ceil")
 trunc, trunc_ = _with_inplace("trunc")

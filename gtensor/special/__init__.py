@@ -1,8 +1,8 @@
 """``gtensor.special``: PyTorch's ``torch.special`` names over gtensor's ops.
 
 Mostly the same functions as the top-level ones under SciPy's names
-(``expit`` is :func:`gtensor.sigmoid`); ``xlog1py``, ``entr``, ``sinc`` and
-``erfc`` live here only.
+(``expit`` is :func:`gtensor.sigmoid`, ``gammaln`` :func:`gtensor.lgamma`, ``psi``
+:func:`gtensor.digamma`); ``xlog1py`` and ``entr`` live here only.
 
 Example:
     >>> import gtensor as gt
@@ -13,8 +13,12 @@ Example:
 from ..ops.reduction import logsumexp
 from ..ops.softmax import log_softmax, softmax
 from ..ops.special_functions import entr, erfc, logit, sinc, xlog1py, xlogy
-from ..ops.unary import erf, exp2, expm1, log1p, round
+from ..ops.unary import digamma, erf, erfinv, exp2, expm1, log1p, round
+from ..ops.unary import lgamma as gammaln
 from ..ops.unary import sigmoid as expit
 
-__all__ = ["entr", "erf", "erfc", "exp2", "expit", "expm1", "log1p", "log_softmax", "logit",
-           "logsumexp", "round", "sinc", "softmax", "xlog1py", "xlogy"]
+psi = digamma
+
+__all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln",
+           "log1p", "log_softmax", "logit", "logsumexp", "psi", "round", "sinc", "softmax",
+           "xlog1py", "xlogy"]

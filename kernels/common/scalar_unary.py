@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 from .dtype_groups import ALL, COMPLEX, FLOAT, INT, NUMERIC, SIGNED, UNSIGNED, WITH_COMPLEX
+from .scalar_special import digamma, erfinv, lgamma, trigamma
 
 _BIG = 4503599627370496.0  # 2**52: every float at or above it is an integer
 _EXP_MAX = 709.782712893384  # the largest float64 whose exp is finite (compared in float64:
@@ -224,6 +225,7 @@ def always(x):  # noqa: ANN001, ANN201
 _FLOAT_ONLY = (
     exp, exp2, log, log2, log10, log1p, expm1, sqrt, rsqrt, reciprocal, sin, cos, tan,
     asin, acos, atan, sinh, cosh, tanh, sigmoid, gelu, gelu_tanh, silu, softplus, erf,
+    lgamma, digamma, trigamma, erfinv,
 )
 
 # op name -> list of (scalar body, input dtypes, boolean output)

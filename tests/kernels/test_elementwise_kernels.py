@@ -20,6 +20,20 @@ from kernel_inputs import BACKENDS, check, draw, layouts, lookup, op_cases, pois
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 
 
+def _in_double(name):  # noqa: ANN001, ANN202
+    """torch's ``name`` computed in float64 (its float32 digamma is a few units off)."""
+    import torch
+
+    return lambda x: getattr(torch, name)(torch.from_numpy(x.astype(np.float64))).numpy()
+
+
+def _trigamma(x):  # noqa: ANN001, ANN202
+    """``sum 1 / (x + k)**2`` for ``x > 0``: 10**5 terms, then the integral of the rest."""
+    z = x.astype(np.float64)[..., None] + np.arange(100_000)
+    end = z[..., -1] + 1
+    return (1 / z ** 2).sum(-1) + 1 / end + 1 / (2 * end ** 2) + 1 / (6 * end ** 3)
+
+
 def _sigmoid(x):  # noqa: ANN001, ANN202
     return 1.0 / (1.0 + np.exp(-x.astype(np.float64)))
 
@@ -45,6 +59,8 @@ UNARY_REF = {
         math.sqrt(2 / math.pi) * (x + 0.044715 * x.astype(np.float64) ** 3))), None),
     "silu": (lambda x: x * _sigmoid(x), None),
     "softplus": (lambda x: np.log1p(np.exp(x.astype(np.float64))), None), "erf": (_erf, None),
+    "lgamma": (_in_double("lgamma"), None), "digamma": (_in_double("digamma"), None),
+    "trigamma": (_trigamma, (0.1, 5)), "erfinv": (_in_double("erfinv"), (-0.999, 0.999)),
 }
 
 BINARY_REF = {

@@ -67,6 +67,16 @@ from .loss import (
 )
 from .normalization import batch_norm, group_norm, instance_norm, layer_norm, rms_norm
 from .pooling import adaptive_max_pool2d, avg_pool1d, max_pool1d
+from .shrinkage import (
+    hardshrink,
+    rrelu,
+    rrelu_,
+    softshrink,
+    softsign,
+    tanhshrink,
+    threshold,
+    threshold_,
+)
 from .sparse import embedding, embedding_bag
 from .vision import grid_sample, pixel_shuffle, pixel_unshuffle
 
@@ -85,4 +95,6 @@ __all__ = [
     "adaptive_max_pool2d", "avg_pool1d", "conv3d", "conv_transpose1d", "ctc_loss", "dropout1d",
     "dropout2d", "dropout3d", "embedding_bag", "fold", "grid_sample", "instance_norm",
     "max_pool1d", "pixel_shuffle", "pixel_unshuffle", "rms_norm", "unfold",
+    "hardshrink", "rrelu", "rrelu_", "softshrink", "softsign", "tanhshrink", "threshold",
+    "threshold_",
 ]

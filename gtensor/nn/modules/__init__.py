@@ -65,6 +65,7 @@ from .pooling import (
 )
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
+from .shrinkage import Hardshrink, RReLU, Softshrink, Softsign, Tanhshrink, Threshold
 from .sparse import Embedding, EmbeddingBag
 from .transformer import (
     Transformer,
@@ -92,4 +93,5 @@ __all__ = [
     "InstanceNorm2d", "MaxPool1d", "PixelShuffle", "PixelUnshuffle", "RMSNorm", "Unfold",
     "Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder",
     "TransformerEncoderLayer",
+    "Hardshrink", "RReLU", "Softshrink", "Softsign", "Tanhshrink", "Threshold",
 ]

@@ -14,6 +14,11 @@ The modules, bottom up:
   gradients of the indexing ops use.
 - ``copies``: the ops that copy into a new tensor, above the indexing ops
   whose kernels they use.
+- ``strided``: free-form strided views (``as_strided``, ``unfold``) whose
+  gradients use ``index_add``, and the dim moves (``movedim``, ``ravel``...).
+- ``stacking``: NumPy-style stacks and splits over ``cat`` and ``narrow``.
+- ``writes``: the ``*_scatter`` ops, ``masked_scatter``, ``put`` and the
+  in-place ``fill_diagonal_``/``triu_``/``tril_``.
 
 This file holds no code, so importing one module loads only the ones below it.
 """
