@@ -23,8 +23,8 @@ def test_time_limits_add_up_to_under_eight_minutes() -> None:
     assert worst + 15 < 8 * 60
 
 
-def test_script_runs_the_whole_suite_and_the_cuda_benchmark_into_outdir() -> None:
+def test_script_runs_the_suites_cuda_side_and_the_cuda_benchmark_into_outdir() -> None:
     text = SCRIPT.read_text()
-    assert '-m pytest -n 8 -q' in text and "-m gpu" not in text
+    assert '-m pytest -n 8 -q -p no:cacheprovider -k "not cpu"' in text and "-m gpu" not in text
     assert '-m bench --device cuda --json "$OUT/' in text
     assert "--no-index" in text  # never reaches for the network
