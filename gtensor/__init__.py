@@ -338,6 +338,7 @@ from .ops.statistics import (
     quantile,
 )
 from .ops.ternary import addcdiv, addcmul, clamp, clamp_, lerp
+from .ops.torch_names import *  # noqa: F403 - PyTorch's other names (its __all__)
 from .ops.unary import (
     abs,
     abs_,
@@ -520,3 +521,4 @@ __all__ = [
     "unbind", "unflatten", "unique",
     "unsqueeze", "utils", "var", "vmap", "where", "zeros", "zeros_like"
 ]
+__all__ += ops.torch_names.__all__  # noqa: F405
