@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any
 from . import elementwise as ew
 from . import float_math, unary
 from .gamma_family import i0, mvlgamma, polygamma
+from .indexing.index_reduce import index_reduce
 from .inplace_forms import acosh_, asinh_, atanh_, gcd_, i0_, lcm_
 from .integer_math import fmax, fmin, gcd, lcm
 from .layout.copies import cat
+from .layout.diagonals import diag_embed, diagflat, split_with_sizes, unsafe_chunk, unsafe_split
 from .queries import get_device, is_neg, is_nonzero, is_same_size, is_signed, is_tensor, resolve_neg
 from .sequences import trapezoid
 
@@ -62,8 +64,9 @@ def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
 
 __all__ = ["acosh_", "arccos", "arccos_", "arccosh", "arccosh_", "arcsin", "arcsin_", "arcsinh",
            "arcsinh_", "arctan", "arctan2", "arctan_", "arctanh", "arctanh_", "asinh_", "atanh_",
-           "bitwise_left_shift", "bitwise_right_shift", "concat", "concatenate", "fix", "fix_",
-           "fmax", "fmin", "gcd", "gcd_", "get_device", "greater", "greater_equal", "i0", "i0_",
-           "is_neg", "is_nonzero", "is_same_size", "is_signed", "is_tensor", "lcm", "lcm_", "less",
-           "less_equal", "mvlgamma", "negative_", "not_equal", "polygamma", "resolve_neg", "rsub",
-           "trapz"]
+           "bitwise_left_shift", "bitwise_right_shift", "concat", "concatenate", "diag_embed",
+           "diagflat", "fix", "fix_", "fmax", "fmin", "gcd", "gcd_", "get_device", "greater",
+           "greater_equal", "i0", "i0_", "index_reduce", "is_neg", "is_nonzero", "is_same_size",
+           "is_signed", "is_tensor", "lcm", "lcm_", "less", "less_equal", "mvlgamma", "negative_",
+           "not_equal", "polygamma", "resolve_neg", "rsub", "split_with_sizes", "trapz",
+           "unsafe_chunk", "unsafe_split"]
