@@ -76,6 +76,7 @@ from .errors import (
 from .func import vmap
 from .generator import Generator, default_generator, initial_seed, manual_seed
 from .linalg import det, matrix_power, outer, slogdet, tensordot
+from .linalg.legacy import *  # noqa: F403 - PyTorch's legacy linear algebra (its __all__)
 from .linalg.shortcuts import cross, dist, inner, kron, logdet, mv
 from .nn.functional import (  # torch.<name> too, with the same signatures
     avg_pool1d,
@@ -521,4 +522,4 @@ __all__ = [
     "unbind", "unflatten", "unique",
     "unsqueeze", "utils", "var", "vmap", "where", "zeros", "zeros_like"
 ]
-__all__ += ops.torch_names.__all__  # noqa: F405
+__all__ += ops.torch_names.__all__ + linalg.legacy.__all__  # noqa: F405

@@ -27,6 +27,7 @@ from .factorizations import (
 )
 from .failures import LinAlgError
 from .least_squares import LstsqResult, lstsq, matrix_rank, pinv
+from .matrix_exp import matrix_exp
 from .norms import matrix_norm, norm, vector_norm
 from .products import (
     cross,
@@ -44,7 +45,8 @@ from .solvers import inv, matrix_power, solve, solve_triangular
 __all__ = [
     "EigResult", "EighResult", "LinAlgError", "LstsqResult", "QRResult", "SVDResult",
     "SlogdetResult", "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
-    "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
+    "eigvalsh", "inv", "lstsq", "matmul", "matrix_exp", "matrix_norm", "matrix_power",
+    "matrix_rank",
     "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve",
     "solve_triangular", "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..linalg import determinants, shortcuts, solvers
+from ..linalg import determinants, legacy, shortcuts, solvers
 from ..linalg import products as linalg_products
 from ..ops import (
     closeness,
@@ -173,6 +173,17 @@ class ArithmeticMethods:
     slogdet = determinants.slogdet
     det = determinants.det
     matrix_power = solvers.matrix_power
+    inverse = legacy.inverse
+    pinverse = legacy.pinverse
+    cholesky = legacy.cholesky
+    cholesky_solve = legacy.cholesky_solve
+    cholesky_inverse = legacy.cholesky_inverse
+    qr = legacy.qr
+    svd = legacy.svd
+    triangular_solve = legacy.triangular_solve
+    matrix_exp = legacy.matrix_exp
+    addbmm = products.addbmm
+    addbmm_ = products.addbmm_
     __matmul__ = linalg.matmul
     __rmatmul__ = linalg.rmatmul
 
