@@ -20,6 +20,7 @@ from .inplace_forms import acosh_, asinh_, atanh_, gcd_, i0_, lcm_
 from .integer_math import fmax, fmin, gcd, lcm
 from .layout.copies import cat
 from .layout.diagonals import diag_embed, diagflat, split_with_sizes, unsafe_chunk, unsafe_split
+from .layout.inplace_views import as_strided_
 from .products import addbmm, pdist
 from .queries import get_device, is_neg, is_nonzero, is_same_size, is_signed, is_tensor, resolve_neg
 from .sequences import trapezoid
@@ -64,10 +65,10 @@ def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
 
 
 __all__ = ["acosh_", "addbmm", "arccos", "arccos_", "arccosh", "arccosh_", "arcsin", "arcsin_",
-           "arcsinh", "arcsinh_", "arctan", "arctan2", "arctan_", "arctanh", "arctanh_", "asinh_",
-           "atanh_", "bitwise_left_shift", "bitwise_right_shift", "concat", "concatenate",
-           "diag_embed", "diagflat", "fix", "fix_", "fmax", "fmin", "gcd", "gcd_", "get_device",
-           "greater", "greater_equal", "i0", "i0_", "index_reduce", "is_neg", "is_nonzero",
-           "is_same_size", "is_signed", "is_tensor", "lcm", "lcm_", "less", "less_equal",
-           "mvlgamma", "negative_", "not_equal", "pdist", "polygamma", "resolve_neg", "rsub",
-           "split_with_sizes", "trapz", "unsafe_chunk", "unsafe_split"]
+           "arcsinh", "arcsinh_", "arctan", "arctan2", "arctan_", "arctanh", "arctanh_",
+           "as_strided_", "asinh_", "atanh_", "bitwise_left_shift", "bitwise_right_shift",
+           "concat", "concatenate", "diag_embed", "diagflat", "fix", "fix_", "fmax", "fmin", "gcd",
+           "gcd_", "get_device", "greater", "greater_equal", "i0", "i0_", "index_reduce", "is_neg",
+           "is_nonzero", "is_same_size", "is_signed", "is_tensor", "lcm", "lcm_", "less",
+           "less_equal", "mvlgamma", "negative_", "not_equal", "pdist", "polygamma", "resolve_neg",
+           "rsub", "split_with_sizes", "trapz", "unsafe_chunk", "unsafe_split"]
