@@ -36,7 +36,7 @@ from .amp import (
 )
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .compiler import compile
-from .device import device
+from .device import device, get_default_device, set_default_device
 from .dtypes import (
     bfloat16,
     bool_,
@@ -74,7 +74,15 @@ from .errors import (
     Untraceable,
 )
 from .func import vmap
-from .generator import Generator, default_generator, initial_seed, manual_seed
+from .generator import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
 from .linalg import det, matrix_power, outer, slogdet, tensordot
 from .linalg.legacy import *  # noqa: F403 - PyTorch's legacy linear algebra (its __all__)
 from .linalg.shortcuts import cross, dist, inner, kron, logdet, mv
@@ -426,6 +434,7 @@ from .shape_rules import broadcast_shapes
 from .storage import transfer_count
 from .tensor import Tensor
 from .tensor_base import TensorBase, from_numpy
+from .threads import get_num_threads, set_num_threads
 
 bool = bool_  # noqa: A001 - gt.bool as in PyTorch
 float = float32  # noqa: A001
@@ -474,6 +483,8 @@ __all__ = [
     "quantile", "renorm", "rot90", "special", "trapezoid", "tril_indices", "triu_indices",
     "vander", "xlogy", "xlogy_",
     "get_float32_matmul_precision", "set_float32_matmul_precision",
+    "get_default_device", "set_default_device", "get_rng_state", "set_rng_state", "seed",
+    "get_num_threads", "set_num_threads",
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
     "SizeOverflowError", "Tensor", "Untraceable", "abs", "abs_", "absolute", "accelerator", "acos",

@@ -14,6 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from . import elementwise as ew
 from . import float_math, unary
+from .creation_extra import (
+    asarray,
+    empty_permuted,
+    frombuffer,
+    logspace,
+    scalar_tensor,
+    unravel_index,
+)
 from .gamma_family import i0, mvlgamma, polygamma
 from .indexing.index_reduce import index_reduce
 from .inplace_forms import acosh_, asinh_, atanh_, gcd_, i0_, lcm_
@@ -23,6 +31,7 @@ from .layout.diagonals import diag_embed, diagflat, split_with_sizes, unsafe_chu
 from .layout.inplace_views import as_strided_
 from .products import addbmm, pdist
 from .queries import get_device, is_neg, is_nonzero, is_same_size, is_signed, is_tensor, resolve_neg
+from .random_overloads import normal, randint_like
 from .sequences import trapezoid
 
 if TYPE_CHECKING:
@@ -66,9 +75,11 @@ def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
 
 __all__ = ["acosh_", "addbmm", "arccos", "arccos_", "arccosh", "arccosh_", "arcsin", "arcsin_",
            "arcsinh", "arcsinh_", "arctan", "arctan2", "arctan_", "arctanh", "arctanh_",
-           "as_strided_", "asinh_", "atanh_", "bitwise_left_shift", "bitwise_right_shift",
-           "concat", "concatenate", "diag_embed", "diagflat", "fix", "fix_", "fmax", "fmin", "gcd",
-           "gcd_", "get_device", "greater", "greater_equal", "i0", "i0_", "index_reduce", "is_neg",
+           "as_strided_", "asarray", "asinh_", "atanh_", "bitwise_left_shift",
+           "bitwise_right_shift", "concat", "concatenate", "diag_embed", "diagflat",
+           "empty_permuted", "fix", "fix_", "fmax", "fmin", "frombuffer", "gcd", "gcd_",
+           "get_device", "greater", "greater_equal", "i0", "i0_", "index_reduce", "is_neg",
            "is_nonzero", "is_same_size", "is_signed", "is_tensor", "lcm", "lcm_", "less",
-           "less_equal", "mvlgamma", "negative_", "not_equal", "pdist", "polygamma", "resolve_neg",
-           "rsub", "split_with_sizes", "trapz", "unsafe_chunk", "unsafe_split"]
+           "less_equal", "logspace", "mvlgamma", "negative_", "normal", "not_equal", "pdist",
+           "polygamma", "randint_like", "resolve_neg", "rsub", "scalar_tensor", "split_with_sizes",
+           "trapz", "unravel_index", "unsafe_chunk", "unsafe_split"]
