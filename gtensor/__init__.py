@@ -73,6 +73,7 @@ from .errors import (
     SizeOverflowError,
     Untraceable,
 )
+from .fft.stft import istft, stft
 from .func import vmap
 from .generator import (
     Generator,
@@ -484,7 +485,7 @@ __all__ = [
     "vander", "xlogy", "xlogy_",
     "get_float32_matmul_precision", "set_float32_matmul_precision",
     "get_default_device", "set_default_device", "get_rng_state", "set_rng_state", "seed",
-    "get_num_threads", "set_num_threads",
+    "get_num_threads", "set_num_threads", "istft", "stft",
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
     "SizeOverflowError", "Tensor", "Untraceable", "abs", "abs_", "absolute", "accelerator", "acos",
