@@ -31,6 +31,7 @@ from .layout.diagonals import diag_embed, diagflat, split_with_sizes, unsafe_chu
 from .layout.inplace_views import as_strided_
 from .products import addbmm, pdist
 from .queries import get_device, is_neg, is_nonzero, is_same_size, is_signed, is_tensor, resolve_neg
+from .random_counts import binomial, poisson
 from .random_overloads import normal, randint_like
 from .sequences import trapezoid
 
@@ -75,11 +76,11 @@ def rsub(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
 
 __all__ = ["acosh_", "addbmm", "arccos", "arccos_", "arccosh", "arccosh_", "arcsin", "arcsin_",
            "arcsinh", "arcsinh_", "arctan", "arctan2", "arctan_", "arctanh", "arctanh_",
-           "as_strided_", "asarray", "asinh_", "atanh_", "bitwise_left_shift",
+           "as_strided_", "asarray", "asinh_", "atanh_", "binomial", "bitwise_left_shift",
            "bitwise_right_shift", "concat", "concatenate", "diag_embed", "diagflat",
            "empty_permuted", "fix", "fix_", "fmax", "fmin", "frombuffer", "gcd", "gcd_",
            "get_device", "greater", "greater_equal", "i0", "i0_", "index_reduce", "is_neg",
            "is_nonzero", "is_same_size", "is_signed", "is_tensor", "lcm", "lcm_", "less",
            "less_equal", "logspace", "mvlgamma", "negative_", "normal", "not_equal", "pdist",
-           "polygamma", "randint_like", "resolve_neg", "rsub", "scalar_tensor", "split_with_sizes",
-           "trapz", "unravel_index", "unsafe_chunk", "unsafe_split"]
+           "poisson", "polygamma", "randint_like", "resolve_neg", "rsub", "scalar_tensor",
+           "split_with_sizes", "trapz", "unravel_index", "unsafe_chunk", "unsafe_split"]

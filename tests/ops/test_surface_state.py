@@ -113,3 +113,48 @@ def test_default_device():
     finally:
         gt.set_default_device(None)
     assert gt.zeros(1).device == gt.device("cpu")
+
+
+@pytest.mark.parametrize("lam", [0.5, 4.0, 30.0, 500.0])
+def test_poisson_moments(lam):
+    gt.manual_seed(1)
+    x = gt.poisson(gt.full((4000,), lam, dtype=gt.float64))
+    sd = lam ** 0.5
+    assert abs(x.mean().item() - lam) < 4 * sd / 4000 ** 0.5
+    assert abs(x.var().item() / lam - 1) < 0.15
+    assert x.min().item() >= 0 and (x == x.round()).all().item()
+
+
+@pytest.mark.parametrize("n, p", [(5, 0.3), (20, 0.9), (100, 0.5), (1000, 0.97)])
+def test_binomial_moments(n, p):
+    gt.manual_seed(2)
+    x = gt.binomial(gt.full((4000,), float(n)), gt.full((4000,), p))
+    var = n * p * (1 - p)
+    assert x.dtype == gt.float32
+    assert abs(x.mean().item() - n * p) < 4 * (var / 4000) ** 0.5
+    assert abs(x.var().item() / var - 1) < 0.15
+    assert 0 <= x.min().item() and x.max().item() <= n
+
+
+def test_counts_same_on_each_device_and_refusals(device):
+    rates = gt.tensor([0.0, 0.5, 3.0, 12.0, 80.0], device=device)
+    gt.manual_seed(3)
+    got = gt.poisson(rates).tolist()
+    gt.manual_seed(3)
+    assert gt.poisson(rates.cpu()).tolist() == got
+    assert got[0] == 0.0
+    counts = gt.tensor([0.0, 7.0, 60.0], device=device)
+    probs = gt.tensor([0.5, 1.0, 0.4], device=device)
+    gt.manual_seed(4)
+    b = gt.binomial(counts, probs).tolist()
+    gt.manual_seed(4)
+    assert gt.binomial(counts.cpu(), probs.cpu()).tolist() == b
+    assert b[:2] == [0.0, 7.0]
+    with pytest.raises(ValueError, match=r"\[poisson\]"):
+        gt.poisson(gt.tensor([-1.0], device=device))
+    with pytest.raises(gt.DTypeError, match=r"\[poisson\]"):
+        gt.poisson(gt.tensor([1], device=device))
+    with pytest.raises(ValueError, match=r"\[binomial\] prob"):
+        gt.binomial(counts, probs + 1)
+    with pytest.raises(ValueError, match=r"\[binomial\] count"):
+        gt.binomial(counts + 0.5, probs)
