@@ -17,6 +17,7 @@ from .factorizations import cholesky as _cholesky
 from .factorizations import qr as _qr
 from .factorizations import svd as _svd
 from .least_squares import pinv
+from .lu import LUFactorResult, factor, lu_factor, lu_solve, lu_unpack, zero_pivots
 from .matrix_exp import matrix_exp
 from .norms import matrix_norm, vector_norm
 from .solvers import inv, solve_triangular
@@ -26,8 +27,9 @@ if TYPE_CHECKING:
 
 inverse = inv
 
-__all__ = ["cholesky", "cholesky_inverse", "cholesky_solve", "frobenius_norm", "inverse",
-           "matrix_exp", "nuclear_norm", "pinverse", "qr", "svd", "triangular_solve"]
+__all__ = ["cholesky", "cholesky_inverse", "cholesky_solve", "frobenius_norm", "inverse", "lu",
+           "lu_solve", "lu_unpack", "matrix_exp", "nuclear_norm", "pinverse", "qr", "svd",
+           "triangular_solve"]
 
 
 class SVDLegacyResult(NamedTuple):
@@ -175,3 +177,18 @@ def nuclear_norm(input: Tensor, dim: Sequence[int] | bool = (-2, -1), keepdim: b
     if isinstance(dim, bool):
         dim, keepdim = (-2, -1), dim
     return matrix_norm(input, "nuc", dim=tuple(dim), keepdim=keepdim)
+
+
+def lu(A: Tensor, pivot: bool = True, get_infos: bool = False
+       ) -> LUFactorResult | tuple[Tensor, Tensor, Tensor]:
+    """PyTorch's legacy ``lu``: :func:`gtensor.linalg.lu_factor`, with ``get_infos`` the
+    position of each matrix's first zero pivot (0 when none) instead of an error.
+
+    Example:
+        >>> lu, piv = gt.lu(gt.tensor([[1.0, 2.0], [3.0, 4.0]])); piv.tolist()
+        [2, 2]
+    """
+    if not get_infos:
+        return lu_factor(A, pivot=pivot)
+    out = factor("lu", A, pivot)
+    return out.LU, out.pivots, zero_pivots(out.LU)

@@ -182,6 +182,12 @@ class ArithmeticMethods:
     svd = legacy.svd
     triangular_solve = legacy.triangular_solve
     matrix_exp = legacy.matrix_exp
+    lu = legacy.lu
+
+    def lu_solve(self, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
+        """Solve ``A X = self`` from ``A``'s :func:`gtensor.linalg.lu_factor` result."""
+        return legacy.lu_solve(self, LU_data, LU_pivots)
+
     addbmm = products.addbmm
     addbmm_ = products.addbmm_
     __matmul__ = linalg.matmul

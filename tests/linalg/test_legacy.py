@@ -119,3 +119,42 @@ def test_pdist(p, device):
     same(x.grad, tx.grad)
     with pytest.raises(gt.ShapeError, match=r"\[pdist\]"):
         gt.pdist(gt.ones(3, device=device))
+
+
+@pytest.mark.parametrize("shape", [(2, 4, 4), (3, 5), (5, 3)])
+def test_lu_factor_unpack_and_gradient(shape, device):
+    a_np = RNG.standard_normal(shape)
+    a = gt.tensor(a_np, device=device, requires_grad=True)
+    ta = torch.tensor(a_np, requires_grad=True)
+    lu, piv = gt.linalg.lu_factor(a)
+    tlu, tpiv = torch.linalg.lu_factor(ta)
+    same(lu, tlu)
+    assert piv.dtype == gt.int32 and piv.tolist() == tpiv.tolist()
+    w = RNG.standard_normal(tuple(tlu.shape))
+    (lu * gt.tensor(w, device=device)).sum().backward()
+    (tlu * torch.tensor(w)).sum().backward()
+    same(a.grad, ta.grad)
+    for got, want in zip(gt.lu_unpack(lu, piv), torch.lu_unpack(tlu, tpiv), strict=True):
+        same(got, want)
+    for got, want in zip(gt.linalg.lu(a), torch.linalg.lu(ta), strict=True):
+        same(got, want)
+
+
+def test_lu_solve_and_singular_matrices(device):
+    a = gt.tensor(A, device=device)
+    lu, piv = a.lu()
+    tlu, tpiv = torch.lu(torch.tensor(A))
+    same(gt.lu_solve(gt.tensor(B, device=device), lu, piv),
+         torch.lu_solve(torch.tensor(B), tlu, tpiv))
+    same(gt.tensor(B, device=device).lu_solve(lu, piv), torch.linalg.solve(torch.tensor(A),
+                                                                            torch.tensor(B)))
+    sing = np.array([[1.0, 2, 3], [2, 4, 6], [1, 1, 1]])
+    with pytest.raises(gt.linalg.LinAlgError, match=r"\[lu_factor\] U\[3,3\] is zero"):
+        gt.linalg.lu_factor(gt.tensor(sing, device=device))
+    _, _, info = gt.lu(gt.tensor(sing, device=device), get_infos=True)
+    assert info.item() == torch.lu(torch.tensor(sing), get_infos=True)[2].item()
+    for got, want in zip(gt.linalg.lu(gt.tensor(sing, device=device)),
+                         torch.linalg.lu(torch.tensor(sing)), strict=True):
+        same(got, want)
+    with pytest.raises(gt.ShapeError, match=r"\[lu_solve\]"):
+        gt.lu_solve(gt.ones(2, 1, device=device, dtype=gt.float64), lu, piv)
