@@ -63,7 +63,7 @@ def stft(input: Tensor, n_fft: int, hop_length: int | None = None,
 
     Example:
         >>> gt.stft(gt.ones(8), 4, return_complex=True).shape
-        (3, 3)
+        (3, 9)
     """
     check(isinstance(input, TensorBase) and input.ndim in (1, 2), "stft",
           lambda: f"expected a 1-D or 2-D tensor, got "

@@ -103,8 +103,8 @@ def mvlgamma(input: Tensor, p: int) -> Tensor:
     ``(p - 1) / 2``.
 
     Example:
-        >>> round(gt.mvlgamma(gt.tensor([2.5]), 2).item(), 4)
-        1.1445
+        >>> round(gt.mvlgamma(gt.tensor([2.5]), 2).item(), 3)
+        0.857
     """
     check(isinstance(p, int) and not isinstance(p, bool) and p >= 1, "mvlgamma",
           lambda: f"p must be a positive int, got {p!r}", ValueError)
