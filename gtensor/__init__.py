@@ -36,6 +36,11 @@ from .amp import (
 )
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .compiler import compile
+from .determinism import (
+    are_deterministic_algorithms_enabled,
+    is_deterministic_algorithms_warn_only_enabled,
+    use_deterministic_algorithms,
+)
 from .device import device, get_default_device, set_default_device
 from .dtypes import (
     bfloat16,
@@ -486,6 +491,8 @@ __all__ = [
     "get_float32_matmul_precision", "set_float32_matmul_precision",
     "get_default_device", "set_default_device", "get_rng_state", "set_rng_state", "seed",
     "get_num_threads", "set_num_threads", "istft", "stft",
+    "are_deterministic_algorithms_enabled", "is_deterministic_algorithms_warn_only_enabled",
+    "use_deterministic_algorithms",
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
     "SizeOverflowError", "Tensor", "Untraceable", "abs", "abs_", "absolute", "accelerator", "acos",

@@ -158,3 +158,32 @@ def test_counts_same_on_each_device_and_refusals(device):
         gt.binomial(counts, probs + 1)
     with pytest.raises(ValueError, match=r"\[binomial\] count"):
         gt.binomial(counts + 0.5, probs)
+
+
+def test_deterministic_algorithms(device):
+    assert not gt.are_deterministic_algorithms_enabled()
+    x = gt.zeros(3, device=device)
+    idx = gt.tensor([0, 0], device=device)
+    gt.use_deterministic_algorithms(True)
+    try:
+        assert gt.are_deterministic_algorithms_enabled()
+        counts = gt.zeros(3, dtype=gt.int64, device=device)
+        counts.index_add_(0, idx, gt.ones(2, dtype=gt.int64, device=device))
+        assert counts.tolist() == [2, 0, 0]
+        if device == "cpu":
+            x.index_add_(0, idx, gt.ones(2))
+            assert x.tolist() == [2.0, 0.0, 0.0]
+            return
+        with pytest.raises(RuntimeError, match=r"\[scatter_add\].*deterministic"):
+            x.index_add_(0, idx, gt.ones(2, device=device))
+        assert x.tolist() == [0.0, 0.0, 0.0]
+        with pytest.raises(RuntimeError, match=r"\[bincount\]"):
+            gt.bincount(idx, weights=gt.ones(2, device=device))
+        gt.use_deterministic_algorithms(True, warn_only=True)
+        assert gt.is_deterministic_algorithms_warn_only_enabled()
+        with pytest.warns(UserWarning, match="deterministic"):
+            x.index_add_(0, idx, gt.ones(2, device=device))
+        assert x.tolist() == [2.0, 0.0, 0.0]
+    finally:
+        gt.use_deterministic_algorithms(False)
+    assert not gt.is_deterministic_algorithms_warn_only_enabled()
