@@ -36,7 +36,12 @@ from .amp import (
 )
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .compiler import compile
-from .device import device
+from .determinism import (
+    are_deterministic_algorithms_enabled,
+    is_deterministic_algorithms_warn_only_enabled,
+    use_deterministic_algorithms,
+)
+from .device import device, get_default_device, set_default_device
 from .dtypes import (
     bfloat16,
     bool_,
@@ -73,9 +78,19 @@ from .errors import (
     SizeOverflowError,
     Untraceable,
 )
+from .fft.stft import istft, stft
 from .func import vmap
-from .generator import Generator, default_generator, initial_seed, manual_seed
+from .generator import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
 from .linalg import det, matrix_power, outer, slogdet, tensordot
+from .linalg.legacy import *  # noqa: F403 - PyTorch's legacy linear algebra (its __all__)
 from .linalg.shortcuts import cross, dist, inner, kron, logdet, mv
 from .nn.functional import (  # torch.<name> too, with the same signatures
     avg_pool1d,
@@ -338,6 +353,7 @@ from .ops.statistics import (
     quantile,
 )
 from .ops.ternary import addcdiv, addcmul, clamp, clamp_, lerp
+from .ops.torch_names import *  # noqa: F403 - PyTorch's other names (its __all__)
 from .ops.unary import (
     abs,
     abs_,
@@ -424,6 +440,7 @@ from .shape_rules import broadcast_shapes
 from .storage import transfer_count
 from .tensor import Tensor
 from .tensor_base import TensorBase, from_numpy
+from .threads import get_num_threads, set_num_threads
 
 bool = bool_  # noqa: A001 - gt.bool as in PyTorch
 float = float32  # noqa: A001
@@ -472,6 +489,10 @@ __all__ = [
     "quantile", "renorm", "rot90", "special", "trapezoid", "tril_indices", "triu_indices",
     "vander", "xlogy", "xlogy_",
     "get_float32_matmul_precision", "set_float32_matmul_precision",
+    "get_default_device", "set_default_device", "get_rng_state", "set_rng_state", "seed",
+    "get_num_threads", "set_num_threads", "istft", "stft",
+    "are_deterministic_algorithms_enabled", "is_deterministic_algorithms_warn_only_enabled",
+    "use_deterministic_algorithms",
     "DTypeError", "DeviceMismatchError", "DeviceUnavailableError", "DivisionByZeroError",
     "GTensorError", "Generator", "OutOfMemoryError", "SerializationError", "ShapeError",
     "SizeOverflowError", "Tensor", "Untraceable", "abs", "abs_", "absolute", "accelerator", "acos",
@@ -520,3 +541,4 @@ __all__ = [
     "unbind", "unflatten", "unique",
     "unsqueeze", "utils", "var", "vmap", "where", "zeros", "zeros_like"
 ]
+__all__ += ops.torch_names.__all__ + linalg.legacy.__all__  # noqa: F405

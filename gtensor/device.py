@@ -185,8 +185,41 @@ def set_current_cuda_device(index: int) -> None:
     _current_cuda = index
 
 
+_default_device = CPU
+
+
+def set_default_device(spec: DeviceLike | None) -> None:
+    """Make ``spec`` the device factories (``zeros``, ``tensor``...) use when given none.
+
+    ``None`` restores the cpu. A bare ``"cuda"`` means the CUDA device current at each call.
+
+    Example:
+        >>> set_default_device("cpu"); get_default_device()
+        device(type='cpu')
+    """
+    global _default_device
+    new = CPU if spec is None else spec if isinstance(spec, device) else device(spec)
+    if new.type == "cuda":
+        require_cuda("set_default_device")
+        if new.index is not None:
+            check_device_index(new, "set_default_device")
+    _default_device = new
+
+
+def get_default_device() -> device:
+    """The device factories use when given none (see :func:`set_default_device`).
+
+    Example:
+        >>> get_default_device()
+        device(type='cpu')
+    """
+    d = _default_device
+    return device("cuda", _current_cuda) if d.type == "cuda" and d.index is None else d
+
+
 def resolve(spec: DeviceLike | None, op: str = "device") -> device:
-    """Return a concrete device: ``None`` means cpu, bare ``cuda`` the current CUDA device.
+    """Return a concrete device: ``None`` means the default device (cpu unless
+    :func:`set_default_device` changed it), bare ``cuda`` the current CUDA device.
 
     Args:
         spec: what the caller passed as ``device=``.
@@ -197,7 +230,9 @@ def resolve(spec: DeviceLike | None, op: str = "device") -> device:
         device(type='cpu')
     """
     if spec is None:
-        return CPU
+        if _default_device is CPU:
+            return CPU
+        spec = _default_device
     d = spec if isinstance(spec, device) else device(spec)
     if d.type == "cuda":
         if d.index is None:

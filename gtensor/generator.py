@@ -114,3 +114,34 @@ def manual_seed(seed: int) -> Generator:
 def initial_seed() -> int:
     """Return the cpu generator's seed."""
     return default_generator.initial_seed()
+
+
+def seed() -> int:
+    """Seed the cpu and every CUDA generator from the OS's entropy; return the new seed.
+
+    Example:
+        >>> s = seed(); initial_seed() == s
+        True
+    """
+    new = default_generator.seed()
+    manual_seed(new)
+    return new
+
+
+def get_rng_state() -> Any:
+    """The cpu generator's state, a uint8 cpu tensor for :func:`set_rng_state`.
+
+    Example:
+        >>> state = get_rng_state(); state.shape
+        (16,)
+    """
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state: Any) -> None:
+    """Restore the cpu generator's state from :func:`get_rng_state`.
+
+    Example:
+        >>> set_rng_state(get_rng_state())
+    """
+    default_generator.set_state(new_state)

@@ -27,6 +27,8 @@ from .factorizations import (
 )
 from .failures import LinAlgError
 from .least_squares import LstsqResult, lstsq, matrix_rank, pinv
+from .lu import LUFactorResult, LUResult, lu, lu_factor
+from .matrix_exp import matrix_exp
 from .norms import matrix_norm, norm, vector_norm
 from .products import (
     cross,
@@ -42,9 +44,11 @@ from .products import (
 from .solvers import inv, matrix_power, solve, solve_triangular
 
 __all__ = [
-    "EigResult", "EighResult", "LinAlgError", "LstsqResult", "QRResult", "SVDResult",
+    "EigResult", "EighResult", "LUFactorResult", "LUResult", "LinAlgError", "LstsqResult",
+    "QRResult", "SVDResult", "lu", "lu_factor",
     "SlogdetResult", "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
-    "eigvalsh", "inv", "lstsq", "matmul", "matrix_norm", "matrix_power", "matrix_rank",
+    "eigvalsh", "inv", "lstsq", "matmul", "matrix_exp", "matrix_norm", "matrix_power",
+    "matrix_rank",
     "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve",
     "solve_triangular", "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
 ]

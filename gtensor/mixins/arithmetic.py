@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..linalg import determinants, shortcuts, solvers
+from ..linalg import determinants, legacy, shortcuts, solvers
 from ..linalg import products as linalg_products
 from ..ops import (
     closeness,
     elementwise,
+    float_math,
+    inplace_forms,
+    integer_math,
     number_functions,
     operators,
     products,
@@ -32,13 +35,17 @@ class ArithmeticMethods:
     sub = elementwise.sub
     sub_ = elementwise.sub_
     subtract = elementwise.sub
+    subtract_ = elementwise.sub_
     mul = elementwise.mul
     mul_ = elementwise.mul_
     multiply = elementwise.mul
+    multiply_ = elementwise.mul_
     div = elementwise.div
     div_ = elementwise.div_
     divide = elementwise.div
     true_divide = elementwise.div
+    divide_ = elementwise.div_
+    true_divide_ = elementwise.div_
     floor_divide = elementwise.floor_divide
     floor_divide_ = elementwise.floor_divide_
     remainder = elementwise.remainder
@@ -51,6 +58,8 @@ class ArithmeticMethods:
     minimum_ = elementwise.minimum_
     atan2 = elementwise.atan2
     atan2_ = elementwise.atan2_
+    arctan2 = elementwise.atan2
+    arctan2_ = elementwise.atan2_
     eq = elementwise.eq
     eq_ = elementwise.eq_
     ne = elementwise.ne
@@ -63,6 +72,16 @@ class ArithmeticMethods:
     gt_ = elementwise.gt_
     ge = elementwise.ge
     ge_ = elementwise.ge_
+    greater = elementwise.gt
+    greater_ = elementwise.gt_
+    greater_equal = elementwise.ge
+    greater_equal_ = elementwise.ge_
+    less = elementwise.lt
+    less_ = elementwise.lt_
+    less_equal = elementwise.le
+    less_equal_ = elementwise.le_
+    not_equal = elementwise.ne
+    not_equal_ = elementwise.ne_
     logical_and = elementwise.logical_and
     logical_and_ = elementwise.logical_and_
     logical_or = elementwise.logical_or
@@ -79,6 +98,23 @@ class ArithmeticMethods:
     left_shift_ = elementwise.left_shift_
     right_shift = elementwise.right_shift
     right_shift_ = elementwise.right_shift_
+    bitwise_left_shift = elementwise.left_shift
+    bitwise_left_shift_ = elementwise.left_shift_
+    bitwise_right_shift = elementwise.right_shift
+    bitwise_right_shift_ = elementwise.right_shift_
+    gcd = integer_math.gcd
+    gcd_ = inplace_forms.gcd_
+    lcm = integer_math.lcm
+    lcm_ = inplace_forms.lcm_
+    fmax = integer_math.fmax
+    fmin = integer_math.fmin
+    copysign = float_math.copysign
+    copysign_ = inplace_forms.copysign_
+    hypot = float_math.hypot
+    hypot_ = inplace_forms.hypot_
+    logaddexp = float_math.logaddexp
+    nextafter = float_math.nextafter
+    nextafter_ = inplace_forms.nextafter_
     xlogy = special_functions.xlogy
     xlogy_ = special_functions.xlogy_
     ldexp = special_functions.ldexp
@@ -137,6 +173,23 @@ class ArithmeticMethods:
     slogdet = determinants.slogdet
     det = determinants.det
     matrix_power = solvers.matrix_power
+    inverse = legacy.inverse
+    pinverse = legacy.pinverse
+    cholesky = legacy.cholesky
+    cholesky_solve = legacy.cholesky_solve
+    cholesky_inverse = legacy.cholesky_inverse
+    qr = legacy.qr
+    svd = legacy.svd
+    triangular_solve = legacy.triangular_solve
+    matrix_exp = legacy.matrix_exp
+    lu = legacy.lu
+
+    def lu_solve(self, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
+        """Solve ``A X = self`` from ``A``'s :func:`gtensor.linalg.lu_factor` result."""
+        return legacy.lu_solve(self, LU_data, LU_pivots)
+
+    addbmm = products.addbmm
+    addbmm_ = products.addbmm_
     __matmul__ = linalg.matmul
     __rmatmul__ = linalg.rmatmul
 

@@ -1,10 +1,11 @@
 """Complex-number methods: ``.real``/``.imag`` (views, settable), ``conj``, ``angle``, ``sgn``,
-``adjoint``/``.mH``."""
+``adjoint``/``.mH``, and the short-time Fourier transforms ``stft``/``istft``."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..fft import stft as spectral
 from ..ops import complex_ops
 
 if TYPE_CHECKING:
@@ -36,3 +37,5 @@ class ComplexMethods:
     sgn = complex_ops.sgn
     adjoint = complex_ops.adjoint
     mH = property(complex_ops.adjoint, doc="The conjugate transpose of the last two dims.")
+    stft = spectral.stft
+    istft = spectral.istft

@@ -32,7 +32,7 @@ from ..dtypes import (
     uint64,
 )
 from ..errors import check
-from ..ops import copy, creation, interop
+from ..ops import copy, creation, creation_extra, interop, queries
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -104,6 +104,16 @@ class CopyMethods:
     cpu = copy.cpu
     cuda = copy.cuda
     fill_ = creation.fill_
+    new_empty_strided = creation_extra.new_empty_strided
+    is_signed = queries.is_signed
+    is_nonzero = queries.is_nonzero
+    is_same_size = queries.is_same_size
+    is_cpu = property(queries.is_cpu)
+    get_device = queries.get_device
+    is_neg = queries.is_neg
+    resolve_neg = queries.resolve_neg
+    ndimension = queries.ndimension
+    nelement = queries.nelement
 
     def new_empty(self, *size: Any, dtype: Any = None, device: DeviceLike | None = None,
                   requires_grad: bool = False) -> Tensor:

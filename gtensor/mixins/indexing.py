@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..ops.indexing import along_dim, masked, subscript
+from ..ops.indexing import index_reduce as index_reduce_ops
 from ..ops.indexing import scatter_reduce as scatter_reduce_ops
 from ..ops.layout import writes
 
@@ -32,6 +33,8 @@ class IndexingMethods:
     scatter_add_ = along_dim.scatter_add_
     scatter_reduce = scatter_reduce_ops.scatter_reduce
     scatter_reduce_ = scatter_reduce_ops.scatter_reduce_
+    index_reduce = index_reduce_ops.index_reduce
+    index_reduce_ = index_reduce_ops.index_reduce_
     masked_fill = masked.masked_fill
     masked_fill_ = masked.masked_fill_
     masked_select = masked.masked_select

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..ops import arrangement
-from ..ops.layout import copies, stacking, strided, views, writes
+from ..ops.layout import copies, diagonals, inplace_views, stacking, strided, views, writes
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -60,6 +60,13 @@ class MovementMethods:
     ravel = strided.ravel
     unfold = strided.unfold
     as_strided = strided.as_strided
+    as_strided_ = inplace_views.as_strided_
+    squeeze_ = inplace_views.squeeze_
+    unsqueeze_ = inplace_views.unsqueeze_
+    t_ = inplace_views.t_
+    transpose_ = inplace_views.transpose_
+    swapaxes_ = inplace_views.transpose_
+    swapdims_ = inplace_views.transpose_
     flipud = strided.flipud
     fliplr = strided.fliplr
     tensor_split = stacking.tensor_split
@@ -73,4 +80,10 @@ class MovementMethods:
     triu_ = writes.triu_
     tril_ = writes.tril_
     diag = copies.diag
+    diag_embed = diagonals.diag_embed
+    diagflat = diagonals.diagflat
+    split_with_sizes = diagonals.split_with_sizes
+    unsafe_split = diagonals.unsafe_split
+    unsafe_chunk = diagonals.unsafe_chunk
+    sum_to_size = diagonals.sum_to_size
     trace = copies.trace

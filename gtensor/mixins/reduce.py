@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from ..ops import nan_reductions, products, reduction, scan, sequences, sorting, statistics
+from ..ops import (
+    inplace_forms,
+    nan_reductions,
+    products,
+    reduction,
+    scan,
+    sequences,
+    sorting,
+    statistics,
+)
 from ..ops import softmax as softmax_ops
 
 
@@ -30,6 +39,8 @@ class ReductionMethods:
     all = reduction.all
     cumsum = scan.cumsum
     cumprod = scan.cumprod
+    cumsum_ = inplace_forms.cumsum_
+    cumprod_ = inplace_forms.cumprod_
     cummax = sequences.cummax
     cummin = sequences.cummin
     logcumsumexp = sequences.logcumsumexp

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from ..ops import number_functions, special_functions, unary
+from typing import TYPE_CHECKING
+
+from ..ops import (
+    float_math,
+    gamma_family,
+    inplace_forms,
+    number_functions,
+    special_functions,
+    unary,
+)
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
 
 
 class UnaryMethods:
@@ -108,7 +120,42 @@ class UnaryMethods:
     isinf = unary.isinf
     isfinite = unary.isfinite
     absolute = unary.abs
+    absolute_ = unary.abs_
     negative = unary.neg
+    negative_ = unary.neg_
+    logical_not_ = inplace_forms.logical_not_
+    sgn_ = inplace_forms.sgn_
+    fix = unary.trunc
+    fix_ = unary.trunc_
+    asinh = float_math.asinh
+    asinh_ = inplace_forms.asinh_
+    acosh = float_math.acosh
+    acosh_ = inplace_forms.acosh_
+    atanh = float_math.atanh
+    atanh_ = inplace_forms.atanh_
+    arcsin = unary.asin
+    arcsin_ = unary.asin_
+    arccos = unary.acos
+    arccos_ = unary.acos_
+    arctan = unary.atan
+    arctan_ = unary.atan_
+    arcsinh = float_math.asinh
+    arcsinh_ = inplace_forms.asinh_
+    arccosh = float_math.acosh
+    arccosh_ = inplace_forms.acosh_
+    arctanh = float_math.atanh
+    arctanh_ = inplace_forms.atanh_
+    signbit = float_math.signbit
+    i0 = gamma_family.i0
+    i0_ = inplace_forms.i0_
+    mvlgamma = gamma_family.mvlgamma
+    mvlgamma_ = inplace_forms.mvlgamma_
+    polygamma_ = inplace_forms.polygamma_
+
+    def polygamma(self, n: int) -> Tensor:
+        """The ``n``-th derivative of digamma at ``self`` (see :func:`gtensor.polygamma`)."""
+        return gamma_family.polygamma(n, self)
+
     __neg__ = unary.neg
     __abs__ = unary.abs
     __invert__ = unary.bitwise_not

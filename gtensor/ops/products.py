@@ -10,6 +10,7 @@ differences, or for ``p = 2`` on more than 25 rows PyTorch's one-matmul form
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from ..dtypes import int64, promote_types
@@ -17,6 +18,7 @@ from ..errors import DTypeError, ShapeError, check
 from ..graph.autocast_mode import autocast_inputs
 from ..graph.inplace import differentiable_inplace
 from ..shape_rules import broadcast_shapes, wrap_dim
+from .arrangement import triu_indices
 from .creation import ones, zeros
 from .elementwise import where
 from .layout.copies import cat
@@ -102,6 +104,30 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
     check(batch1.shape[0] == batch2.shape[0], "baddbmm", lambda: "batch sizes differ: "
           f"{batch1.shape[0]} and {batch2.shape[0]}", ShapeError)
     return _scaled_sum("baddbmm", input, matmul(batch1, batch2), beta, alpha)
+
+
+def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
+           alpha: Any = 1) -> Tensor:
+    """``beta * input + alpha * sum_b batch1[b] @ batch2[b]`` (the batch summed away).
+
+    Example:
+        >>> b = gt.ones(3, 2, 4)
+        >>> gt.addbmm(gt.zeros(2, 2), b, b.mT).tolist()
+        [[12.0, 12.0], [12.0, 12.0]]
+    """
+    input, batch1, batch2 = autocast_inputs("addbmm", input, batch1, batch2)
+    _dims("addbmm", ("batch1", "batch2"), (batch1, batch2), (3, 3))
+    check(batch1.shape[0] == batch2.shape[0] and batch1.shape[2] == batch2.shape[1], "addbmm",
+          lambda: f"batch1 {tuple(batch1.shape)} and batch2 {tuple(batch2.shape)} cannot be "
+          "multiplied batch by batch", ShapeError)
+    return _scaled_sum("addbmm", input, matmul(batch1, batch2).sum(0), beta, alpha)
+
+
+@differentiable_inplace(addbmm)
+def addbmm_(self: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Any = 1,
+            alpha: Any = 1) -> Tensor:
+    """In-place :func:`addbmm`."""
+    return write_inplace("addbmm_", self, addbmm(self, batch1, batch2, beta=beta, alpha=alpha))
 
 
 @differentiable_inplace(addmv)
@@ -197,6 +223,30 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
         squares = (x1 * x1).sum(-1, keepdim=True) + (x2 * x2).sum(-1).unsqueeze(-2)
         return (squares - matmul(x1, x2.transpose(-1, -2)) * 2.0).clamp(min=0).sqrt()
     return norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, dim=-1)
+
+
+def pdist(input: Tensor, p: float = 2.0) -> Tensor:
+    """The ``p``-norm distance between each pair of rows ``i < j`` of an ``(N, M)`` tensor.
+
+    Returns:
+        The ``N (N - 1) / 2`` distances, row pairs in order (as ``triu_indices(N, N, 1)``).
+
+    Example:
+        >>> gt.pdist(gt.tensor([[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]])).tolist()
+        [5.0, 1.0, 4.242640495300293]
+    """
+    check(input.ndim == 2, "pdist", lambda: f"expected a 2-D tensor, got shape "
+          f"{tuple(input.shape)}", ShapeError)
+    check(p >= 0, "pdist", lambda: f"p must be non-negative, got {p}", ValueError)
+    n = input.shape[0]
+    rows, cols = triu_indices(n, n, 1, device=input.device)
+    diff = input[rows] - input[cols]  # type: ignore[index]
+    if p != math.inf:
+        return norm(diff, p, dim=-1)
+    # PyTorch's gradient for p = inf: the whole gradient to every tied extreme, not a share
+    size = diff.abs()  # type: ignore[attr-defined]
+    dist = size.detach().amax(-1, keepdim=True)
+    return ((size - dist) * (size.detach() == dist)).sum(-1) + dist.squeeze(-1)
 
 
 def renorm(input: Tensor, p: float, dim: int, maxnorm: float) -> Tensor:

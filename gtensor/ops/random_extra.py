@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 
 
 def _target(spec: DeviceLike | None, op: str) -> device:
-    """The device ``op`` creates its result on (cpu by default), checked before allocating."""
-    dev = resolve("cpu" if spec is None else spec, op)
+    """The device ``op`` creates its result on (the default device unless given), checked
+    before allocating."""
+    dev = resolve(spec, op)
     runtime.prepare(dev, op)
     return dev
 

@@ -16,6 +16,7 @@ import functools
 import math
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..determinism import alert_not_deterministic
 from ..dtypes import bool_, float32, int64
 from ..errors import ShapeError, check, check_same_device
 from ..graph.grad_mode import no_grad
@@ -363,6 +364,8 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         lo, hi = launch("value_range", x.device, (int64,), x._native())
         check(lo >= 0, "bincount", lambda: f"input must be non-negative, got {lo}", ValueError)
     out = zeros(max(hi + 1, minlength), dtype=int64 if w is None else w.dtype, device=x.device)
+    if w is not None and x.device.type == "cuda":
+        alert_not_deterministic("bincount", "a weighted bincount on cuda")
     if x.numel():
         launch("bincount", x.device, (int64, int64 if w is None else w.dtype), x._native(),
                None if w is None else w._native(), out._native())

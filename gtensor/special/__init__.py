@@ -10,6 +10,8 @@ Example:
     [0.5]
 """
 
+from ..ops.gamma_family import i0, polygamma
+from ..ops.gamma_family import mvlgamma as multigammaln
 from ..ops.reduction import logsumexp
 from ..ops.softmax import log_softmax, softmax
 from ..ops.special_functions import entr, erfc, logit, sinc, xlog1py, xlogy
@@ -20,5 +22,5 @@ from ..ops.unary import sigmoid as expit
 psi = digamma
 
 __all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln",
-           "log1p", "log_softmax", "logit", "logsumexp", "psi", "round", "sinc", "softmax",
-           "xlog1py", "xlogy"]
+           "i0", "multigammaln", "polygamma", "log1p", "log_softmax", "logit", "logsumexp", "psi",
+           "round", "sinc", "softmax", "xlog1py", "xlogy"]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...determinism import alert_not_deterministic
 from ...dtypes import bfloat16, float32, int64
 from ...errors import check
 from ...shape_rules import broadcast_shapes
@@ -116,6 +117,10 @@ def scatter_rows(dst: Tensor, offsets: Tensor, values_lead: Tensor, mode: str) -
     Example:
         >>> scatter_rows(x[0], offs, vals, "add")  # doctest: +SKIP
     """
+    if mode == "add" and dst.device.type == "cuda" and dst.dtype.is_inexact:
+        alert_not_deterministic("scatter_add", "adding floating point values at indices on "
+                                "cuda (scatter_add_, index_add_, index_put_ with accumulate, "
+                                "the gradients of gathers and indexing)")
     if dst.dtype is bfloat16 and dst.device.type != "cpu" and (
             mode == "prod" or mode != "copy" and (dst._storage.nbytes | dst._storage.ptr) % 4):
         _combine_wide(dst, offsets, values_lead, mode)
