@@ -1,7 +1,8 @@
 """Grad modes: whether ops record graph nodes.
 
 ``no_grad`` and ``enable_grad`` switch recording; ``inference_mode`` is
-``no_grad`` that also marks the results as inference tensors.
+``no_grad`` that ``is_inference_mode_enabled()`` reports (its results are
+ordinary tensors: gtensor has no separate inference-tensor kind).
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ class set_grad_enabled(_Mode):  # noqa: N801
 
 
 class inference_mode(_Mode):  # noqa: N801
-    """Disable recording and version tracking for inference (``mode=False`` is a no-op).
+    """Disable recording for inference, as ``no_grad`` does (``mode=False`` is a no-op).
 
     Example:
         >>> with inference_mode():

@@ -379,7 +379,7 @@ def _triangle(self: Tensor, diagonal: int, lower: bool, op: str) -> Tensor:
 
 def _triangle_run(diagonal: int, lower: bool, x: Tensor) -> Tensor:
     rows, cols = x.shape[-2:]
-    src = x.reshape((-1, rows, cols))
+    src = x.contiguous().reshape((-1, rows, cols))  # one layout per launch plan
     out = TensorBase.empty(src.shape, x.dtype, x.device)
     launch("triangle", x.device, (x.dtype,), src._native(), out._native(), diagonal, lower)
     return from_storage(out._storage, x.shape, contiguous_strides(x.shape), 0, out.dtype)

@@ -90,6 +90,8 @@ def test_tril_triu_diag_diagonal_trace(device, rng, k):
     x = gt.tensor(a, device=device)
     np.testing.assert_array_equal(np_(x.tril(k)), np.tril(a, k))
     np.testing.assert_array_equal(np_(x.triu(k)), np.triu(a, k))
+    part = x[..., :3].transpose(0, 2)  # a strided view: the kernel reads a contiguous copy
+    np.testing.assert_array_equal(np_(part.tril(k)), np.tril(a[..., :3].transpose(2, 1, 0), k))
     np.testing.assert_array_equal(np_(x[0].diag(k)), np.diag(a[0], k))
     np.testing.assert_array_equal(np_(x[0, 0].diag(k)), np.diag(a[0, 0], k))
     np.testing.assert_array_equal(np_(x.diagonal(k, 1, 2)), np.diagonal(a, k, 1, 2))
