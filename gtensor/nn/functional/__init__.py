@@ -65,6 +65,30 @@ from .loss import (
     smooth_l1_loss,
     triplet_margin_loss,
 )
+from .loss_margin import (
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
+    poisson_nll_loss,
+    soft_margin_loss,
+    triplet_margin_with_distance_loss,
+)
+from .misc import (
+    affine_grid,
+    alpha_dropout,
+    channel_shuffle,
+    feature_alpha_dropout,
+    gumbel_softmax,
+    local_response_norm,
+    pdist,
+    relu_,
+    upsample,
+    upsample_bilinear,
+    upsample_nearest,
+)
 from .normalization import batch_norm, group_norm, instance_norm, layer_norm, rms_norm
 from .pooling import adaptive_max_pool2d, avg_pool1d, max_pool1d
 from .shrinkage import (
@@ -97,4 +121,10 @@ __all__ = [
     "max_pool1d", "pixel_shuffle", "pixel_unshuffle", "rms_norm", "unfold",
     "hardshrink", "rrelu", "rrelu_", "softshrink", "softsign", "tanhshrink", "threshold",
     "threshold_",
+    "cosine_embedding_loss", "gaussian_nll_loss", "hinge_embedding_loss", "multi_margin_loss",
+    "multilabel_margin_loss", "multilabel_soft_margin_loss", "poisson_nll_loss",
+    "soft_margin_loss", "triplet_margin_with_distance_loss",
+    "affine_grid", "alpha_dropout", "channel_shuffle", "feature_alpha_dropout",
+    "gumbel_softmax", "local_response_norm", "pdist", "relu_", "upsample", "upsample_bilinear",
+    "upsample_nearest",
 ]
