@@ -50,7 +50,7 @@ from .conv import (
 from .ctc import ctc_loss
 from .distance import cosine_similarity, normalize, pairwise_distance
 from .dropout import dropout, dropout1d, dropout2d, dropout3d
-from .fold import conv3d, fold, unfold
+from .fold import conv3d, conv_transpose3d, fold, unfold
 from .linear import bilinear, linear
 from .loss import (
     binary_cross_entropy,
@@ -91,6 +91,20 @@ from .misc import (
 )
 from .normalization import batch_norm, group_norm, instance_norm, layer_norm, rms_norm
 from .pooling import adaptive_max_pool2d, avg_pool1d, max_pool1d
+from .pooling3d import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d,
+    adaptive_max_pool1d_with_indices,
+    adaptive_max_pool2d_with_indices,
+    adaptive_max_pool3d,
+    adaptive_max_pool3d_with_indices,
+    avg_pool3d,
+    max_pool1d_with_indices,
+    max_pool2d_with_indices,
+    max_pool3d,
+    max_pool3d_with_indices,
+)
 from .shrinkage import (
     hardshrink,
     rrelu,
@@ -102,6 +116,14 @@ from .shrinkage import (
     threshold_,
 )
 from .sparse import embedding, embedding_bag
+from .unpool import (
+    lp_pool1d,
+    lp_pool2d,
+    lp_pool3d,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
+)
 from .vision import grid_sample, pixel_shuffle, pixel_unshuffle
 
 __all__ = [
@@ -127,4 +149,10 @@ __all__ = [
     "affine_grid", "alpha_dropout", "channel_shuffle", "feature_alpha_dropout",
     "gumbel_softmax", "local_response_norm", "pdist", "relu_", "upsample", "upsample_bilinear",
     "upsample_nearest",
+    "adaptive_avg_pool1d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
+    "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "avg_pool3d",
+    "conv_transpose3d", "lp_pool1d", "lp_pool2d", "lp_pool3d", "max_pool1d_with_indices",
+    "max_pool2d_with_indices", "max_pool3d", "max_pool3d_with_indices", "max_unpool1d",
+    "max_unpool2d", "max_unpool3d",
 ]

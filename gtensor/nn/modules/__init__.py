@@ -26,7 +26,14 @@ from .activation import (
 )
 from .attention import MultiheadAttention
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
+from .conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+)
 from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import (
     AlphaDropout,
@@ -103,6 +110,20 @@ from .pooling import (
     UpsamplingBilinear2d,
     UpsamplingNearest2d,
 )
+from .pooling3d import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool3d,
+    AvgPool3d,
+    LPPool1d,
+    LPPool2d,
+    LPPool3d,
+    MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
+)
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .shrinkage import Hardshrink, RReLU, Softshrink, Softsign, Tanhshrink, Threshold
@@ -143,4 +164,7 @@ __all__ = [
     "ZeroPad3d",
     "AlphaDropout", "ChannelShuffle", "FeatureAlphaDropout", "InstanceNorm3d",
     "LocalResponseNorm", "Softmax2d", "UpsamplingBilinear2d", "UpsamplingNearest2d",
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool3d",
+    "AvgPool3d", "ConvTranspose3d", "LPPool1d", "LPPool2d", "LPPool3d", "MaxPool3d",
+    "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
 ]
