@@ -17,6 +17,13 @@ from ..ops.creation import empty
 from ..tensor import Tensor
 
 
+def _share(t: Tensor, data: Any, op: str) -> None:
+    """Make the new tensor ``t`` a view of all of ``data``'s storage."""
+    if not isinstance(data, Tensor):
+        raise TypeError(f"[{op}] expected a Tensor, got {type(data).__name__}")
+    Tensor.__init__(t, data._storage, data._shape, data._strides, data._offset, data._dtype)
+
+
 class Parameter(Tensor):
     """A tensor that is a module parameter (``requires_grad=True`` by default).
 
@@ -34,10 +41,7 @@ class Parameter(Tensor):
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         if data is None:
             data = empty(0)
-        if not isinstance(data, Tensor):
-            raise TypeError(f"[Parameter] expected a Tensor, got {type(data).__name__}")
-        Tensor.__init__(self, data._storage, data._shape, data._strides, data._offset,
-                        data._dtype)
+        _share(self, data, "Parameter")
         if requires_grad:
             self.requires_grad_(True)
 
@@ -66,10 +70,7 @@ class Buffer(Tensor):
     def __init__(self, data: Tensor | None = None, *, persistent: bool = True) -> None:
         if data is None:
             data = empty(0)
-        if not isinstance(data, Tensor):
-            raise TypeError(f"[Buffer] expected a Tensor, got {type(data).__name__}")
-        Tensor.__init__(self, data._storage, data._shape, data._strides, data._offset,
-                        data._dtype)
+        _share(self, data, "Buffer")
         if data.requires_grad:
             self.requires_grad_(True)
         self.persistent = persistent
@@ -133,9 +134,7 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
 
     def __init__(self, requires_grad: bool = False, device: Any = None,
                  dtype: Any = None) -> None:
-        data = empty(0, device=device, dtype=dtype)
-        Tensor.__init__(self, data._storage, data._shape, data._strides, data._offset,
-                        data._dtype)
+        _share(self, empty(0, device=device, dtype=dtype), "UninitializedBuffer")
         if requires_grad:
             self.requires_grad_(True)
 

@@ -1,11 +1,13 @@
-"""Sliding-window patches: ``unfold`` (im2col), its adjoint ``fold`` (col2im) and ``conv3d``.
+"""Sliding-window patches: ``unfold`` (im2col), its adjoint ``fold`` (col2im), ``conv3d``
+and ``conv_transpose3d``.
 
 All three are compositions, so autograd differentiates them: the patches of a
 zero-padded input are read with one ``index_select`` over its flattened
 spatial dims, through a table of flat positions built once per geometry on
 the host (``(K, L)``: kernel offset by output position). ``fold`` adds the
 columns back with one ``index_add`` over the same table. ``conv3d`` is the
-unfolded volume times the weight as one batched matmul per group.
+unfolded volume times the weight as one batched matmul per group; ``conv_transpose3d``
+is ``conv3d`` of the zero-stuffed, padded input with the flipped kernel.
 """
 
 from __future__ import annotations

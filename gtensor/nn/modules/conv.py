@@ -183,11 +183,11 @@ class ConvTranspose2d(_ConvNd):
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any,
                  stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1,
-                 bias: bool = True, dilation: Any = 1, device: Any = None,
-                 dtype: Any = None) -> None:
+                 bias: bool = True, dilation: Any = 1, padding_mode: str = "zeros",
+                 device: Any = None, dtype: Any = None) -> None:
         super().__init__(in_channels, out_channels,
                          pair(kernel_size, "ConvTranspose2d", "kernel_size", 1), stride, padding,
-                         dilation, groups, bias, True, device, dtype)
+                         dilation, groups, bias, True, device, dtype, padding_mode)
         self.output_padding = output_padding
 
     def forward(self, input: Tensor) -> Tensor:

@@ -1,4 +1,5 @@
-"""Dropout layers: elementwise (Dropout) and whole channels (Dropout1d, 2d, 3d)."""
+"""Dropout layers: elementwise (Dropout), whole channels (Dropout1d, 2d, 3d) and the
+SELU-preserving AlphaDropout and FeatureAlphaDropout."""
 
 from __future__ import annotations
 

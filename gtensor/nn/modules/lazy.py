@@ -147,7 +147,28 @@ class _LazyConvMixin(LazyModuleMixin):
             self.reset_parameters()
 
 
-class LazyConv1d(_LazyConvMixin, Conv1d):
+class _LazyConv(_LazyConvMixin):
+    def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
+                 dilation: Any = 1, groups: int = 1, bias: bool = True,
+                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
+                         padding_mode, device, dtype)
+        self._lazy_setup(out_channels, bias, device, dtype)
+
+
+class _LazyConvTranspose(_LazyConvMixin):
+    transposed = True
+
+    def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
+                 output_padding: Any = 0, groups: int = 1, bias: bool = True,
+                 dilation: Any = 1, padding_mode: str = "zeros", device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False,
+                         dilation, padding_mode, device, dtype)
+        self._lazy_setup(out_channels, bias, device, dtype)
+
+
+class LazyConv1d(_LazyConv, Conv1d):
     """:class:`Conv1d` whose ``in_channels`` is read from the first input.
 
     Example:
@@ -157,15 +178,8 @@ class LazyConv1d(_LazyConvMixin, Conv1d):
 
     cls_to_become = Conv1d
 
-    def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
-                 dilation: Any = 1, groups: int = 1, bias: bool = True,
-                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
-        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
-                         padding_mode, device, dtype)
-        self._lazy_setup(out_channels, bias, device, dtype)
 
-
-class LazyConv2d(_LazyConvMixin, Conv2d):
+class LazyConv2d(_LazyConv, Conv2d):
     """:class:`Conv2d` whose ``in_channels`` is read from the first input.
 
     Example:
@@ -175,15 +189,8 @@ class LazyConv2d(_LazyConvMixin, Conv2d):
 
     cls_to_become = Conv2d
 
-    def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
-                 dilation: Any = 1, groups: int = 1, bias: bool = True,
-                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
-        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
-                         padding_mode, device, dtype)
-        self._lazy_setup(out_channels, bias, device, dtype)
 
-
-class LazyConv3d(_LazyConvMixin, Conv3d):
+class LazyConv3d(_LazyConv, Conv3d):
     """:class:`Conv3d` whose ``in_channels`` is read from the first input.
 
     Example:
@@ -193,15 +200,8 @@ class LazyConv3d(_LazyConvMixin, Conv3d):
 
     cls_to_become = Conv3d
 
-    def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
-                 dilation: Any = 1, groups: int = 1, bias: bool = True,
-                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
-        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
-                         padding_mode, device, dtype)
-        self._lazy_setup(out_channels, bias, device, dtype)
 
-
-class LazyConvTranspose1d(_LazyConvMixin, ConvTranspose1d):
+class LazyConvTranspose1d(_LazyConvTranspose, ConvTranspose1d):
     """:class:`ConvTranspose1d` whose ``in_channels`` is read from the first input.
 
     Example:
@@ -210,18 +210,9 @@ class LazyConvTranspose1d(_LazyConvMixin, ConvTranspose1d):
     """
 
     cls_to_become = ConvTranspose1d
-    transposed = True
-
-    def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
-                 output_padding: Any = 0, groups: int = 1, bias: bool = True,
-                 dilation: Any = 1, padding_mode: str = "zeros", device: Any = None,
-                 dtype: Any = None) -> None:
-        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False,
-                         dilation, padding_mode, device, dtype)
-        self._lazy_setup(out_channels, bias, device, dtype)
 
 
-class LazyConvTranspose2d(_LazyConvMixin, ConvTranspose2d):
+class LazyConvTranspose2d(_LazyConvTranspose, ConvTranspose2d):
     """:class:`ConvTranspose2d` whose ``in_channels`` is read from the first input.
 
     Example:
@@ -230,20 +221,9 @@ class LazyConvTranspose2d(_LazyConvMixin, ConvTranspose2d):
     """
 
     cls_to_become = ConvTranspose2d
-    transposed = True
-
-    def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
-                 output_padding: Any = 0, groups: int = 1, bias: bool = True,
-                 dilation: Any = 1, padding_mode: str = "zeros", device: Any = None,
-                 dtype: Any = None) -> None:
-        if padding_mode != "zeros":
-            raise ValueError("[LazyConvTranspose2d] only padding_mode='zeros' is supported")
-        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False,
-                         dilation, device, dtype)
-        self._lazy_setup(out_channels, bias, device, dtype)
 
 
-class LazyConvTranspose3d(_LazyConvMixin, ConvTranspose3d):
+class LazyConvTranspose3d(_LazyConvTranspose, ConvTranspose3d):
     """:class:`ConvTranspose3d` whose ``in_channels`` is read from the first input.
 
     Example:
@@ -252,15 +232,6 @@ class LazyConvTranspose3d(_LazyConvMixin, ConvTranspose3d):
     """
 
     cls_to_become = ConvTranspose3d
-    transposed = True
-
-    def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
-                 output_padding: Any = 0, groups: int = 1, bias: bool = True,
-                 dilation: Any = 1, padding_mode: str = "zeros", device: Any = None,
-                 dtype: Any = None) -> None:
-        super().__init__(0, 0, kernel_size, stride, padding, output_padding, groups, False,
-                         dilation, padding_mode, device, dtype)
-        self._lazy_setup(out_channels, bias, device, dtype)
 
 
 class _LazyNormMixin(LazyModuleMixin):

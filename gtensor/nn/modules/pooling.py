@@ -1,4 +1,5 @@
-"""Pooling and resampling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvg/MaxPool2d, Upsample."""
+"""Pooling and resampling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvg/MaxPool2d, Upsample,
+UpsamplingNearest2d, UpsamplingBilinear2d."""
 
 from __future__ import annotations
 

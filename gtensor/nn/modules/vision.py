@@ -1,4 +1,5 @@
-"""Patch and pixel rearranging layers: PixelShuffle, PixelUnshuffle, Unfold, Fold."""
+"""Patch, pixel and channel rearranging layers: PixelShuffle, PixelUnshuffle, Unfold, Fold,
+ChannelShuffle."""
 
 from __future__ import annotations
 
