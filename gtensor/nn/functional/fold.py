@@ -250,6 +250,7 @@ def _zero_stuff(x: Tensor, axis: int, s: int) -> Tensor:
     return y.narrow(axis, 0, (n - 1) * s + 1)
 
 
+@half_in_float32
 def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
                      stride: Any = 1, padding: Any = 0, output_padding: Any = 0,
                      groups: int = 1, dilation: Any = 1) -> Tensor:
