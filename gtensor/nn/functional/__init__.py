@@ -16,6 +16,7 @@ from .activation import (
     elu_,
     gelu,
     glu,
+    gumbel_softmax,
     hardsigmoid,
     hardswish,
     hardtanh,
@@ -28,6 +29,7 @@ from .activation import (
     prelu,
     relu,
     relu6,
+    relu_,
     selu,
     selu_,
     sigmoid,
@@ -48,8 +50,15 @@ from .conv import (
     max_pool2d,
 )
 from .ctc import ctc_loss
-from .distance import cosine_similarity, normalize, pairwise_distance
-from .dropout import dropout, dropout1d, dropout2d, dropout3d
+from .distance import cosine_similarity, normalize, pairwise_distance, pdist
+from .dropout import (
+    alpha_dropout,
+    dropout,
+    dropout1d,
+    dropout2d,
+    dropout3d,
+    feature_alpha_dropout,
+)
 from .fold import conv3d, conv_transpose3d, fold, unfold
 from .linear import bilinear, linear
 from .loss import (
@@ -76,20 +85,14 @@ from .loss_margin import (
     soft_margin_loss,
     triplet_margin_with_distance_loss,
 )
-from .misc import (
-    affine_grid,
-    alpha_dropout,
-    channel_shuffle,
-    feature_alpha_dropout,
-    gumbel_softmax,
+from .normalization import (
+    batch_norm,
+    group_norm,
+    instance_norm,
+    layer_norm,
     local_response_norm,
-    pdist,
-    relu_,
-    upsample,
-    upsample_bilinear,
-    upsample_nearest,
+    rms_norm,
 )
-from .normalization import batch_norm, group_norm, instance_norm, layer_norm, rms_norm
 from .pooling import adaptive_max_pool2d, avg_pool1d, max_pool1d
 from .pooling3d import (
     adaptive_avg_pool1d,
@@ -124,7 +127,16 @@ from .unpool import (
     max_unpool2d,
     max_unpool3d,
 )
-from .vision import grid_sample, pixel_shuffle, pixel_unshuffle
+from .vision import (
+    affine_grid,
+    channel_shuffle,
+    grid_sample,
+    pixel_shuffle,
+    pixel_unshuffle,
+    upsample,
+    upsample_bilinear,
+    upsample_nearest,
+)
 
 __all__ = [
     "adaptive_avg_pool2d", "avg_pool2d", "conv1d", "conv2d", "conv_transpose2d",

@@ -480,10 +480,10 @@ class Module:
             for k, target in own.items():
                 if k in state_dict:
                     value = state_dict[k]
+                    value = value if isinstance(value, Tensor) else as_tensor(value)
                     if isinstance(target, UninitializedTensorMixin):
                         target.materialize(tuple(value.shape))
-                    target.copy_(value if isinstance(value, Tensor)
-                                 else as_tensor(value))
+                    target.copy_(value)
         return IncompatibleKeys(missing, unexpected)
 
     # -- repr ----------------------------------------------------------------------------
