@@ -154,3 +154,35 @@ def test_bad_input(case: int) -> None:
     call, exc, pattern = ERRORS[case]
     with pytest.raises(exc, match=pattern):
         call()
+
+
+@pytest.mark.parametrize("nd,shape,kernel,out", [
+    (2, (2, 3, 9, 7), (3, 2), (5, 3)),
+    (2, (3, 8, 8), 3, 6),
+    (3, (2, 2, 7, 6, 8), 2, (3, 4, 5)),
+])
+def test_fractional_max_pool_matches_torch(nd: int, shape: tuple[int, ...], kernel: object,
+                                           out: object, rng: np.random.Generator) -> None:
+    batch = shape[0] if len(shape) == nd + 2 else 1
+    samples = rng.random((batch, shape[-nd - 1], nd))
+    name = f"fractional_max_pool{nd}d"
+    match_torch(lambda F, lit, x: getattr(F, name)(x, kernel, out, return_indices=True,
+                                                   _random_samples=lit(samples)),
+                [rng.standard_normal(shape)], rtol=1e-6)
+
+
+def test_fractional_max_pool_modules(device: str) -> None:
+    gt.manual_seed(2)
+    pool = gt.nn.FractionalMaxPool2d(2, output_ratio=0.5, return_indices=True)
+    x = gt.randn(1, 2, 6, 6, device=device)
+    values, idx = pool(x)
+    assert values.shape == (1, 2, 3, 3) and idx.shape == (1, 2, 3, 3)
+    flat = x.reshape(1, 2, -1).cpu().numpy()
+    np.testing.assert_array_equal(np.take_along_axis(flat, idx.reshape(1, 2, -1).cpu().numpy(),
+                                                     2), values.reshape(1, 2, -1).cpu().numpy())
+    assert list(pool.state_dict()) == list(torch.nn.FractionalMaxPool2d(
+        2, output_ratio=0.5).state_dict())
+    with pytest.raises(ValueError, match=r"\[FractionalMaxPool3d\] requires exactly one"):
+        gt.nn.FractionalMaxPool3d(2)
+    with pytest.raises(ShapeError, match=r"\[fractional_max_pool3d\] output size"):
+        F.fractional_max_pool3d(gt.ones(1, 1, 4, 4, 4), 2, 4)

@@ -60,6 +60,12 @@ from .dropout import (
     feature_alpha_dropout,
 )
 from .fold import conv3d, conv_transpose3d, fold, unfold
+from .fractional import (
+    fractional_max_pool2d,
+    fractional_max_pool2d_with_indices,
+    fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
+)
 from .linear import bilinear, linear
 from .loss import (
     binary_cross_entropy,
@@ -167,4 +173,6 @@ __all__ = [
     "conv_transpose3d", "lp_pool1d", "lp_pool2d", "lp_pool3d", "max_pool1d_with_indices",
     "max_pool2d_with_indices", "max_pool3d", "max_pool3d_with_indices", "max_unpool1d",
     "max_unpool2d", "max_unpool3d",
+    "fractional_max_pool2d", "fractional_max_pool2d_with_indices", "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices",
 ]

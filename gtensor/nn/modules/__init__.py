@@ -132,6 +132,8 @@ from .pooling3d import (
     AdaptiveMaxPool1d,
     AdaptiveMaxPool3d,
     AvgPool3d,
+    FractionalMaxPool2d,
+    FractionalMaxPool3d,
     LPPool1d,
     LPPool2d,
     LPPool3d,
@@ -186,5 +188,5 @@ __all__ = [
     "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyConv1d", "LazyConv2d",
     "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d",
     "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d", "LazyLinear",
-    "LazyModuleMixin",
+    "LazyModuleMixin", "FractionalMaxPool2d", "FractionalMaxPool3d",
 ]

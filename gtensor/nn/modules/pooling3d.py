@@ -1,5 +1,5 @@
 """Pooling layers beside the 2-D ones: MaxPool3d, AvgPool3d, AdaptiveAvg/MaxPool1d and 3d,
-MaxUnpool1d/2d/3d and LPPool1d/2d/3d."""
+MaxUnpool1d/2d/3d, LPPool1d/2d/3d and FractionalMaxPool2d/3d."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 from ...tensor import Tensor
 from ..functional.fold import tuple_of
+from ..functional.fractional import fractional_max_pool2d, fractional_max_pool3d
 from ..functional.pooling3d import (
     adaptive_avg_pool1d,
     adaptive_avg_pool3d,
@@ -219,3 +220,56 @@ class LPPool3d(_LPPoolNd):
     def forward(self, input: Tensor) -> Tensor:
         """Pool ``input``."""
         return lp_pool3d(input, self.norm_type, self.kernel_size, self.stride, self.ceil_mode)
+
+
+class _FractionalMaxPoolNd(Module):
+    _dims = 2
+
+    def __init__(self, kernel_size: Any, output_size: Any = None, output_ratio: Any = None,
+                 return_indices: bool = False, _random_samples: Tensor | None = None) -> None:
+        super().__init__()
+        name, n = type(self).__name__, self._dims
+        self.kernel_size = tuple_of(kernel_size, n, name, "kernel_size", 1)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        if (output_size is None) == (output_ratio is None):
+            raise ValueError(f"[{name}] requires exactly one of output_size and output_ratio")
+        self.output_size = None if output_size is None else \
+            tuple_of(output_size, n, name, "output_size", 1)
+        self.output_ratio = None if output_ratio is None else \
+            ((output_ratio,) * n if isinstance(output_ratio, (int, float)) else tuple(output_ratio))
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"[{name}] output_ratio must be between 0 and 1 (got "
+                             f"{output_ratio})")
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """:func:`~gtensor.nn.functional.fractional_max_pool2d` as a module.
+
+    Example:
+        >>> gt.nn.FractionalMaxPool2d(2, output_ratio=0.5)(gt.randn(1, 1, 8, 8)).shape
+        (1, 1, 4, 4)
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        """Pool ``input`` over fresh pseudo-random windows (or the stored samples')."""
+        return fractional_max_pool2d(input, self.kernel_size, self.output_size,
+                                     self.output_ratio, self.return_indices,
+                                     _random_samples=self._random_samples)
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """:func:`~gtensor.nn.functional.fractional_max_pool3d` as a module.
+
+    Example:
+        >>> gt.nn.FractionalMaxPool3d(2, output_size=3)(gt.randn(1, 1, 5, 5, 5)).shape
+        (1, 1, 3, 3, 3)
+    """
+
+    _dims = 3
+
+    def forward(self, input: Tensor) -> Any:
+        """Pool ``input`` over fresh pseudo-random windows (or the stored samples')."""
+        return fractional_max_pool3d(input, self.kernel_size, self.output_size,
+                                     self.output_ratio, self.return_indices,
+                                     _random_samples=self._random_samples)
