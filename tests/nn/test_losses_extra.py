@@ -140,3 +140,33 @@ def test_bad_input(case: int) -> None:
     call, exc, pattern = ERRORS[case]
     with pytest.raises(exc, match=pattern):
         call()
+
+
+def test_adaptive_log_softmax_matches_torch(rng: np.random.Generator) -> None:
+    theirs = torch.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6], div_value=2.0,
+                                                 head_bias=True).double()
+    mine = gt.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6], div_value=2.0, head_bias=True,
+                                            dtype=gt.float64)
+    assert list(mine.state_dict()) == list(theirs.state_dict())
+    mine.load_state_dict({k: gt.tensor(v.detach().numpy()) for k, v in
+                          theirs.state_dict().items()})
+    x, y = rng.standard_normal((5, 8)), np.array([0, 4, 9, 2, 7])
+    g_x, t_x = gt.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+    got, want = mine(g_x, gt.tensor(y)), theirs(t_x, torch.tensor(y))
+    np.testing.assert_allclose(got.output.detach().numpy(), want.output.detach().numpy(),
+                               rtol=1e-10)
+    got.loss.backward()
+    want.loss.backward()
+    np.testing.assert_allclose(g_x.grad.numpy(), t_x.grad.numpy(), rtol=1e-9, atol=1e-15)
+    for (name, p), (_, q) in zip(mine.named_parameters(), theirs.named_parameters(), strict=True):
+        np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), rtol=1e-9, atol=1e-15,
+                                   err_msg=name)
+    np.testing.assert_allclose(mine.log_prob(gt.tensor(x)).detach().numpy(),
+                               theirs.log_prob(torch.tensor(x)).detach().numpy(), rtol=1e-10)
+    assert mine.predict(gt.tensor(x)).tolist() == theirs.predict(torch.tensor(x)).tolist()
+    single = mine(gt.tensor(x[1]), gt.tensor(4)).output
+    assert single.shape == () and np.isclose(single.item(), got.output[1].item())
+    with pytest.raises(IndexError, match=r"\[AdaptiveLogSoftmaxWithLoss\] Target values"):
+        mine(gt.tensor(x), gt.tensor([0, 1, 2, 3, 10]))
+    with pytest.raises(ValueError, match=r"\[AdaptiveLogSoftmaxWithLoss\] cutoffs should be"):
+        gt.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [6, 3])

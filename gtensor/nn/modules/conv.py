@@ -50,8 +50,11 @@ class _ConvNd(Module):
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
             fan_in = self.weight.shape[1] * math.prod(self.kernel_size)
-            bound = 1.0 / math.sqrt(fan_in) if fan_in else 0.0
-            init.uniform_(self.bias, -bound, bound)
+            if fan_in:
+                bound = 1.0 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+            else:  # PyTorch's U(0, 0)
+                init.zeros_(self.bias)
 
     def _padded(self, input: Tensor) -> tuple[Tensor, Any]:
         """``input`` padded by ``padding_mode`` and the padding left for the convolution."""
