@@ -117,3 +117,14 @@ def test_buffer_assignment_registers() -> None:
     assert list(t.state_dict()) == list(m.state_dict())
     with pytest.raises(TypeError, match=r"\[Buffer\] expected a Tensor"):
         gt.nn.Buffer([1.0])
+
+
+def test_lazy_layers_materialize_under_compile() -> None:
+    model = gt.nn.Sequential(gt.nn.LazyLinear(4), gt.nn.ReLU(), gt.nn.LazyConv1d(2, 1))
+    compiled = gt.compile(model)
+    x = gt.randn(3, 5, 4).transpose(1, 2)
+    first = compiled(x)
+    assert type(model[0]) is gt.nn.Linear and type(model[2]) is gt.nn.Conv1d
+    want = model(x).detach().numpy()
+    np.testing.assert_allclose(first.detach().numpy(), want, rtol=1e-6)
+    np.testing.assert_allclose(compiled(x).detach().numpy(), want, rtol=1e-6)

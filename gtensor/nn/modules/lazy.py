@@ -19,6 +19,7 @@ from ...errors import ShapeError
 from ...graph.grad_mode import no_grad
 from ...ops.creation import zeros
 from ...tensor import Tensor
+from ...trace_state import state as tracing
 from ..parameter import UninitializedBuffer, UninitializedParameter, UninitializedTensorMixin
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .linear import Linear
@@ -34,8 +35,16 @@ from .normalization import (
 
 
 def _infer_parameters(module: Any, args: tuple[Any, ...]) -> None:
-    """Forward pre-hook: materialize from the first input, then become the eager class."""
-    module.initialize_parameters(*args)
+    """Forward pre-hook: materialize from the first input, then become the eager class.
+
+    Under ``gt.compile`` the parameters are still made and initialized eagerly: they are
+    the module's state, not values of the traced call.
+    """
+    trace, tracing.trace = tracing.trace, None
+    try:
+        module.initialize_parameters(*args)
+    finally:
+        tracing.trace = trace
     if module.has_uninitialized_params():
         raise RuntimeError(f"[{type(module).__name__}] module has not been fully initialized")
     module._initialize_hook.remove()
