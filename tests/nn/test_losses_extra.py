@@ -170,3 +170,13 @@ def test_adaptive_log_softmax_matches_torch(rng: np.random.Generator) -> None:
         mine(gt.tensor(x), gt.tensor([0, 1, 2, 3, 10]))
     with pytest.raises(ValueError, match=r"\[AdaptiveLogSoftmaxWithLoss\] cutoffs should be"):
         gt.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [6, 3])
+
+
+def test_nll_loss_2d_is_a_deprecated_nll_loss(rng: np.random.Generator) -> None:
+    with pytest.warns(UserWarning, match="NLLLoss2d has been deprecated"):
+        loss = gt.nn.NLLLoss2d(ignore_index=1)
+    x = rng.standard_normal((2, 3, 2, 2))
+    y = np.array([[[0, 1], [2, 2]], [[1, 0], [0, 2]]])
+    want = torch.nn.functional.nll_loss(torch.tensor(x), torch.tensor(y), ignore_index=1)
+    np.testing.assert_allclose(loss(gt.tensor(x), gt.tensor(y)).numpy(), want.numpy(),
+                               rtol=1e-12)

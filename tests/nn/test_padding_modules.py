@@ -105,6 +105,13 @@ def test_upsample_aliases_warn() -> None:
         F.upsample(gt.ones(1, 1, 2), scale_factor=2)
 
 
+def test_native_channel_shuffle_values(rng: np.random.Generator) -> None:
+    x = rng.standard_normal((1, 4, 2, 2))
+    want = torch.nn.functional.native_channel_shuffle(torch.tensor(x), 2)
+    np.testing.assert_array_equal(F.native_channel_shuffle(gt.tensor(x), 2).numpy(),
+                                  want.numpy())
+
+
 def test_relu_in_place() -> None:
     x = gt.tensor([-1.0, 0.5])
     assert F.relu_(x) is x and x.tolist() == [0.0, 0.5]

@@ -1,5 +1,5 @@
-"""3-D and adaptive 1-D/3-D pooling, max unpooling, LP pooling and conv_transpose3d against
-torch, as functions and as modules."""
+"""3-D and adaptive 1-D/3-D pooling, max unpooling, LP and fractional pooling, conv_transpose3d
+and conv_tbc against torch, as functions and as modules."""
 
 from __future__ import annotations
 
@@ -64,6 +64,7 @@ CASES: dict[str, tuple[Call, Make]] = {
     "conv_transpose3d": (lambda F, lit, x, w, b: F.conv_transpose3d(
         x, w, b, (2, 1, 3), (1, 0, 1), (1, 0, 2), 2, (1, 2, 1)),
                          _n((1, 4, 3, 2, 3), (4, 3, 2, 3, 2), (6,))),
+    "conv_tbc": (lambda F, lit, x, w, b: F.conv_tbc(x, w, b, 1), _n((5, 2, 3), (2, 3, 4), (4,))),
     "conv_transpose3d_unbatched": (lambda F, lit, x, w: F.conv_transpose3d(x, w, stride=2),
                                    _n((2, 2, 2, 1), (2, 1, 2, 2, 2))),
 }

@@ -59,7 +59,7 @@ from .dropout import (
     dropout3d,
     feature_alpha_dropout,
 )
-from .fold import conv3d, conv_transpose3d, fold, unfold
+from .fold import conv3d, conv_tbc, conv_transpose3d, fold, unfold
 from .fractional import (
     fractional_max_pool2d,
     fractional_max_pool2d_with_indices,
@@ -137,6 +137,7 @@ from .vision import (
     affine_grid,
     channel_shuffle,
     grid_sample,
+    native_channel_shuffle,
     pixel_shuffle,
     pixel_unshuffle,
     upsample,
@@ -174,5 +175,5 @@ __all__ = [
     "max_pool2d_with_indices", "max_pool3d", "max_pool3d_with_indices", "max_unpool1d",
     "max_unpool2d", "max_unpool3d",
     "fractional_max_pool2d", "fractional_max_pool2d_with_indices", "fractional_max_pool3d",
-    "fractional_max_pool3d_with_indices",
+    "fractional_max_pool3d_with_indices", "conv_tbc", "native_channel_shuffle",
 ]

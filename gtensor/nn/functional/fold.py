@@ -21,6 +21,7 @@ import numpy as np
 
 from ...errors import DTypeError, ShapeError, check, check_same_device
 from ...graph.autocast_mode import autocast_inputs
+from ...ops.conv import conv1d
 from ...ops.creation import tensor, zeros
 from ...ops.layout.copies import pad
 from ...ops.widen import half_in_float32
@@ -311,3 +312,31 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
     w = weight.reshape(groups, c_in // groups, per_group, *k).transpose(1, 2)
     w = w.reshape(groups * per_group, c_in // groups, *k).flip((2, 3, 4))
     return conv3d(x, w, bias, 1, 0, d, groups)
+
+
+def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
+    """1-D convolution over ``(time, batch, channels)`` input.
+
+    Args:
+        input: ``(T, N, C_in)``.
+        weight: ``(K, C_in, C_out)``.
+        bias: ``(C_out,)``.
+        pad: time steps of zero padding on each side.
+
+    Returns:
+        ``(T + 2 * pad - K + 1, N, C_out)``.
+
+    Example:
+        >>> F.conv_tbc(gt.randn(5, 2, 3), gt.randn(2, 3, 4), gt.zeros(4), 1).shape
+        (6, 2, 4)
+    """
+    op = "conv_tbc"
+    _check_float(op, input, weight, bias)
+    check(input.ndim == 3 and weight.ndim == 3 and bias.ndim == 1, op, lambda: "expected a "
+          f"3-D input and weight and a 1-D bias, got {input.shape}, {weight.shape} and "
+          f"{bias.shape}", ShapeError)
+    check(input.shape[2] == weight.shape[1] and bias.shape[0] == weight.shape[2], op,
+          lambda: f"input {input.shape}, weight {weight.shape} and bias {bias.shape} do not "
+          "fit (time, batch, in), (kernel, in, out) and (out,)", ShapeError)
+    out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, 1, pad)
+    return out.permute(2, 0, 1)

@@ -173,6 +173,16 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     return x.reshape(n, c, *rest)
 
 
+def native_channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """:func:`channel_shuffle` under PyTorch's other name.
+
+    Example:
+        >>> F.native_channel_shuffle(gt.arange(4.0).reshape(1, 4, 1), 2).flatten().tolist()
+        [0.0, 2.0, 1.0, 3.0]
+    """
+    return channel_shuffle(input, groups)
+
+
 def _base_grid(spatial: tuple[int, ...], align_corners: bool) -> np.ndarray:
     """``(*spatial, d + 1)`` normalized coordinates ``(x, y[, z], 1)``, the last dim fastest;
     a size-1 dim sits at 0."""

@@ -72,6 +72,7 @@ from .loss import (
     MarginRankingLoss,
     MSELoss,
     NLLLoss,
+    NLLLoss2d,
     SmoothL1Loss,
     TripletMarginLoss,
 )
@@ -190,4 +191,5 @@ __all__ = [
     "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d",
     "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d", "LazyLinear",
     "LazyModuleMixin", "FractionalMaxPool2d", "FractionalMaxPool3d", "AdaptiveLogSoftmaxWithLoss",
+    "NLLLoss2d",
 ]
