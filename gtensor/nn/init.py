@@ -10,6 +10,7 @@ prod(kernel)`` and ``fan_out = out * prod(kernel)``.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -116,6 +117,14 @@ def xavier_normal_(t: Tensor, gain: float = 1.0, *,
     return normal_(t, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)), generator=generator)
 
 
+def _zero_element(t: Tensor) -> bool:
+    """Whether ``t`` has no elements (PyTorch warns and leaves it as it is)."""
+    if 0 not in tuple(t.shape):
+        return False
+    warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
+    return True
+
+
 def kaiming_uniform_(t: Tensor, a: float = 0.0, mode: str = "fan_in",
                      nonlinearity: str = "leaky_relu", *,
                      generator: Generator | None = None) -> Tensor:
@@ -131,6 +140,8 @@ def kaiming_uniform_(t: Tensor, a: float = 0.0, mode: str = "fan_in",
     Example:
         >>> _ = gt.nn.init.kaiming_uniform_(gt.empty(8, 4), nonlinearity="relu")  # doctest: +SKIP
     """
+    if _zero_element(t):
+        return t
     std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(t, mode))
     bound = math.sqrt(3.0) * std
     return uniform_(t, -bound, bound, generator=generator)
@@ -140,6 +151,8 @@ def kaiming_normal_(t: Tensor, a: float = 0.0, mode: str = "fan_in",
                     nonlinearity: str = "leaky_relu", *,
                     generator: Generator | None = None) -> Tensor:
     """He normal: ``N(0, std**2)`` with ``std = gain / sqrt(fan)``."""
+    if _zero_element(t):
+        return t
     std = calculate_gain(nonlinearity, a) / math.sqrt(_fan(t, mode))
     return normal_(t, 0.0, std, generator=generator)
 

@@ -16,6 +16,7 @@ from .activation import (
     elu_,
     gelu,
     glu,
+    gumbel_softmax,
     hardsigmoid,
     hardswish,
     hardtanh,
@@ -28,6 +29,7 @@ from .activation import (
     prelu,
     relu,
     relu6,
+    relu_,
     selu,
     selu_,
     sigmoid,
@@ -48,9 +50,22 @@ from .conv import (
     max_pool2d,
 )
 from .ctc import ctc_loss
-from .distance import cosine_similarity, normalize, pairwise_distance
-from .dropout import dropout, dropout1d, dropout2d, dropout3d
-from .fold import conv3d, fold, unfold
+from .distance import cosine_similarity, normalize, pairwise_distance, pdist
+from .dropout import (
+    alpha_dropout,
+    dropout,
+    dropout1d,
+    dropout2d,
+    dropout3d,
+    feature_alpha_dropout,
+)
+from .fold import conv3d, conv_tbc, conv_transpose3d, fold, unfold
+from .fractional import (
+    fractional_max_pool2d,
+    fractional_max_pool2d_with_indices,
+    fractional_max_pool3d,
+    fractional_max_pool3d_with_indices,
+)
 from .linear import bilinear, linear
 from .loss import (
     binary_cross_entropy,
@@ -65,8 +80,40 @@ from .loss import (
     smooth_l1_loss,
     triplet_margin_loss,
 )
-from .normalization import batch_norm, group_norm, instance_norm, layer_norm, rms_norm
+from .loss_margin import (
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
+    poisson_nll_loss,
+    soft_margin_loss,
+    triplet_margin_with_distance_loss,
+)
+from .normalization import (
+    batch_norm,
+    group_norm,
+    instance_norm,
+    layer_norm,
+    local_response_norm,
+    rms_norm,
+)
 from .pooling import adaptive_max_pool2d, avg_pool1d, max_pool1d
+from .pooling3d import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d,
+    adaptive_max_pool1d_with_indices,
+    adaptive_max_pool2d_with_indices,
+    adaptive_max_pool3d,
+    adaptive_max_pool3d_with_indices,
+    avg_pool3d,
+    max_pool1d_with_indices,
+    max_pool2d_with_indices,
+    max_pool3d,
+    max_pool3d_with_indices,
+)
 from .shrinkage import (
     hardshrink,
     rrelu,
@@ -78,7 +125,25 @@ from .shrinkage import (
     threshold_,
 )
 from .sparse import embedding, embedding_bag
-from .vision import grid_sample, pixel_shuffle, pixel_unshuffle
+from .unpool import (
+    lp_pool1d,
+    lp_pool2d,
+    lp_pool3d,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
+)
+from .vision import (
+    affine_grid,
+    channel_shuffle,
+    grid_sample,
+    native_channel_shuffle,
+    pixel_shuffle,
+    pixel_unshuffle,
+    upsample,
+    upsample_bilinear,
+    upsample_nearest,
+)
 
 __all__ = [
     "adaptive_avg_pool2d", "avg_pool2d", "conv1d", "conv2d", "conv_transpose2d",
@@ -97,4 +162,18 @@ __all__ = [
     "max_pool1d", "pixel_shuffle", "pixel_unshuffle", "rms_norm", "unfold",
     "hardshrink", "rrelu", "rrelu_", "softshrink", "softsign", "tanhshrink", "threshold",
     "threshold_",
+    "cosine_embedding_loss", "gaussian_nll_loss", "hinge_embedding_loss", "multi_margin_loss",
+    "multilabel_margin_loss", "multilabel_soft_margin_loss", "poisson_nll_loss",
+    "soft_margin_loss", "triplet_margin_with_distance_loss",
+    "affine_grid", "alpha_dropout", "channel_shuffle", "feature_alpha_dropout",
+    "gumbel_softmax", "local_response_norm", "pdist", "relu_", "upsample", "upsample_bilinear",
+    "upsample_nearest",
+    "adaptive_avg_pool1d", "adaptive_avg_pool3d", "adaptive_max_pool1d",
+    "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "avg_pool3d",
+    "conv_transpose3d", "lp_pool1d", "lp_pool2d", "lp_pool3d", "max_pool1d_with_indices",
+    "max_pool2d_with_indices", "max_pool3d", "max_pool3d_with_indices", "max_unpool1d",
+    "max_unpool2d", "max_unpool3d",
+    "fractional_max_pool2d", "fractional_max_pool2d_with_indices", "fractional_max_pool3d",
+    "fractional_max_pool3d_with_indices", "conv_tbc", "native_channel_shuffle",
 ]

@@ -6,6 +6,7 @@ through them and they need no kernel of their own. Their gradients at the
 kinks and at nan are PyTorch's: the branch a ``where`` picks there decides
 them. ``inplace=True`` computes the result out of place and writes it into
 the input with ``copy_``, as ``relu_`` does, so autograd records the write.
+``gumbel_softmax`` adds Gumbel noise drawn from ``rand`` before the softmax.
 """
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ...errors import ShapeError, check
+from ...generator import Generator
 from ...graph.autocast_mode import autocast_inputs
 from ...graph.inplace import differentiable_inplace
+from ...ops.creation import zeros_like
 from ...ops.elementwise import where
+from ...ops.random import rand
 from ...ops.softmax import softmax as _softmax
 from ...ops.unary import check_floating
 from ...ops.unary import softplus as _softplus
@@ -359,3 +363,44 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
                       stacklevel=_stacklevel)
         dim = 0 if input.ndim in (0, 1, 3) else 1
     return _softmax(-input, dim, dtype)
+
+
+def relu_(input: Tensor) -> Tensor:
+    """``max(x, 0)`` written into ``input``.
+
+    Example:
+        >>> x = gt.tensor([-1.0, 2.0])
+        >>> F.relu_(x).tolist()
+        [0.0, 2.0]
+    """
+    return input.relu_()
+
+
+def gumbel_softmax(logits: Tensor, tau: float = 1.0, hard: bool = False, eps: float = 1e-10,
+                   dim: int = -1, *, generator: Generator | None = None) -> Tensor:
+    """A sample of the Gumbel-softmax (concrete) distribution over ``dim``.
+
+    Args:
+        logits: unnormalized log-probabilities.
+        tau: temperature (> 0).
+        hard: return one-hot samples whose gradient is the soft sample's
+            (straight-through).
+        eps: unused; kept for PyTorch's signature.
+        dim: the class dim.
+        generator: the random stream (the device's default one when None).
+
+    Example:
+        >>> y = F.gumbel_softmax(gt.zeros(2, 3), hard=True)
+        >>> y.sum(-1).tolist()
+        [1.0, 1.0]
+    """
+    del eps
+    check(tau > 0, "gumbel_softmax", lambda: f"tau must be positive, got {tau}", ValueError)
+    u = 1.0 - rand(*logits.shape, dtype=logits.dtype, device=logits.device, generator=generator)
+    gumbels = -((-u.log()).log())
+    y_soft = softmax((logits + gumbels) / tau, dim)
+    if not hard:
+        return y_soft
+    index = y_soft.argmax(dim, keepdim=True)
+    y_hard = zeros_like(logits).scatter(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft

@@ -1,4 +1,5 @@
-"""Norm-based functions: ``normalize``, ``cosine_similarity`` and ``pairwise_distance``.
+"""Norm-based functions: ``normalize``, ``cosine_similarity``, ``pairwise_distance`` and
+``pdist``.
 
 Each is a composition of gtensor ops (``norm``, ``clamp``, elementwise
 arithmetic), so autograd and ``gt.compile`` go through them.
@@ -7,8 +8,9 @@ arithmetic), so autograd and ``gt.compile`` go through them.
 from __future__ import annotations
 
 from ...dtypes import result_type
-from ...errors import DTypeError, check
+from ...errors import DTypeError, ShapeError, check
 from ...graph.autocast_mode import autocast_inputs
+from ...ops.arrangement import triu_indices
 from ...ops.elementwise import div
 from ...shape_rules import broadcast_shapes, wrap_dim
 from ...tensor import Tensor
@@ -77,3 +79,20 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     """
     last = max(x1.ndim, x2.ndim) - 1
     return (x1 - x2 + eps).norm(p, last, keepdim)
+
+
+def pdist(input: Tensor, p: float = 2.0) -> Tensor:
+    """p-norm distances between the rows of ``(N, M)`` input, pairs ``i < j`` in row order.
+
+    Example:
+        >>> F.pdist(gt.tensor([[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]])).tolist()
+        [5.0, 1.0, 4.242640495300293]
+    """
+    op = "pdist"
+    check(input.ndim == 2, op, lambda: f"expected a 2-D input, got shape {input.shape}",
+          ShapeError)
+    check(p >= 0, op, lambda: f"p must be non-negative, got {p}", ValueError)
+    n = input.shape[0]
+    ij = triu_indices(n, n, 1, device=input.device)
+    diff = input.index_select(0, ij[0]) - input.index_select(0, ij[1])
+    return diff.norm(p, dim=1)

@@ -1,4 +1,5 @@
-"""Dropout: elementwise (``dropout``) and whole channels (``dropout1d``, ``2d``, ``3d``)."""
+"""Dropout: elementwise (``dropout``), whole channels (``dropout1d``, ``2d``, ``3d``) and the
+SELU-preserving ``alpha_dropout`` and ``feature_alpha_dropout``."""
 
 from __future__ import annotations
 
@@ -82,3 +83,52 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
         (2, 3, 2, 2, 2)
     """
     return _channel_dropout("dropout3d", input, p, training, inplace, 3, generator)
+
+
+_ALPHA_DROPOUT = 1.7580993408473766
+
+
+def _alpha_dropout(op: str, input: Tensor, p: float, training: bool, inplace: bool,
+                   mask_shape: tuple[int, ...], generator: Generator | None) -> Tensor:
+    """SELU-preserving dropout: dropped entries take the saturation value, then an affine
+    map restores zero mean and unit variance."""
+    check(0.0 <= p <= 1.0, op, lambda: f"p must be in [0, 1], got {p}", ValueError)
+    if not training or p == 0.0 or input.numel() == 0:
+        return input
+    if p == 1.0:
+        return input.mul_(0.0) if inplace else input * 0.0
+    keep = dropout_mask(mask_shape, p=p, scale=False, dtype=input.dtype, device=input.device,
+                        generator=generator)
+    a = 1.0 / ((_ALPHA_DROPOUT ** 2 * p + 1) * (1 - p)) ** 0.5
+    shift = (keep - 1.0) * (_ALPHA_DROPOUT * a) + _ALPHA_DROPOUT * a * p
+    out = input * (keep * a) + shift
+    return input.copy_(out) if inplace else out
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False,
+                  *, generator: Generator | None = None) -> Tensor:
+    """Dropout for SELU networks: keeps the input's mean and variance.
+
+    Example:
+        >>> x = gt.randn(4)
+        >>> F.alpha_dropout(x, 0.2) is x  # evaluation mode by default
+        True
+    """
+    return _alpha_dropout("alpha_dropout", input, p, training, inplace, tuple(input.shape),
+                          generator)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
+                          inplace: bool = False, *,
+                          generator: Generator | None = None) -> Tensor:
+    """:func:`alpha_dropout` of whole channels of ``(N, C, *)`` input.
+
+    Example:
+        >>> F.feature_alpha_dropout(gt.randn(2, 3, 4), 0.5, True).shape
+        (2, 3, 4)
+    """
+    op = "feature_alpha_dropout"
+    check(input.ndim >= 2, op, lambda: f"expected an input with at least 2 dims, got shape "
+          f"{input.shape}", ShapeError)
+    shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2)
+    return _alpha_dropout(op, input, p, training, inplace, shape, generator)

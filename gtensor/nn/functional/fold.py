@@ -1,11 +1,13 @@
-"""Sliding-window patches: ``unfold`` (im2col), its adjoint ``fold`` (col2im) and ``conv3d``.
+"""Sliding-window patches: ``unfold`` (im2col), its adjoint ``fold`` (col2im), ``conv3d``
+and ``conv_transpose3d``.
 
 All three are compositions, so autograd differentiates them: the patches of a
 zero-padded input are read with one ``index_select`` over its flattened
 spatial dims, through a table of flat positions built once per geometry on
 the host (``(K, L)``: kernel offset by output position). ``fold`` adds the
 columns back with one ``index_add`` over the same table. ``conv3d`` is the
-unfolded volume times the weight as one batched matmul per group.
+unfolded volume times the weight as one batched matmul per group; ``conv_transpose3d``
+is ``conv3d`` of the zero-stuffed, padded input with the flipped kernel.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy as np
 
 from ...errors import DTypeError, ShapeError, check, check_same_device
 from ...graph.autocast_mode import autocast_inputs
+from ...ops.conv import conv1d
 from ...ops.creation import tensor, zeros
 from ...ops.layout.copies import pad
 from ...ops.widen import half_in_float32
@@ -235,3 +238,105 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     if bias is not None:
         y = y + bias.reshape(1, o, 1, 1, 1)
     return y
+
+
+def _zero_stuff(x: Tensor, axis: int, s: int) -> Tensor:
+    """Insert ``s - 1`` zeros between neighbours along ``axis``."""
+    if s == 1 or x.shape[axis] == 0:
+        return x
+    n = x.shape[axis]
+    y = x.unsqueeze(axis + 1)
+    widths = [0, 0] * (y.ndim - axis - 2) + [0, s - 1]
+    y = pad(y, widths).reshape(*x.shape[:axis], n * s, *x.shape[axis + 1:])
+    return y.narrow(axis, 0, (n - 1) * s + 1)
+
+
+@half_in_float32
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
+                     stride: Any = 1, padding: Any = 0, output_padding: Any = 0,
+                     groups: int = 1, dilation: Any = 1) -> Tensor:
+    """3-D transposed convolution (the gradient of :func:`conv3d` with respect to its input).
+
+    Written as :func:`conv3d` of the input with ``stride - 1`` zeros between neighbours,
+    padded by ``dilation * (kernel - 1) - padding`` (plus ``output_padding`` at the far
+    side), with the kernel flipped and its channel dims swapped.
+
+    Args:
+        input: ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)`` float tensor.
+        weight: ``(C_in, C_out / groups, KD, KH, KW)``.
+        bias: ``(C_out,)`` or None.
+        stride, padding, dilation: int or triple.
+        output_padding: added to the far side of each output dim (below the stride or the
+            dilation).
+        groups: splits input and output channels into that many groups.
+
+    Returns:
+        ``(N, C_out, (D - 1) * stride - 2 * padding + dilation * (KD - 1) + output_padding
+        + 1, ...)``.
+
+    Example:
+        >>> F.conv_transpose3d(gt.randn(1, 2, 2, 2, 2), gt.randn(2, 3, 2, 2, 2), stride=2).shape
+        (1, 3, 4, 4, 4)
+    """
+    op = "conv_transpose3d"
+    input, weight, bias = autocast_inputs(op, input, weight, bias)
+    _check_float(op, input, weight, *(() if bias is None else (bias,)))
+    check(input.ndim in (4, 5), op, lambda: f"expected a 4-D or 5-D input, got shape "
+          f"{input.shape}", ShapeError)
+    if input.ndim == 4:
+        return conv_transpose3d(input.unsqueeze(0), weight, bias, stride, padding,
+                                output_padding, groups, dilation).squeeze(0)
+    check(weight.ndim == 5, op, lambda: f"expected a 5-D weight, got shape {weight.shape}",
+          ShapeError)
+    check(isinstance(groups, int) and groups >= 1, op,
+          lambda: f"groups must be a positive int, got {groups!r}", ValueError)
+    c_in, per_group = weight.shape[:2]
+    check(input.shape[1] == c_in and c_in % groups == 0, op, lambda: f"expected input with "
+          f"{c_in} channels (weight {weight.shape}, groups={groups}), got {input.shape[1]}",
+          ShapeError)
+    s, d = tuple_of(stride, 3, op, "stride", 1), tuple_of(dilation, 3, op, "dilation", 1)
+    p, extra = tuple_of(padding, 3, op, "padding", 0), tuple_of(output_padding, 3, op,
+                                                                 "output_padding", 0)
+    check(all(e < max(si, di) for e, si, di in zip(extra, s, d, strict=True)), op,
+          lambda: f"output padding {extra} must be smaller than either stride {s} or "
+          f"dilation {d}", ValueError)
+    k = tuple(weight.shape[2:])
+    x = input
+    for i in range(3):
+        x = _zero_stuff(x, 2 + i, s[i])
+    widths: list[int] = []
+    for i in reversed(range(3)):
+        lo = d[i] * (k[i] - 1) - p[i]
+        widths += [lo, lo + extra[i]]
+    x = pad(x, widths)
+    w = weight.reshape(groups, c_in // groups, per_group, *k).transpose(1, 2)
+    w = w.reshape(groups * per_group, c_in // groups, *k).flip((2, 3, 4))
+    return conv3d(x, w, bias, 1, 0, d, groups)
+
+
+def conv_tbc(input: Tensor, weight: Tensor, bias: Tensor, pad: int = 0) -> Tensor:
+    """1-D convolution over ``(time, batch, channels)`` input.
+
+    Args:
+        input: ``(T, N, C_in)``.
+        weight: ``(K, C_in, C_out)``.
+        bias: ``(C_out,)``.
+        pad: time steps of zero padding on each side.
+
+    Returns:
+        ``(T + 2 * pad - K + 1, N, C_out)``.
+
+    Example:
+        >>> F.conv_tbc(gt.randn(5, 2, 3), gt.randn(2, 3, 4), gt.zeros(4), 1).shape
+        (6, 2, 4)
+    """
+    op = "conv_tbc"
+    _check_float(op, input, weight, bias)
+    check(input.ndim == 3 and weight.ndim == 3 and bias.ndim == 1, op, lambda: "expected a "
+          f"3-D input and weight and a 1-D bias, got {input.shape}, {weight.shape} and "
+          f"{bias.shape}", ShapeError)
+    check(input.shape[2] == weight.shape[1] and bias.shape[0] == weight.shape[2], op,
+          lambda: f"input {input.shape}, weight {weight.shape} and bias {bias.shape} do not "
+          "fit (time, batch, in), (kernel, in, out) and (out,)", ShapeError)
+    out = conv1d(input.permute(1, 2, 0), weight.permute(2, 1, 0), bias, 1, pad)
+    return out.permute(2, 0, 1)

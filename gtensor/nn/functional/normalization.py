@@ -1,4 +1,5 @@
-"""Normalization: batch_norm, layer_norm, group_norm, instance_norm and rms_norm.
+"""Normalization: batch_norm, layer_norm, group_norm, instance_norm, rms_norm and
+local_response_norm (a window sum of squares over neighbouring channels).
 
 All but ``rms_norm`` normalize with the biased variance ``mean((x - mean)**2)``
 and ``1 / sqrt(var + eps)``, then apply an optional per-feature scale and
@@ -14,6 +15,7 @@ import numpy as np
 from ...errors import ShapeError, check
 from ...graph.autocast_mode import autocast_inputs
 from ...graph.grad_mode import no_grad
+from ...ops.layout.copies import pad
 from ...tensor import Tensor
 
 
@@ -212,3 +214,36 @@ def rms_norm(input: Tensor, normalized_shape: int | Sequence[int],
     dims = tuple(range(input.ndim - k, input.ndim))
     y = input * ((input * input).mean(dims, keepdim=True) + eps).rsqrt()
     return y if weight is None else y * weight
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                        k: float = 1.0) -> Tensor:
+    """Divide each entry by ``(k + alpha * mean of squares over size neighbouring channels)
+    ** beta``.
+
+    Args:
+        input: ``(N, C, *)`` with at least one position dim.
+        size: channels in the window (zero padded at the ends).
+        alpha: multiplicative factor.
+        beta: exponent.
+        k: additive factor.
+
+    Example:
+        >>> F.local_response_norm(gt.ones(1, 3, 2), 2).shape
+        (1, 3, 2)
+    """
+    op = "local_response_norm"
+    check(input.ndim >= 3, op, lambda: f"expected 3D or higher dimensionality input (got "
+          f"{input.ndim} dimensions)", ShapeError)
+    check(isinstance(size, int) and size > 0, op, lambda: f"size must be a positive int, got "
+          f"{size!r}", ValueError)
+    if input.numel() == 0:
+        return input
+    n, c = input.shape[:2]
+    sq = (input * input).reshape(n, c, -1)
+    sq = pad(sq, (0, 0, size // 2, (size - 1) // 2))
+    total = sq.narrow(1, 0, c)
+    for i in range(1, size):
+        total = total + sq.narrow(1, i, c)
+    div = (total.reshape(input.shape) * (alpha / size) + k) ** beta
+    return input / div

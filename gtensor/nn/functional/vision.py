@@ -1,20 +1,27 @@
-"""Vision helpers: ``pixel_shuffle``, ``pixel_unshuffle`` and ``grid_sample``.
+"""Vision helpers: ``pixel_shuffle``, ``pixel_unshuffle``, ``channel_shuffle``, ``grid_sample``,
+``affine_grid`` and the deprecated ``upsample`` aliases of ``interpolate``.
 
 The shuffles are a reshape and a permute. ``grid_sample`` unnormalizes the
 grid, applies the padding mode to the coordinates, then reads the corner
 pixels of every sample point with ``gather`` over the flattened plane and
 blends them with weights that are differentiable in the grid (bilinear) or
-reads the nearest pixel; autograd gives both gradients.
+reads the nearest pixel; autograd gives both gradients. ``affine_grid`` is a
+host-built base grid times the transposed matrices.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
+
+import numpy as np
 
 from ...dtypes import int64
 from ...errors import DTypeError, ShapeError, check
 from ...graph.autocast_mode import autocast_inputs
+from ...ops.creation import tensor
 from ...ops.elementwise import where
+from ...ops.resample import interpolate
 from ...ops.widen import half_in_float32
 from ...tensor import Tensor
 from ...tensor_base import TensorBase
@@ -144,3 +151,117 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
     return (_read(plane, y0, x0, h, w) * (wy0 * wx0) + _read(plane, y0, x0 + 1, h, w) * (wy0 * wx1)
             + _read(plane, y0 + 1, x0, h, w) * (wy1 * wx0)
             + _read(plane, y0 + 1, x0 + 1, h, w) * (wy1 * wx1))
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """Interleave the channels of ``(N, C, *)`` input from ``groups`` groups.
+
+    Example:
+        >>> F.channel_shuffle(gt.arange(4.0).reshape(1, 4, 1), 2).flatten().tolist()
+        [0.0, 2.0, 1.0, 3.0]
+    """
+    op = "channel_shuffle"
+    check(isinstance(input, TensorBase), op, "input must be a tensor", TypeError)
+    check(input.ndim >= 3, op, lambda: f"expected an input with at least 3 dims, got shape "
+          f"{input.shape}", ShapeError)
+    check(isinstance(groups, int) and groups > 0, op, lambda: f"number of groups to divide "
+          f"channels in must be positive, got {groups!r}", ValueError)
+    n, c, *rest = input.shape
+    check(c % groups == 0, op, lambda: f"number of channels ({c}) must be divisible by groups "
+          f"({groups})", ShapeError)
+    x = input.reshape(n, groups, c // groups, *rest).transpose(1, 2)
+    return x.reshape(n, c, *rest)
+
+
+def native_channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """:func:`channel_shuffle` under PyTorch's other name.
+
+    Example:
+        >>> F.native_channel_shuffle(gt.arange(4.0).reshape(1, 4, 1), 2).flatten().tolist()
+        [0.0, 2.0, 1.0, 3.0]
+    """
+    return channel_shuffle(input, groups)
+
+
+def _base_grid(spatial: tuple[int, ...], align_corners: bool) -> np.ndarray:
+    """``(*spatial, d + 1)`` normalized coordinates ``(x, y[, z], 1)``, the last dim fastest;
+    a size-1 dim sits at 0."""
+    axes = []
+    for s in spatial:
+        a = np.linspace(-1.0, 1.0, s) if s > 1 else np.zeros(1)
+        axes.append(a if align_corners else a * (s - 1) / s)
+    mesh = np.meshgrid(*axes, indexing="ij")
+    return np.stack([*reversed(mesh), np.ones(spatial)], axis=-1)
+
+
+def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> Tensor:
+    """Sampling grid for :func:`grid_sample` from batched affine matrices.
+
+    Args:
+        theta: ``(N, 2, 3)`` (2-D) or ``(N, 3, 4)`` (3-D) float affine matrices.
+        size: the target ``(N, C, H, W)`` or ``(N, C, D, H, W)``.
+        align_corners: as in :func:`grid_sample` (default False).
+
+    Returns:
+        ``(N, H, W, 2)`` or ``(N, D, H, W, 3)`` grid.
+
+    Example:
+        >>> eye = gt.tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
+        >>> F.affine_grid(eye, (1, 1, 2, 2), align_corners=True)[0, 0].tolist()
+        [[-1.0, -1.0], [1.0, -1.0]]
+    """
+    op = "affine_grid"
+    check(isinstance(theta, TensorBase) and theta.dtype.is_floating_point, op,
+          "expected theta to be a floating point tensor", TypeError)
+    size = tuple(int(s) for s in size)
+    check(len(size) in (4, 5), op, lambda: f"only 2-D and 3-D affine grids are supported, got "
+          f"size {size}", ValueError)
+    d = len(size) - 2
+    n = size[0]
+    check(tuple(theta.shape) == (n, d, d + 1), op, lambda: f"expected a batch of {d}D affine "
+          f"matrices of shape Nx{d}x{d + 1} for size {size}, got {tuple(theta.shape)}",
+          ShapeError)
+    check(min(size[2:]) > 0, op, lambda: f"expected non-zero, positive output size, got {size}",
+          ValueError)
+    spatial = size[2:]
+    base = tensor(_base_grid(spatial, bool(align_corners)).reshape(1, -1, d + 1),
+                  dtype=theta.dtype, device=theta.device)
+    grid = base.expand(n, -1, -1) @ theta.transpose(1, 2)
+    return grid.reshape(n, *spatial, d)
+
+
+_UPSAMPLE_WARNING = ("nn.functional.{} is deprecated. Use nn.functional.interpolate instead.")
+
+
+def upsample(input: Tensor, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+             align_corners: bool | None = None) -> Tensor:
+    """Deprecated alias of :func:`interpolate` (warns).
+
+    Example:
+        >>> F.upsample(gt.ones(1, 1, 2), scale_factor=2).shape  # doctest: +SKIP
+        (1, 1, 4)
+    """
+    warnings.warn(_UPSAMPLE_WARNING.format("upsample"), UserWarning, stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    """Deprecated alias of :func:`interpolate` with ``mode="nearest"`` (warns).
+
+    Example:
+        >>> F.upsample_nearest(gt.ones(1, 1, 2, 2), 4).shape  # doctest: +SKIP
+        (1, 1, 4, 4)
+    """
+    warnings.warn(_UPSAMPLE_WARNING.format("upsample_nearest"), UserWarning, stacklevel=2)
+    return interpolate(input, size, scale_factor, "nearest")
+
+
+def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:
+    """Deprecated alias of :func:`interpolate` with ``mode="bilinear"``, aligned corners (warns).
+
+    Example:
+        >>> F.upsample_bilinear(gt.ones(1, 1, 2, 2), 4).shape  # doctest: +SKIP
+        (1, 1, 4, 4)
+    """
+    warnings.warn(_UPSAMPLE_WARNING.format("upsample_bilinear"), UserWarning, stacklevel=2)
+    return interpolate(input, size, scale_factor, "bilinear", True)

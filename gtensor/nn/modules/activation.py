@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...errors import ShapeError
 from ...ops.creation import empty
 from ...tensor import Tensor
 from .. import functional as F
@@ -88,6 +89,21 @@ class Softmax(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
+
+
+class Softmax2d(Module):
+    """Softmax over the channels at each position of ``(N, C, H, W)`` or ``(C, H, W)`` input.
+
+    Example:
+        >>> gt.nn.Softmax2d()(gt.zeros(1, 2, 1, 1)).flatten().tolist()
+        [0.5, 0.5]
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Apply softmax over dim -3."""
+        if input.ndim not in (3, 4):
+            raise ShapeError(f"[Softmax2d] expected 3D or 4D input, got shape {input.shape}")
+        return F.softmax(input, -3)
 
 
 class LogSoftmax(Module):

@@ -1,4 +1,4 @@
-"""Convolution layers: Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d."""
+"""Convolution layers: Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ...ops.creation import empty
 from ...ops.layout.copies import pad
 from ...tensor import Tensor
 from .. import init
-from ..functional.fold import conv3d, tuple_of
+from ..functional.fold import conv3d, conv_transpose3d, tuple_of
 from ..parameter import Parameter
 from .module import Module
 
@@ -50,8 +50,11 @@ class _ConvNd(Module):
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
             fan_in = self.weight.shape[1] * math.prod(self.kernel_size)
-            bound = 1.0 / math.sqrt(fan_in) if fan_in else 0.0
-            init.uniform_(self.bias, -bound, bound)
+            if fan_in:
+                bound = 1.0 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+            else:  # PyTorch's U(0, 0)
+                init.zeros_(self.bias)
 
     def _padded(self, input: Tensor) -> tuple[Tensor, Any]:
         """``input`` padded by ``padding_mode`` and the padding left for the convolution."""
@@ -183,14 +186,53 @@ class ConvTranspose2d(_ConvNd):
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any,
                  stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1,
-                 bias: bool = True, dilation: Any = 1, device: Any = None,
-                 dtype: Any = None) -> None:
+                 bias: bool = True, dilation: Any = 1, padding_mode: str = "zeros",
+                 device: Any = None, dtype: Any = None) -> None:
         super().__init__(in_channels, out_channels,
                          pair(kernel_size, "ConvTranspose2d", "kernel_size", 1), stride, padding,
-                         dilation, groups, bias, True, device, dtype)
+                         dilation, groups, bias, True, device, dtype, padding_mode)
         self.output_padding = output_padding
 
     def forward(self, input: Tensor) -> Tensor:
         """Apply the transposed convolution to ``input``."""
         return conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
                                 self.output_padding, self.groups, self.dilation)
+
+
+class ConvTranspose3d(_ConvNd):
+    """3-D transposed convolution (the gradient of Conv3d with respect to its input).
+
+    Example:
+        >>> gt.nn.ConvTranspose3d(4, 2, 2, stride=2)(gt.randn(1, 4, 2, 2, 2)).shape
+        (1, 2, 4, 4, 4)
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any,
+                 stride: Any = 1, padding: Any = 0, output_padding: Any = 0, groups: int = 1,
+                 bias: bool = True, dilation: Any = 1, padding_mode: str = "zeros",
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__(in_channels, out_channels,
+                         tuple_of(kernel_size, 3, "ConvTranspose3d", "kernel_size", 1), stride,
+                         padding, dilation, groups, bias, True, device, dtype, padding_mode)
+        self.output_padding = output_padding
+
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
+        """Apply the transposed convolution to ``input``; ``output_size`` picks the
+        ``output_padding`` that gives that size."""
+        extra = self.output_padding
+        if output_size is not None:
+            name = type(self).__name__
+            s = tuple_of(self.stride, 3, name, "stride", 1)
+            p = tuple_of(self.padding, 3, name, "padding", 0)
+            d = tuple_of(self.dilation, 3, name, "dilation", 1)
+            size = tuple(int(v) for v in output_size)[-3:]
+            least = [(n - 1) * si - 2 * pi + di * (k - 1) + 1 for n, si, pi, di, k in
+                     zip(input.shape[-3:], s, p, d, self.kernel_size, strict=True)]
+            extra = tuple(o - m for o, m in zip(size, least, strict=True))
+            if len(size) != 3 or any(e < 0 or e >= max(si, di)
+                                     for e, si, di in zip(extra, s, d, strict=True)):
+                raise ValueError(f"[{name}] requested an output size of {tuple(output_size)}, "
+                                 f"but valid sizes lie from {tuple(least)} up to the stride "
+                                 "(or dilation) above it")
+        return conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding,
+                                extra, self.groups, self.dilation)

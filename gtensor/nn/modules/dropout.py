@@ -1,4 +1,5 @@
-"""Dropout layers: elementwise (Dropout) and whole channels (Dropout1d, 2d, 3d)."""
+"""Dropout layers: elementwise (Dropout), whole channels (Dropout1d, 2d, 3d) and the
+SELU-preserving AlphaDropout and FeatureAlphaDropout."""
 
 from __future__ import annotations
 
@@ -67,3 +68,29 @@ class Dropout3d(Dropout):
     def forward(self, input: Tensor) -> Tensor:
         """Apply channel dropout when training."""
         return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(Dropout):
+    """:func:`~gtensor.nn.functional.alpha_dropout` in training; identity in eval.
+
+    Example:
+        >>> gt.nn.AlphaDropout(0.2)(gt.randn(2, 3)).shape
+        (2, 3)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Apply alpha dropout when training."""
+        return F.alpha_dropout(input, self.p, self.training, self.inplace)
+
+
+class FeatureAlphaDropout(Dropout):
+    """:func:`~gtensor.nn.functional.feature_alpha_dropout` in training; identity in eval.
+
+    Example:
+        >>> gt.nn.FeatureAlphaDropout(0.2)(gt.randn(2, 3, 4)).shape
+        (2, 3, 4)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Apply channel-wise alpha dropout when training."""
+        return F.feature_alpha_dropout(input, self.p, self.training, self.inplace)

@@ -80,7 +80,10 @@ class Unflatten(Module):
 
 
 def _uniform_fan_in(t: Tensor, fan_in: int) -> None:
-    bound = 1.0 / math.sqrt(fan_in) if fan_in > 0 else 0.0
+    if fan_in <= 0:  # PyTorch's U(0, 0)
+        init.zeros_(t)
+        return
+    bound = 1.0 / math.sqrt(fan_in)
     init.uniform_(t, -bound, bound)
 
 

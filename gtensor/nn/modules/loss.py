@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from ...tensor import Tensor
@@ -54,6 +55,25 @@ class NLLLoss(_WeightedLoss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         """The loss of log-probabilities ``input`` against ``target``."""
         return F.nll_loss(input, target, self.weight, self.ignore_index, self.reduction)
+
+
+class NLLLoss2d(NLLLoss):
+    """Deprecated alias of :class:`NLLLoss` (warns when built, as in PyTorch).
+
+    Example:
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     loss = gt.nn.NLLLoss2d()
+        >>> isinstance(loss, gt.nn.NLLLoss)
+        True
+    """
+
+    def __init__(self, weight: Tensor | None = None, ignore_index: int = -100,
+                 reduction: str = "mean") -> None:
+        warnings.warn("NLLLoss2d has been deprecated. Please use NLLLoss instead as a drop-in "
+                      "replacement.", UserWarning, stacklevel=2)
+        super().__init__(weight, ignore_index, reduction)
 
 
 class MSELoss(_Loss):

@@ -20,7 +20,7 @@ from ...dtypes import as_dtype, bfloat16, dtype, float16, float32, float64
 from ...graph.grad_mode import no_grad
 from ...ops.creation import as_tensor
 from ...tensor import Tensor
-from ..parameter import Parameter, replace_data_, zero_grads
+from ..parameter import Buffer, Parameter, UninitializedTensorMixin, replace_data_, zero_grads
 
 
 class IncompatibleKeys(NamedTuple):
@@ -149,6 +149,11 @@ class Module:
                 raise TypeError(f"[Module] cannot assign {type(value).__name__} as child "
                                 f"module '{name}' (a Module or None is required)")
             self._modules[name] = None
+        elif isinstance(value, Buffer):
+            if params is None:
+                raise AttributeError("[Module] call super().__init__() before assigning "
+                                     "buffers")
+            self.register_buffer(name, value, value.persistent)
         elif params is not None and name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"[Module] cannot assign {type(value).__name__} as buffer "
@@ -456,7 +461,8 @@ class Module:
             value = state_dict[k]
             if not isinstance(value, Tensor):
                 value = as_tensor(value)
-            if tuple(value.shape) != tuple(target.shape):
+            lazy = isinstance(target, UninitializedTensorMixin)
+            if not lazy and tuple(value.shape) != tuple(target.shape):
                 mismatched.append(f"size mismatch for {k}: copying a param with shape "
                                   f"{tuple(value.shape)}, the shape in the current model is "
                                   f"{tuple(target.shape)}")
@@ -474,8 +480,10 @@ class Module:
             for k, target in own.items():
                 if k in state_dict:
                     value = state_dict[k]
-                    target.copy_(value if isinstance(value, Tensor)
-                                 else as_tensor(value))
+                    value = value if isinstance(value, Tensor) else as_tensor(value)
+                    if isinstance(target, UninitializedTensorMixin):
+                        target.materialize(tuple(value.shape))
+                    target.copy_(value)
         return IncompatibleKeys(missing, unexpected)
 
     # -- repr ----------------------------------------------------------------------------

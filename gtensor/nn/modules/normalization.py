@@ -1,4 +1,5 @@
-"""Normalization layers: BatchNorm1d/2d/3d, InstanceNorm1d/2d, LayerNorm, GroupNorm, RMSNorm."""
+"""Normalization layers: BatchNorm1d/2d/3d, InstanceNorm1d/2d/3d, LayerNorm, GroupNorm, RMSNorm,
+LocalResponseNorm."""
 
 from __future__ import annotations
 
@@ -180,6 +181,40 @@ class InstanceNorm2d(_InstanceNorm):
     """
 
     _expected_dims = (3, 4)
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Instance normalization over ``(N, C, D, H, W)`` or ``(C, D, H, W)`` inputs.
+
+    Same arguments as :class:`InstanceNorm1d`.
+
+    Example:
+        >>> gt.nn.InstanceNorm3d(2)(gt.randn(1, 2, 2, 2, 2)).shape
+        (1, 2, 2, 2, 2)
+    """
+
+    _expected_dims = (4, 5)
+
+
+class LocalResponseNorm(Module):
+    """:func:`~gtensor.nn.functional.local_response_norm` as a module.
+
+    Example:
+        >>> gt.nn.LocalResponseNorm(2)(gt.ones(1, 3, 2)).shape
+        (1, 3, 2)
+    """
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                 k: float = 1.0) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Normalize across neighbouring channels."""
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
 
 
 class LayerNorm(Module):

@@ -1,4 +1,5 @@
-"""Pooling and resampling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvg/MaxPool2d, Upsample."""
+"""Pooling and resampling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvg/MaxPool2d, Upsample,
+UpsamplingNearest2d, UpsamplingBilinear2d."""
 
 from __future__ import annotations
 
@@ -101,6 +102,30 @@ class Upsample(Module):
 
     def extra_repr(self) -> str:
         return f"size={self.size}, scale_factor={self.scale_factor}, mode={self.mode!r}"
+
+
+class UpsamplingNearest2d(Upsample):
+    """Nearest-neighbour :class:`Upsample` of ``(N, C, H, W)`` input.
+
+    Example:
+        >>> gt.nn.UpsamplingNearest2d(scale_factor=2)(gt.ones(1, 1, 2, 2)).shape
+        (1, 1, 4, 4)
+    """
+
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__(size, scale_factor, "nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    """Bilinear :class:`Upsample` (corners aligned) of ``(N, C, H, W)`` input.
+
+    Example:
+        >>> gt.nn.UpsamplingBilinear2d(scale_factor=2)(gt.ones(1, 1, 2, 2)).shape
+        (1, 1, 4, 4)
+    """
+
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__(size, scale_factor, "bilinear", True)
 
 
 class MaxPool1d(MaxPool2d):

@@ -1,4 +1,5 @@
-"""Patch and pixel rearranging layers: PixelShuffle, PixelUnshuffle, Unfold, Fold."""
+"""Patch, pixel and channel rearranging layers: PixelShuffle, PixelUnshuffle, Unfold, Fold,
+ChannelShuffle."""
 
 from __future__ import annotations
 
@@ -92,3 +93,23 @@ class Fold(Unfold):
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}, {super().extra_repr()}"
+
+
+class ChannelShuffle(Module):
+    """:func:`~gtensor.nn.functional.channel_shuffle` as a module.
+
+    Example:
+        >>> gt.nn.ChannelShuffle(2)(gt.arange(4.0).reshape(1, 4, 1)).flatten().tolist()
+        [0.0, 2.0, 1.0, 3.0]
+    """
+
+    def __init__(self, groups: int) -> None:
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input: Tensor) -> Tensor:
+        """Shuffle ``input``'s channels."""
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self) -> str:
+        return f"groups={self.groups}"
