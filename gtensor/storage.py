@@ -128,6 +128,19 @@ class Storage:
             block.flat = arr
         return arr
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Storage:
+        """A new storage of this one's bytes on its device (``copy.deepcopy``, once per storage
+        within one deep copy, so views copied together keep sharing)."""
+        twin = Storage.allocate(self.nbytes, self.device)
+        twin.copy_from(self, 0, 0, self.nbytes)
+        return twin
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as the bytes (read to the host) and the device (rebuilt by :func:`restore`)."""
+        host = Storage.allocate(self.nbytes, CPU)
+        host.copy_from(self, 0, 0, self.nbytes)
+        return restore, (host.host.copy(), str(self.device))
+
     def __del__(self) -> None:
         # cheaper than weakref.finalize; the allocator defers frees that arrive re-entrantly
         block = self.block
@@ -199,6 +212,22 @@ class Storage:
 
 
 _new = object.__new__
+
+
+def restore(data: np.ndarray, where: str) -> Storage:
+    """The storage a pickled one stands for: ``data``'s bytes on device ``where``.
+
+    Example:
+        >>> restore(np.arange(4, dtype=np.uint8), "cpu").nbytes
+        4
+    """
+    dev = device(where)
+    out = Storage.allocate(data.nbytes, dev)
+    source = Storage.allocate(data.nbytes, CPU)
+    if data.nbytes:
+        source.host[:] = data.view(np.uint8).reshape(-1)
+    out.copy_from(source, 0, 0, data.nbytes)
+    return out
 
 
 def _route(dev: device) -> tuple[Any, bool]:

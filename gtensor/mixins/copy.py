@@ -1,6 +1,7 @@
 """Methods that copy, cast or allocate like ``self``: ``clone``, ``to``, ``float()``, ``new_zeros``.
 
-Also the export protocols: DLPack, the array API namespace and ``format()``.
+Also the export protocols: DLPack, the array API namespace, ``format()``, and
+``copy.deepcopy`` and ``pickle``.
 ``detach`` copies nothing: it is :meth:`TensorBase.detach`.
 """
 
@@ -32,7 +33,7 @@ from ..dtypes import (
     uint64,
 )
 from ..errors import check
-from ..ops import copy, creation, creation_extra, interop, queries
+from ..ops import copy, creation, creation_extra, interop, object_copy, queries
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -187,6 +188,11 @@ class CopyMethods:
 
     __dlpack__ = interop.__dlpack__
     __dlpack_device__ = interop.__dlpack_device__
+    __deepcopy__ = object_copy.deepcopy_tensor
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle support: each storage's bytes once, the layout, class and ``requires_grad``."""
+        return object_copy.reduce_tensor(self)
 
     def to_device(self, device: DeviceLike, /, *, stream: Any = None) -> Tensor:
         """This tensor on ``device`` (itself when already there): the array API's ``to(device)``.

@@ -65,6 +65,7 @@ class Effects:
         self.grad_guards: dict[Any, tuple[Any, Any]] = {}
         self.dynamics: list[tuple[Callable[[], tuple[Any, ...]], list[int]]] = []
         self.guards: list[Callable[[], bool]] = []
+        self._guarded: set[int] = set()  # ids of the objects whose state a guard holds
         self.ran_backward = False
         self._layouts: dict[int, Layout] = {}  # id(symbolic storage) -> its writer's layout
         self._targets: dict[int, int] = {}  # id(storage or tensor) written -> target node
@@ -217,6 +218,15 @@ class Effects:
     def guard(self, check: Callable[[], bool]) -> None:
         """Trace again any call for which ``check()`` is false."""
         self.guards.append(check)
+
+    def guard_attribute(self, obj: Any, name: str) -> None:
+        """Trace again any call for which ``obj.name`` differs from its value now (once per
+        object: a module's ``training`` flag, which its forward reads in Python)."""
+        if id(obj) in self._guarded:
+            return
+        self._guarded.add(id(obj))
+        value = getattr(obj, name)
+        self.guards.append(lambda: getattr(obj, name) == value)
 
 
 def write_part(base: Tensor, value: Tensor, part: Layout) -> Tensor:

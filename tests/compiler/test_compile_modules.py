@@ -79,3 +79,16 @@ def test_module_forward_and_backward_equal_eager(name):
                                    err_msg=key)
     program = next(iter(compiled._programs.values()))
     assert hasattr(program, "kernels") == traced
+
+
+def test_a_compiled_model_follows_train_and_eval(device):
+    model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4)).to(device)
+    x = gt.randn(8, 3, device=device)
+    f = gt.compile(lambda x: model(x))
+    f(x)
+    model.eval()
+    with gt.no_grad():  # eval: the running statistics, not the batch's
+        np.testing.assert_allclose(f(x).cpu().numpy(), model(x).cpu().numpy(), rtol=1e-6)
+        model.train()
+        np.testing.assert_allclose(f(x).cpu().numpy(), model(x).cpu().numpy(), rtol=1e-5,
+                                   atol=1e-6)

@@ -20,6 +20,7 @@ from ...dtypes import as_dtype, bfloat16, dtype, float16, float32, float64
 from ...graph.grad_mode import no_grad
 from ...ops.creation import as_tensor
 from ...tensor import Tensor
+from ...trace_state import state as trace_state
 from ..parameter import Buffer, Parameter, UninitializedTensorMixin, replace_data_, zero_grads
 
 
@@ -90,6 +91,9 @@ class Module:
         raise TypeError(f"[Module] {type(self).__name__} does not define forward()")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        trace = trace_state.trace
+        if trace is not None:  # a compiled call replays this forward only in this mode
+            trace.guard_attribute(self, "training")
         for hook in list(self._forward_pre_hooks):
             result = hook(self, args)
             if result is not None:
