@@ -1,7 +1,8 @@
 """Boolean-mask ops: ``masked_fill``, ``masked_select``, ``nonzero``, ``argwhere``.
 
-A mask is planned as an advanced index (the index rows of its nonzero
-positions, see :mod:`.rows`) and read or written through :mod:`.subscript`.
+``masked_fill`` is one elementwise select (``where``). The others, and the
+in-place ``masked_fill_``, plan the mask as an advanced index (the index rows of
+its nonzero positions, see :mod:`.rows`) read or written through :mod:`.subscript`.
 """
 
 from __future__ import annotations
