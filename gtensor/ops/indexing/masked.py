@@ -1,8 +1,8 @@
 """Boolean-mask ops: ``masked_fill``, ``masked_select``, ``nonzero``, ``argwhere``.
 
-``masked_fill`` is one elementwise select (``where``). The others, and the
-in-place ``masked_fill_``, plan the mask as an advanced index (the index rows of
-its nonzero positions, see :mod:`.rows`) read or written through :mod:`.subscript`.
+``masked_fill`` and ``masked_fill_`` are one elementwise select (``where``).
+The others plan the mask as an advanced index (the index rows of its nonzero
+positions, see :mod:`.rows`) read through :mod:`.subscript`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from ..dispatch import launch
 from ..elementwise import where
 from ..layout.views import expand_to
 from .rows import plan_index
-from .subscript import advanced_getitem, advanced_setitem
+from .subscript import advanced_getitem
 
 if TYPE_CHECKING:
     from ...tensor import Tensor
@@ -34,18 +34,23 @@ def _bool_mask(mask: Any, t: Tensor, op: str) -> Tensor:
     return mask
 
 
+def _select_args(self: Tensor, mask: Any, value: Any, op: str) -> tuple[Tensor, Tensor]:
+    """Check a ``masked_fill`` call; return the mask and ``value`` as a 0-d tensor like ``self``."""
+    mask = _bool_mask(mask, self, op)
+    check(broadcast_shapes(mask.shape, self.shape, op=op) == self.shape, op,
+          lambda: f"mask of shape {mask.shape} does not broadcast to {self.shape}")
+    if isinstance(value, TensorBase):
+        check(value.ndim == 0, op, lambda: "value must be a number or a 0-d tensor, got shape "
+              f"{value.shape}")
+        return mask, value.to(self.device, self.dtype)
+    return mask, full((), value, dtype=self.dtype, device=self.device)
+
+
 def _masked_fill_raw(self: Tensor, mask: Tensor, value: Any) -> Tensor:
-    """The in-place kernel path of ``masked_fill_`` (no recording)."""
-    mask = _bool_mask(mask, self, "masked_fill_")
-    check(broadcast_shapes(mask.shape, self.shape, op="masked_fill_") == self.shape,
-          "masked_fill_", lambda: f"mask of shape {mask.shape} does not broadcast to "
-          f"{self.shape}")
-    check(not isinstance(value, TensorBase) or value.ndim == 0, "masked_fill_",
-          lambda: f"value must be a number or a 0-d tensor, got shape {value.shape}")
+    """The in-place path of ``masked_fill_`` (no recording): the select written back."""
+    mask, fill = _select_args(self, mask, value, "masked_fill_")
     with no_grad():
-        plan = plan_index(self, (expand_to(mask, self.shape, "masked_fill_"),), "masked_fill_")
-        assert plan is not None
-        advanced_setitem(self, plan, value)
+        self.copy_(where(mask, fill, self))
     return self
 
 
@@ -61,16 +66,7 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
         >>> gt.zeros(3).masked_fill(gt.tensor([True, False, True]), 2.0).tolist()
         [2.0, 0.0, 2.0]
     """
-    mask = _bool_mask(mask, self, "masked_fill")
-    check(broadcast_shapes(mask.shape, self.shape, op="masked_fill") == self.shape,
-          "masked_fill", lambda: f"mask of shape {mask.shape} does not broadcast to "
-          f"{self.shape}")
-    if isinstance(value, TensorBase):
-        check(value.ndim == 0, "masked_fill", lambda: "value must be a number or a 0-d "
-              f"tensor, got shape {value.shape}")
-        fill = value.to(self.device, self.dtype)
-    else:
-        fill = full((), value, dtype=self.dtype, device=self.device)
+    mask, fill = _select_args(self, mask, value, "masked_fill")
     return where(mask, fill, self)
 
 
