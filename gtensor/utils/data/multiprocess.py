@@ -30,6 +30,10 @@ class WorkerPool:
         context: the multiprocessing context that starts them.
         base_seed: worker ``i`` seeds its generators with ``base_seed + i``.
         init_fn: called with the worker id in each worker before its first batch.
+
+    Raises:
+        PicklingError, AttributeError: ``fetch`` or ``init_fn`` cannot be pickled
+            for a spawned worker (the workers already started are stopped).
     """
 
     def __init__(self, fetch: Callable[[list[Any]], Any], num_workers: int, context: Any,
@@ -103,6 +107,14 @@ class MultiProcessIter(Iterator[Any]):
         prefetch: how many batches may be in flight at once.
         timeout: seconds to wait for a batch before RuntimeError (0: forever).
         persistent: leave the pool running when the epoch ends.
+
+    Example:
+        >>> import multiprocessing
+        >>> from gtensor.utils.data.fetch import BatchFetcher
+        >>> ctx = multiprocessing.get_context("spawn")
+        >>> pool = WorkerPool(BatchFetcher(range(5), list, False), 2, ctx, 0, None)
+        >>> list(MultiProcessIter(pool, [[4, 0], [1], [3, 2]], 4, 60, False))
+        [[4, 0], [1], [3, 2]]
     """
 
     def __init__(self, pool: WorkerPool, batches: Iterable[list[Any]], prefetch: int,
