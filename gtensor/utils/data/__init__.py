@@ -8,6 +8,9 @@ The modules, each importing only those listed before it:
   ``WeightedRandomSampler``, ``BatchSampler``.
 - ``distributed``: ``DistributedSampler``.
 - ``collate``: ``default_collate``.
+- ``fetch``: building one batch from a list of indices.
+- ``worker``: the worker process loop, ``get_worker_info``.
+- ``multiprocess``: the worker pool and the iterator over its batches.
 - ``dataloader``: ``DataLoader``.
 """
 
@@ -23,7 +26,9 @@ from .sampler import (
     SubsetRandomSampler,
     WeightedRandomSampler,
 )
+from .worker import WorkerInfo, get_worker_info
 
 __all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "DistributedSampler",
            "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler",
-           "TensorDataset", "WeightedRandomSampler", "default_collate", "random_split"]
+           "TensorDataset", "WeightedRandomSampler", "WorkerInfo", "default_collate",
+           "get_worker_info", "random_split"]
