@@ -110,12 +110,16 @@ class GradScaler:
         enabled: when False every method is a no-op and ``step`` just steps.
 
     Example:
-        >>> scaler = gt.amp.GradScaler("cuda")  # doctest: +SKIP
-        >>> with gt.autocast("cuda"):
-        ...     loss = loss_fn(model(x), y)
+        >>> model = gt.nn.Linear(4, 2)
+        >>> opt = gt.optim.SGD(model.parameters(), lr=0.1)
+        >>> scaler = gt.amp.GradScaler("cpu")
+        >>> with gt.autocast("cpu"):
+        ...     loss = model(gt.randn(8, 4)).float().pow(2).mean()
         >>> scaler.scale(loss).backward()
         >>> scaler.step(opt)
         >>> scaler.update()
+        >>> scaler.get_scale()
+        65536.0
     """
 
     def __init__(self, device: str = "cuda", init_scale: float = 2.0**16,
