@@ -263,6 +263,18 @@ class PlannedLaunch:
         launch(*args)
 
 
+def address(arr: Any) -> int:
+    """Where an array's first element is: a device array's pointer, or the host address of a
+    NumPy array (the simulator's stand-in, and the replay tool's).
+
+    Example:
+        >>> a = np.zeros(4); address(a) == a.ctypes.data
+        True
+    """
+    face = getattr(arr, "__cuda_array_interface__", None) or arr.__array_interface__
+    return int(face["data"][0])
+
+
 def flat_operand(arr: Any) -> tuple[Any, int, tuple[int, ...]]:
     """Split a strided array into a 1-D buffer over its extent, an offset and element strides.
 
@@ -279,7 +291,7 @@ def flat_operand(arr: Any) -> tuple[Any, int, tuple[int, ...]]:
         return flat, off, strides
     lo, hi = span(arr.shape, strides)
     extent = 0 if arr.size == 0 else hi - lo + 1
-    ptr = arr.__cuda_array_interface__["data"][0] + lo * arr.dtype.itemsize
+    ptr = address(arr) + lo * arr.dtype.itemsize
     flat = cuda.from_cuda_array_interface(
         {"shape": (extent,), "strides": None, "typestr": arr.dtype.str,
          "data": (ptr, False), "version": 3, "stream": None}, owner=arr, sync=False)

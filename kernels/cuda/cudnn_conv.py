@@ -38,7 +38,7 @@ from typing import Any
 
 from ..common.cudnn_library import SWITCHES, frontend
 from ..common.strided import element_strides
-from ._launch import stream_pointer
+from ._launch import address, stream_pointer
 
 Pair = tuple[int, int]
 Layout = tuple[tuple[int, ...], tuple[int, ...]]
@@ -281,10 +281,6 @@ def wgrad(x: Any, g: Any, out: Any, stride: Pair, padding: Pair, dilation: Pair,
     return _run("wgrad", x, g, out, None, stride, padding, dilation, stream)
 
 
-def _address(arr: Any) -> int:
-    return int(arr.__cuda_array_interface__["data"][0])
-
-
 def _layout(arr: Any) -> Layout | None:
     return cudnn_layout(tuple(int(v) for v in arr.shape), element_strides(arr))
 
@@ -297,7 +293,7 @@ def _run(kind: str, a: Any, b: Any, out: Any, bias: Any, stride: Pair, padding: 
     arrays = (a, b, out) if bias is None else (a, b, out, bias)
     if any(arr.size == 0 for arr in arrays) or len({arr.dtype for arr in arrays}) != 1:
         return False
-    pointers = tuple(_address(arr) for arr in arrays)
+    pointers = tuple(address(arr) for arr in arrays)
     if any(p % ALIGNMENT for p in pointers):
         return False
     key = conv_key(kind, a.dtype.name, _layout(a), _layout(b), _layout(out), bias is not None,

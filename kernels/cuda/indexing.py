@@ -30,7 +30,7 @@ from ._gather_scatter import (
     plan,
     planned_launch,
 )
-from ._launch import THREADS, flat_operand, on, stream_pointer, to_device, to_host
+from ._launch import THREADS, address, flat_operand, on, stream_pointer, to_device, to_host
 from .device_errors import (
     DIM,
     FLAG,
@@ -199,12 +199,6 @@ def scatter_bfloat16(dst: Any, base: int, shape: tuple[int, ...], strides: tuple
     _scatter(dst, base, shape, strides, offsets, src, mode, stream, "bfloat16")
 
 
-def _address(a: Any) -> int:
-    """Where device array ``a`` starts (a simulated one: its host memory)."""
-    face = getattr(a, "__cuda_array_interface__", None) or a.__array_interface__
-    return int(face["data"][0])
-
-
 def _scatter(dst: Any, base: int, shape: tuple[int, ...], strides: tuple[int, ...],
              offsets: Any, src: Any, mode: str, stream: Any, half: str | None) -> None:
     if mode not in SCATTER_MODES:
@@ -213,7 +207,7 @@ def _scatter(dst: Any, base: int, shape: tuple[int, ...], strides: tuple[int, ..
         return
     s_flat, s_off, s_strides = flat_operand(src)
     dtype = np.dtype(dst.dtype)
-    kind = combine_kind(mode, dtype, half, words=dst.size % 2 == 0 and _address(dst) % 4 == 0)
+    kind = combine_kind(mode, dtype, half, words=dst.size % 2 == 0 and address(dst) % 4 == 0)
     if half == "bfloat16" and kind not in ("copy", "atomic16_bfloat16"):
         raise ValueError(f"[scatter] bfloat16 {mode} into {dst.size} elements: widen first")
     ind = dst

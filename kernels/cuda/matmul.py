@@ -41,7 +41,7 @@ from ..common.gemm_layout import (
 )
 from ..common.strided import element_strides
 from ..registry import register
-from ._launch import SIMULATED, flat_operand, stream_pointer
+from ._launch import SIMULATED, address, flat_operand, stream_pointer
 from .half import half_io
 
 TILE = 4 if SIMULATED else 16
@@ -110,7 +110,7 @@ def _gemm(cublas: Any, handle: int, plan: GemmPlan, types: tuple[int, int, str],
     data, compute = types[:2]
     one, zero = _one_zero(types[2])
     size = out.dtype.itemsize
-    pa, pb, pc = (x.__cuda_array_interface__["data"][0] for x in (b, a, out))  # A = b, B = a
+    pa, pb, pc = (address(x) for x in (b, a, out))  # A = b, B = a
     for oa, ob, oc in plan.offsets:
         cublas.gemmStridedBatchedEx(
             handle, plan.transa, plan.transb, plan.m, plan.n, plan.k, one.ctypes.data,
