@@ -234,12 +234,18 @@ def resolve(spec: DeviceLike | None, op: str = "device") -> device:
             return CPU
         spec = _default_device
     d = spec if isinstance(spec, device) else device(spec)
-    if d.type == "cuda":
-        if d.index is None:
+    if d._type == "cuda":
+        if d._index is None:
             require_cuda(op)
-            return device("cuda", _current_cuda)
-        check_device_index(d, op)
-    return d
+            d = device("cuda", _current_cuda)
+        else:
+            check_device_index(d, op)
+    # one object per device: ops compare devices by identity first, and the
+    # storage layer keeps each device's allocator route on the object
+    return _canonical.setdefault((d._type, d._index), d)
+
+
+_canonical: dict[tuple[str, int | None], device] = {("cpu", None): CPU}
 
 
 def check_device_index(dev: device, op: str) -> None:

@@ -33,6 +33,15 @@ def test_tensor_device(device):
     assert t.is_cuda == (device == "cuda")
 
 
+def test_tensors_on_one_device_share_its_object(device):
+    # ops test devices by identity first; every spelling of one device resolves to one object
+    spelled = "cpu" if device == "cpu" else "cuda:0"
+    tensors = [gt.zeros(2, device=device), gt.ones(2, device=gt.device(spelled)),
+               gt.tensor([1.0], device=spelled), gt.zeros(2, device=device) + 1]
+    assert len({id(t._storage.device) for t in tensors}) == 1
+    assert tensors[0].device == gt.device(spelled)
+
+
 def test_cuda_runtime_queries():
     assert gt.cuda.is_available()
     assert gt.cuda.device_count() >= 1
