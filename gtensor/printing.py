@@ -27,14 +27,40 @@ class PrintOptions:
 _options = PrintOptions()
 
 
+_PROFILES = {
+    "default": PrintOptions(),
+    "short": PrintOptions(precision=2, edgeitems=2),
+    "full": PrintOptions(threshold=2**63 - 1),
+}
+
+
 def set_printoptions(precision: int | None = None, threshold: int | None = None,
                      edgeitems: int | None = None, linewidth: int | None = None,
-                     sci_mode: bool | None = None) -> None:
+                     profile: str | None = None, sci_mode: bool | None = None) -> None:
     """Change how tensors print (any argument left ``None`` keeps its value).
 
+    Args:
+        precision: digits after the decimal point.
+        threshold: element count above which a tensor prints summarised.
+        edgeitems: items shown at each end of a summarised dim.
+        linewidth: characters per line.
+        profile: ``"default"``, ``"short"`` or ``"full"`` (never summarised): all the
+            options at once, before the others given apply.
+        sci_mode: force scientific notation on (True) or off (False); None decides by the values.
+
     Example:
-        >>> set_printoptions(precision=4)
+        >>> set_printoptions(precision=2)
+        >>> gt.tensor([1.23456, 2.0])
+        tensor([1.23, 2.00])
+        >>> set_printoptions(profile="default")
     """
+    if profile is not None:
+        if profile not in _PROFILES:
+            raise ValueError(f"[set_printoptions] unknown profile {profile!r}; expected one "
+                             f"of {sorted(_PROFILES)}")
+        chosen = _PROFILES[profile]
+        for name in ("precision", "threshold", "edgeitems", "linewidth"):
+            setattr(_options, name, getattr(chosen, name))
     for name, value in (("precision", precision), ("threshold", threshold),
                         ("edgeitems", edgeitems), ("linewidth", linewidth)):
         if value is not None:

@@ -1,3 +1,5 @@
+import pytest
+
 import gtensor as gt
 
 
@@ -29,3 +31,21 @@ def test_long_rows_wrap():
     text = repr(gt.linspace(0.5, 39.5, 40))
     assert all(len(line) <= 80 for line in text.splitlines())
     assert text.count("\n") >= 3
+
+
+def test_printoptions_profiles_match_torch():
+    torch = pytest.importorskip("torch")
+    values = [1.23456, 2.0]
+    try:
+        for profile in ("short", "full", "default"):
+            gt.set_printoptions(profile=profile)
+            torch.set_printoptions(profile=profile)
+            assert repr(gt.tensor(values)) == repr(torch.tensor(values))
+            assert repr(gt.arange(2000)) == repr(torch.arange(2000))
+        gt.set_printoptions(precision=2)
+        assert repr(gt.tensor(values)) == "tensor([1.23, 2.00])"
+    finally:
+        gt.set_printoptions(profile="default")
+        torch.set_printoptions(profile="default")
+    with pytest.raises(ValueError, match=r"^\[set_printoptions\] unknown profile"):
+        gt.set_printoptions(profile="long")

@@ -295,8 +295,9 @@ def half_source(name: str, arity: int) -> str:
     widens each operand's bits and a store that rounds the result back.
 
     Example:
-        >>> half_source("g", 2).strip()
-        'def g(x0, x1):\n    return st(f(ld(x0), ld(x1)))'
+        >>> print(half_source("g", 2).strip())
+        def g(x0, x1):
+            return st(f(ld(x0), ld(x1)))
     """
     args = ", ".join(f"x{k}" for k in range(arity))
     loads = ", ".join(f"ld(x{k})" for k in range(arity))

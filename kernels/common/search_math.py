@@ -87,7 +87,7 @@ def row_offset(indices, sizes, strides, i, strict):  # noqa: ANN001, ANN201
 
     Example:
         >>> import numpy as np
-        >>> row_offset(np.array([[1], [-1]]), np.array([3, 4]), np.array([4, -1]), 0, False)
+        >>> int(row_offset(np.array([[1], [-1]]), np.array([3, 4]), np.array([4, -1]), 0, False))
         1
     """
     o = 0
