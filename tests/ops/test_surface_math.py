@@ -120,6 +120,15 @@ GAMMA_X = np.array([-7.3, -2.5, -0.99953, -1e-4, 1e-5, 0.3, 1.0, 1.4616, 2.0, 7.
 ERFINV_Y = np.array([-1 + 1e-12, -0.9999, -0.7, -0.2, 0.0, 1e-9, 0.3, 0.5, 0.95, 1 - 1e-15])
 
 
+def test_erfinv_is_accurate_to_float64_across_its_range():
+    mpmath = pytest.importorskip("mpmath")
+    y = np.concatenate([np.linspace(-0.9999, 0.9999, 401), 1 - np.logspace(-15, -1, 60),
+                        np.logspace(-300, -1, 30), [np.nextafter(1.0, 0.0)]])
+    with mpmath.workdps(40):
+        want = np.array([float(mpmath.erfinv(mpmath.mpf(float(v)))) for v in y])
+    np.testing.assert_allclose(gt.erfinv(gt.tensor(y)).numpy(), want, rtol=5e-16, atol=0)
+
+
 def test_gamma_functions_on_each_device(device):
     grads(gt.lgamma, torch.lgamma, GAMMA_X[:6], device=device, rtol=1e-12, atol=1e-13)
     grads(gt.erfinv, torch.erfinv, ERFINV_Y[2:8], device=device, rtol=1e-12)
