@@ -15,7 +15,7 @@ import numpy as np
 from . import memory
 from .cuda import runtime
 from .cuda.device_errors import raise_pending
-from .device import CPU, check_device_index, device
+from .device import CPU, check_device_index, device, resolve
 from .kernels.common import transfers
 from .kernels.common.strided import is_c_contiguous, span
 from .memory.streams import current_stream_handle
@@ -221,7 +221,7 @@ def restore(data: np.ndarray, where: str) -> Storage:
         >>> restore(np.arange(4, dtype=np.uint8), "cpu").nbytes
         4
     """
-    dev = device(where)
+    dev = resolve(where, "restore")
     out = Storage.allocate(data.nbytes, dev)
     source = Storage.allocate(data.nbytes, CPU)
     if data.nbytes:

@@ -1,3 +1,5 @@
+import pickle
+
 import pytest
 
 import gtensor as gt
@@ -37,7 +39,8 @@ def test_tensors_on_one_device_share_its_object(device):
     # ops test devices by identity first; every spelling of one device resolves to one object
     spelled = "cpu" if device == "cpu" else "cuda:0"
     tensors = [gt.zeros(2, device=device), gt.ones(2, device=gt.device(spelled)),
-               gt.tensor([1.0], device=spelled), gt.zeros(2, device=device) + 1]
+               gt.tensor([1.0], device=spelled), gt.zeros(2, device=device) + 1,
+               pickle.loads(pickle.dumps(gt.ones(2, device=device)))]
     assert len({id(t._storage.device) for t in tensors}) == 1
     assert tensors[0].device == gt.device(spelled)
 

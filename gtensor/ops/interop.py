@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..cuda import current_stream, runtime
-from ..device import device
+from ..device import device, resolve
 from ..dtypes import as_dtype
 from ..errors import check
 from ..storage import Storage
@@ -93,9 +93,10 @@ def from_cuda_array_interface(obj: Any) -> Tensor:
     strides = desc.get("strides")
     strides = tuple(s // item for s in strides) if strides else contiguous_strides(shape)
     if runtime.is_simulated():
-        dev = device("cuda", runtime.current_device())
+        dev = resolve(device("cuda", runtime.current_device()), "from_cuda_array_interface")
     else:
-        dev = device("cuda", _pointer_device(desc["data"][0]))
+        dev = resolve(device("cuda", _pointer_device(desc["data"][0])),
+                      "from_cuda_array_interface")
         _wait_for_producer(desc.get("stream"), dev)
     # simulated device memory is host memory, addressable through NumPy
     storage, offset = Storage.wrap(desc["data"][0], shape, strides, item, dev, obj,
