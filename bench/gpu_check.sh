@@ -11,15 +11,16 @@
 # prints its summary, the benchmark still writes what it measured). Limits (seconds) can be
 # changed through INSTALL_S, TESTS_S and BENCH_S; SKIP_INSTALL=1 skips pip. Writes:
 # nvidia-smi.txt, install.log, pytest.log, tests.txt (pytest's final summary lines),
-# bench-cuda.log, bench-cuda.json, bench-cuda.png, summary.txt. Exits non-zero when a step
-# failed.
+# bench-cuda.log, bench-cuda.json, bench-cuda.png, bench-launch-numba.{log,json},
+# summary.txt. Exits non-zero when a step failed.
 set -uo pipefail
 
 OUT=${1:?usage: bench/gpu_check.sh OUTDIR}
 PY=${PYTHON:-python3}
 INSTALL_S=${INSTALL_S:-25}   # per pip attempt (two at most)
-TESTS_S=${TESTS_S:-270}
-BENCH_S=${BENCH_S:-100}
+TESTS_S=${TESTS_S:-255}
+BENCH_S=${BENCH_S:-85}
+LAUNCH_S=${LAUNCH_S:-25}  # the per-op cases with GTENSOR_CUDA_LAUNCH=numba
 SKIP_INSTALL=${SKIP_INSTALL:-0}  # 1: do not pip install, use the link tree
 
 mkdir -p "$OUT"
@@ -103,6 +104,20 @@ case $bench_rc in
     124|130) summary "python -m bench --device cuda: stopped after ${BENCH_S}s" ;;
     *) summary "python -m bench --device cuda: failed (exit $bench_rc)" ;;
 esac
+
+# Planned launches go straight through cuda.core (the benchmark above); how many plans took
+# that path (or why not), and the per-op cases again with Numba's own launches.
+summary "launches: $("$PY" -c "import gtensor as gt
+a = gt.randn(100, device='cuda', requires_grad=True)
+((a * a + 1).relu().exp().sum()).backward(); gt.cuda.synchronize()
+from gtensor.kernels.cuda import raw_launch; print(dict(raw_launch.OUTCOMES))" 2>&1 | tail -n 1)"
+GTENSOR_CUDA_LAUNCH=numba timeout --signal=INT --kill-after=10 "$LAUNCH_S" \
+    "$PY" -m bench --device cuda --only overhead.add overhead.chain_forward \
+    overhead.chain_backward elementwise.exp --json "$OUT/bench-launch-numba.json" \
+    >"$OUT/bench-launch-numba.log" 2>&1 || summary "bench with Numba's launches: exit $?"
+for log in bench-cuda.log bench-launch-numba.log; do
+    summary "$log: $(grep -E "^overhead.add " "$OUT/$log")"
+done
 
 summary "total: $((SECONDS - started)) s"
 [ "$tests_rc" = 0 ] && [ "$bench_rc" = 0 ]

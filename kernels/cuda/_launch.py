@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -13,6 +15,7 @@ from numba.np.numpy_support import as_dtype
 from ..common import transfers
 from ..common.strided import element_strides, host_flat, span
 from ..simulator import SIMULATED
+from . import raw_launch
 
 THREADS = 32 if SIMULATED else 256
 MAX_BLOCKS = 4 if SIMULATED else 65535
@@ -226,7 +229,8 @@ class PlannedLaunch:
     per-call type dispatch (``typeof`` of every argument and the overload
     lookup), which costs several microseconds per launch; the configured
     launch object is made once, so Numba's cache of launch configurations
-    is not churned.
+    is not churned. On a GPU, later calls also skip Numba's per-argument
+    work: they go straight to ``cuda.core`` (:mod:`.raw_launch`).
 
     Example:
         >>> run = PlannedLaunch(kernel, 1000, None)  # doctest: +SKIP
@@ -255,12 +259,41 @@ class PlannedLaunch:
 
     def __call__(self, *args: Any) -> None:
         launch = self.launch
-        if launch is None:
-            kernel = self.kernel.specialize(*args)
-            config = (self.blocks, self.threads) if self.stream is None else (
-                self.blocks, self.threads, self.stream)
-            launch = self.launch = kernel[config]
-        launch(*args)
+        if launch is not None:
+            launch(*args)
+            return
+        kernel = self.kernel.specialize(*args)
+        config = (self.blocks, self.threads) if self.stream is None else (
+            self.blocks, self.threads, self.stream)
+        configured = kernel[config]
+        configured(*args)  # the first launch through Numba, which also compiles
+        self.launch = configured
+        if direct is not None:
+            try:
+                found = direct(next(iter(kernel.overloads.values())), configured, args)
+            except Exception as error:  # Numba's launch stays, and stays correct
+                raw_launch.OUTCOMES[f"{type(error).__name__}: {error}"] += 1
+                found = None
+            self.launch = found or configured
+
+
+def _direct_launcher() -> Callable[..., Any] | None:
+    """:func:`~.raw_launch.direct_launch` bound to this ``cuda.core``, or None (the simulator,
+    ``GTENSOR_CUDA_LAUNCH=numba``, or a Numba-cuda without ``cuda.core`` launches)."""
+    if SIMULATED or not raw_launch.ENABLED:
+        return None
+    try:
+        from cuda.core import LaunchConfig
+        from cuda.core import launch as core_launch
+        from numba.cuda._compat import CUDA_CORE_GE_1_0
+    except ImportError:  # an older numba-cuda: it launches through its own driver bindings
+        return None
+    keyword = "is_cooperative" if CUDA_CORE_GE_1_0 else "cooperative_launch"
+    return partial(raw_launch.direct_launch, launch=core_launch, launch_config=LaunchConfig,
+                   cooperative_keyword=keyword)
+
+
+direct = _direct_launcher()
 
 
 def address(arr: Any) -> int:

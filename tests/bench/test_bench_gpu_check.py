@@ -19,7 +19,7 @@ def test_time_limits_add_up_to_under_eight_minutes() -> None:
     text = SCRIPT.read_text()
     limit = {k: int(v) for k, v in re.findall(r"^(\w+_S)=\$\{\w+:-(\d+)\}", text, re.M)}
     kill_after = sum(int(v) for v in re.findall(r"--kill-after=(\d+)", text))
-    worst = 2 * limit["INSTALL_S"] + limit["TESTS_S"] + limit["BENCH_S"] + kill_after
+    worst = limit["INSTALL_S"] + sum(limit.values()) + kill_after  # pip may be tried twice
     assert worst + 15 < 8 * 60
 
 
