@@ -47,7 +47,7 @@ def atleast_1d(*tensors: Any) -> Any:
     """Each tensor viewed with at least 1 dim (0-d becomes ``(1,)``); a tuple for several.
 
     Example:
-        >>> gt.atleast_1d(gt.tensor(1.0)).shape  # doctest: +SKIP
+        >>> gt.atleast_1d(gt.tensor(1.0)).shape
         (1,)
     """
     return _each(tensors, 1)
@@ -57,7 +57,7 @@ def atleast_2d(*tensors: Any) -> Any:
     """Each tensor viewed with at least 2 dims (``(n,)`` becomes ``(1, n)``).
 
     Example:
-        >>> gt.atleast_2d(gt.ones(3)).shape  # doctest: +SKIP
+        >>> gt.atleast_2d(gt.ones(3)).shape
         (1, 3)
     """
     return _each(tensors, 2)
@@ -68,7 +68,7 @@ def atleast_3d(*tensors: Any) -> Any:
     becomes ``(m, n, 1)``).
 
     Example:
-        >>> gt.atleast_3d(gt.ones(3)).shape  # doctest: +SKIP
+        >>> gt.atleast_3d(gt.ones(3)).shape
         (1, 3, 1)
     """
     return _each(tensors, 3)
@@ -79,7 +79,7 @@ def rot90(input: Tensor, k: int = 1, dims: Sequence[int] = (0, 1)) -> Tensor:
     second.
 
     Example:
-        >>> gt.tensor([[1, 2], [3, 4]]).rot90().tolist()  # doctest: +SKIP
+        >>> gt.tensor([[1, 2], [3, 4]]).rot90().tolist()
         [[2, 4], [1, 3]]
     """
     check(len(dims) == 2, "rot90", lambda: f"expected 2 rotation dims, got {len(dims)}",
@@ -103,7 +103,7 @@ def block_diag(*tensors: Tensor) -> Tensor:
     """The block diagonal matrix of ``tensors`` (0-d is ``1 x 1``, 1-D ``n`` is ``1 x n``).
 
     Example:
-        >>> gt.block_diag(gt.tensor([[1, 2]]), gt.tensor(3)).tolist()  # doctest: +SKIP
+        >>> gt.block_diag(gt.tensor([[1, 2]]), gt.tensor(3)).tolist()
         [[1, 2, 0], [0, 0, 3]]
     """
     if not tensors:
@@ -133,7 +133,7 @@ def cartesian_prod(*tensors: Tensor) -> Tensor:
     """Every combination of one element from each 1-D tensor, in order: ``(N, len(tensors))``.
 
     Example:
-        >>> gt.cartesian_prod(gt.tensor([1, 2]), gt.tensor([3, 4])).tolist()  # doctest: +SKIP
+        >>> gt.cartesian_prod(gt.tensor([1, 2]), gt.tensor([3, 4])).tolist()
         [[1, 3], [1, 4], [2, 3], [2, 4]]
     """
     ts = _vectors("cartesian_prod", tensors)
@@ -146,7 +146,7 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
     """The length-``r`` subsequences of a 1-D tensor, in order: ``(N, r)``.
 
     Example:
-        >>> gt.combinations(gt.tensor([1, 2, 3])).tolist()  # doctest: +SKIP
+        >>> gt.combinations(gt.tensor([1, 2, 3])).tolist()
         [[1, 2], [1, 3], [2, 3]]
     """
     (x,) = _vectors("combinations", (input,))
@@ -183,7 +183,7 @@ def tril_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None,
     (the ``offset``-th diagonal and below), row by row.
 
     Example:
-        >>> gt.tril_indices(2, 2).tolist()  # doctest: +SKIP
+        >>> gt.tril_indices(2, 2).tolist()
         [[0, 1, 1], [0, 0, 1]]
     """
     return _triangle_indices("tril_indices", row, col, offset, True, dtype, device)
@@ -195,7 +195,7 @@ def triu_indices(row: int, col: int, offset: int = 0, *, dtype: Any = None,
     (the ``offset``-th diagonal and above), row by row.
 
     Example:
-        >>> gt.triu_indices(2, 2).tolist()  # doctest: +SKIP
+        >>> gt.triu_indices(2, 2).tolist()
         [[0, 0, 1], [0, 1, 1]]
     """
     return _triangle_indices("triu_indices", row, col, offset, False, dtype, device)

@@ -97,8 +97,9 @@ def conv2d_primitive(x: Tensor, w: Tensor, b: Tensor | None, geom: ConvGeometry,
     """Checked-elsewhere ``conv2d`` with an explicit output size (the differentiable primitive).
 
     Example:
-        >>> geom = ConvGeometry((1, 1), (1, 1), (1, 1), 1)
-        >>> conv2d_primitive(x, w, None, geom, (5, 5))  # doctest: +SKIP
+        >>> geom = ConvGeometry((1, 1), (0, 0), (1, 1), 1)
+        >>> conv2d_primitive(gt.ones(1, 1, 3, 3), gt.ones(1, 1, 2, 2), None, geom, (2, 2)).tolist()
+        [[[[4.0, 4.0], [4.0, 4.0]]]]
     """
     shape = (x.shape[0], w.shape[0], *out_hw)
     out = library_call("conv2d", functools.partial(_convolve, "conv2d", shape, geom=geom),
@@ -130,7 +131,10 @@ def conv_transpose_primitive(x: Tensor, w: Tensor, b: Tensor | None, geom: ConvG
     """``conv_transpose2d`` with an explicit output size (the differentiable primitive).
 
     Example:
-        >>> conv_transpose_primitive(g, w, None, geom, (5, 5))  # doctest: +SKIP
+        >>> geom = ConvGeometry((1, 1), (0, 0), (1, 1), 1)
+        >>> g, w = gt.ones(1, 1, 2, 2), gt.ones(1, 1, 2, 2)
+        >>> conv_transpose_primitive(g, w, None, geom, (3, 3))[0, 0].tolist()
+        [[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]
     """
     shape = (x.shape[0], w.shape[1] * geom.groups, *out_hw)
     out = library_call("conv_transpose2d",
@@ -153,7 +157,10 @@ def conv2d_weight_primitive(x: Tensor, g: Tensor, geom: ConvGeometry,
     """Gradient of ``conv2d``'s weight for input ``x`` and output gradient ``g`` (differentiable).
 
     Example:
-        >>> conv2d_weight_primitive(x, g, geom, (4, 3, 3, 3))  # doctest: +SKIP
+        >>> geom = ConvGeometry((1, 1), (0, 0), (1, 1), 1)
+        >>> x, g = gt.ones(1, 1, 3, 3), gt.ones(1, 1, 2, 2)
+        >>> conv2d_weight_primitive(x, g, geom, (1, 1, 2, 2)).tolist()
+        [[[[4.0, 4.0], [4.0, 4.0]]]]
     """
     shape = tuple(weight_shape)
     out = library_call("conv2d_weight", functools.partial(_weight_gradient, shape, geom=geom),
@@ -222,8 +229,8 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
         ShapeError, DTypeError, ValueError, TypeError: messages start with ``[conv2d]``.
 
     Example:
-        >>> y = gt.conv2d(gt.randn(1, 3, 8, 8), gt.randn(4, 3, 3, 3), padding=1)  # doctest: +SKIP
-        >>> y.shape  # doctest: +SKIP
+        >>> y = gt.conv2d(gt.randn(1, 3, 8, 8), gt.randn(4, 3, 3, 3), padding=1)
+        >>> y.shape
         (1, 4, 8, 8)
     """
     input, weight, bias = autocast_inputs("conv2d", input, weight, bias)
@@ -275,7 +282,7 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
         ``(N, O, L_out)``.
 
     Example:
-        >>> gt.conv1d(gt.randn(2, 3, 10), gt.randn(4, 3, 3)).shape  # doctest: +SKIP
+        >>> gt.conv1d(gt.randn(2, 3, 10), gt.randn(4, 3, 3)).shape
         (2, 4, 8)
     """
     input, weight, bias = autocast_inputs("conv1d", input, weight, bias)
@@ -298,8 +305,10 @@ def renamed_errors(inner: str, outer: str) -> Iterator[None]:
     """Re-raise ``[inner]`` errors of the 2-D op a 1-D op runs on as ``[outer]`` errors.
 
     Example:
-        >>> with renamed_errors("conv2d", "conv1d"):  # doctest: +SKIP
-        ...     conv2d(x.unsqueeze(2), w.unsqueeze(2))
+        >>> with renamed_errors("conv2d", "conv1d"):
+        ...     gt.conv2d(gt.ones(1, 2, 1, 3), gt.ones(1, 3, 1, 1))
+        Traceback (most recent call last):
+        gtensor.errors.ShapeError: [conv1d] expected input with 3 channels ...
     """
     try:
         yield
@@ -342,7 +351,6 @@ def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
 
     Example:
         >>> gt.conv_transpose1d(gt.randn(1, 4, 5), gt.randn(4, 2, 3), stride=2).shape
-        ... # doctest: +SKIP
         (1, 2, 11)
     """
     input, weight, bias = autocast_inputs("conv_transpose1d", input, weight, bias)
@@ -384,7 +392,6 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None,
 
     Example:
         >>> gt.conv_transpose2d(gt.randn(1, 4, 5, 5), gt.randn(4, 2, 3, 3), stride=2).shape
-        ... # doctest: +SKIP
         (1, 2, 11, 11)
     """
     input, weight, bias = autocast_inputs("conv_transpose2d", input, weight, bias)
@@ -431,7 +438,9 @@ def conv2d_weight(input: Tensor, weight_size: Sequence[int], grad_output: Tensor
         ``(O, C/groups, KH, KW)``.
 
     Example:
-        >>> conv2d_weight(x, (4, 3, 3, 3), g, padding=1)  # doctest: +SKIP
+        >>> x, g = gt.ones(1, 1, 3, 3), gt.ones(1, 1, 3, 3)
+        >>> conv2d_weight(x, (1, 1, 3, 3), g, padding=1)[0, 0].tolist()
+        [[4.0, 6.0, 4.0], [6.0, 9.0, 6.0], [4.0, 6.0, 4.0]]
     """
     op = "conv2d_weight"
     _check_operands(op, input, grad_output, None, 4)

@@ -31,7 +31,10 @@ def inplace_form(op: str, fn: Callable[..., Tensor], cast: bool = False) -> Call
         cast: write the result in ``self``'s dtype (else a dtype change is refused).
 
     Example:
-        >>> gcd_ = inplace_form("gcd_", gcd)  # doctest: +SKIP
+        >>> gcd_ = inplace_form("gcd_", gt.gcd)
+        >>> x = gt.tensor([4, 6])
+        >>> gcd_(x, gt.tensor([6, 4])) is x, x.tolist()
+        (True, [2, 2])
     """
 
     def out_of_place(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:

@@ -44,7 +44,7 @@ def __dlpack__(self: Tensor, *, stream: Any = None, max_version: Any = None,  # 
 
     Example:
         >>> import numpy as np
-        >>> np.from_dlpack(gt.arange(3)).tolist()  # doctest: +SKIP
+        >>> np.from_dlpack(gt.arange(3)).tolist()
         [0, 1, 2]
     """
     check(not self.requires_grad, "__dlpack__",
@@ -83,7 +83,10 @@ def from_cuda_array_interface(obj: Any) -> Tensor:
     work queued on it so far (version 3 of the protocol), without blocking the host.
 
     Example:
-        >>> t = from_cuda_array_interface(cupy.arange(3))  # doctest: +SKIP
+        >>> src = gt.arange(3, device="cuda")  # any producer: CuPy, Numba, PyTorch
+        >>> t = from_cuda_array_interface(src)
+        >>> t.tolist(), t.data_ptr() == src.data_ptr()
+        ([0, 1, 2], True)
     """
     runtime.ensure_initialized("from_cuda_array_interface")
     desc = obj.__cuda_array_interface__

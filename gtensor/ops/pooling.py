@@ -39,8 +39,10 @@ def linear_map(x: Tensor, out_shape: tuple[int, ...], op: str, transpose: str,
     recorded VJP is itself a :func:`linear_map`, so it differentiates again.
 
     Example:
-        >>> linear_map(x, (1, 1, 2, 2), "adaptive_avg_pool2d", "adaptive_avg_pool2d_backward", ())
-        ... # doctest: +SKIP
+        >>> x = gt.arange(16.0).view(1, 1, 4, 4)
+        >>> ops = ("adaptive_avg_pool2d", "adaptive_avg_pool2d_backward")
+        >>> linear_map(x, (1, 1, 2, 2), *ops, ()).tolist()
+        [[[[2.5, 4.5], [10.5, 12.5]]]]
     """
     (out,) = _launched(op, (x,), [(out_shape, x.dtype)], *args)
     record(op, out, (x,), _linear_vjp, in_shape=x.shape, fwd=op, bwd=transpose, args=args)
@@ -71,7 +73,7 @@ def batched(input: Any, op: str) -> tuple[Tensor, bool]:
     """Return a 4-D float view of ``input`` (unbatched 3-D gets N = 1) and whether it was 3-D.
 
     Example:
-        >>> batched(gt.ones(3, 4, 4), "avg_pool2d")[0].shape  # doctest: +SKIP
+        >>> batched(gt.ones(3, 4, 4), "avg_pool2d")[0].shape
         (1, 3, 4, 4)
     """
     check(isinstance(input, TensorBase), op, "input must be a tensor", TypeError)
@@ -138,7 +140,7 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         The pooled tensor, or ``(pooled, indices)``.
 
     Example:
-        >>> gt.max_pool2d(gt.randn(1, 1, 4, 4), 2).shape  # doctest: +SKIP
+        >>> gt.max_pool2d(gt.randn(1, 1, 4, 4), 2).shape
         (1, 1, 2, 2)
     """
     op = "max_pool2d"
@@ -163,7 +165,9 @@ def max_pool_scatter(g: Tensor, idx: Tensor, geom: tuple[Any, ...],
     """Route ``g`` to the max-pool argmax positions ``idx`` (``max_pool2d``'s VJP, differentiable).
 
     Example:
-        >>> max_pool_scatter(g, idx, ((2, 2), (2, 2), (0, 0), (1, 1)), x.shape)  # doctest: +SKIP
+        >>> geom, idx = ((2, 2), (2, 2), (0, 0), (1, 1)), gt.tensor([[[[3]]]])
+        >>> max_pool_scatter(gt.ones(1, 1, 1, 1), idx, geom, (1, 1, 2, 2)).tolist()
+        [[[[0.0, 0.0], [0.0, 1.0]]]]
     """
     (out,) = _launched("max_pool2d_backward", (g, idx), [(in_shape, g.dtype)], *geom)
     record("max_pool2d_backward", out, (g,), _scatter_vjp, save=(idx,), geom=geom)
@@ -179,7 +183,9 @@ def plane_gather(x: Tensor, idx: Tensor, geom: tuple[Any, ...]) -> Tensor:
     """Read ``x[n, c].flat[idx[n, c, ...]]`` (the VJP of :func:`max_pool_scatter`).
 
     Example:
-        >>> plane_gather(gg, idx, geom)  # doctest: +SKIP
+        >>> geom, idx = ((2, 2), (2, 2), (0, 0), (1, 1)), gt.tensor([[[[3]]]])
+        >>> plane_gather(gt.tensor([[[[1.0, 2.0], [3.0, 4.0]]]]), idx, geom).tolist()
+        [[[[4.0]]]]
     """
     (out,) = _launched("plane_gather", (x, idx), [(idx.shape, x.dtype)])
     record("max_pool2d_gather", out, (x,), _gather_vjp, save=(idx,), geom=geom,
@@ -211,7 +217,7 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         The pooled tensor.
 
     Example:
-        >>> gt.avg_pool2d(gt.ones(1, 1, 4, 4), 2).tolist()  # doctest: +SKIP
+        >>> gt.avg_pool2d(gt.ones(1, 1, 4, 4), 2).tolist()
         [[[[1.0, 1.0], [1.0, 1.0]]]]
     """
     op = "avg_pool2d"
@@ -230,7 +236,7 @@ def adaptive_size(x: Tensor, output_size: Any, op: str) -> tuple[int, int]:
     """The checked ``(OH, OW)`` of an adaptive pool of 4-D ``x``; None keeps the input's size.
 
     Example:
-        >>> adaptive_size(gt.ones(1, 1, 5, 4), (2, None), "adaptive_avg_pool2d")  # doctest: +SKIP
+        >>> adaptive_size(gt.ones(1, 1, 5, 4), (2, None), "adaptive_avg_pool2d")
         (2, 4)
     """
     sizes = (output_size, output_size) if output_size is None or isinstance(output_size, int) \
@@ -257,7 +263,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
         ``(N, C, OH, OW)``.
 
     Example:
-        >>> gt.adaptive_avg_pool2d(gt.randn(2, 3, 7, 5), 1).shape  # doctest: +SKIP
+        >>> gt.adaptive_avg_pool2d(gt.randn(2, 3, 7, 5), 1).shape
         (2, 3, 1, 1)
     """
     op = "adaptive_avg_pool2d"

@@ -297,8 +297,10 @@ def rnn_scan(mode: str, gi: Tensor, state: State, w_hh: Tensor, b_hh: Tensor | N
         taken at its own last step.
 
     Example:
-        >>> out, (h,) = rnn_scan("RNN_TANH", gi, (h0,), w, None, None, [2, 2], False,
-        ...                      composed)  # doctest: +SKIP
+        >>> gi, h0, w_hh = gt.tensor([[1.0], [1.0]]), gt.zeros(1, 1), gt.tensor([[2.0]])
+        >>> out, (h,) = rnn_scan("RNN_RELU", gi, (h0,), w_hh, None, None, [1, 1], False, None)
+        >>> out.tolist(), h.tolist()
+        ([[1.0], [3.0]], [[3.0]])
     """
     lstm = mode == "LSTM"
     h0 = state[0].contiguous()

@@ -64,7 +64,6 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,
 
     Example:
         >>> gt.interpolate(gt.ones(1, 1, 2, 2), scale_factor=2, mode="bilinear").shape
-        ... # doctest: +SKIP
         (1, 1, 4, 4)
     """
     (input,) = autocast_inputs("interpolate", input)

@@ -83,7 +83,7 @@ def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
     """``exp(x) / sum(exp(x))`` along ``dim``.
 
     Example:
-        >>> gt.tensor([1000.0, 1000.0]).softmax(0).tolist()  # doctest: +SKIP
+        >>> gt.tensor([1000.0, 1000.0]).softmax(0).tolist()
         [0.5, 0.5]
     """
     (input,) = autocast_inputs("softmax", input)
@@ -94,7 +94,7 @@ def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
     """``x - logsumexp(x)`` along ``dim``.
 
     Example:
-        >>> gt.tensor([0.0, 0.0]).log_softmax(0).tolist()  # doctest: +SKIP
+        >>> gt.tensor([0.0, 0.0]).log_softmax(0).tolist()
         [-0.6931471824645996, -0.6931471824645996]
     """
     (input,) = autocast_inputs("log_softmax", input)

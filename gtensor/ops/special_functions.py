@@ -63,7 +63,7 @@ def logit(input: Tensor, eps: float | None = None) -> Tensor:
     """``log(x / (1 - x))``, with ``x`` clamped to ``[eps, 1 - eps]`` when ``eps`` is given.
 
     Example:
-        >>> gt.tensor([0.5, 0.75]).logit().tolist()  # doctest: +SKIP
+        >>> gt.tensor([0.5, 0.75]).logit().tolist()
         [0.0, 1.0986123085021973]
     """
     x = _floating(input)
@@ -114,7 +114,7 @@ def xlogy(input: Any, other: Any) -> Tensor:
     """``input * log(other)``, 0 where ``input`` is 0 (nan where ``other`` is nan).
 
     Example:
-        >>> gt.xlogy(gt.tensor([0.0, 2.0]), gt.tensor([0.0, 1.0])).tolist()  # doctest: +SKIP
+        >>> gt.xlogy(gt.tensor([0.0, 2.0]), gt.tensor([0.0, 1.0])).tolist()
         [0.0, 0.0]
     """
     return _xlog("xlogy", input, other, "log", _xlogy_vjp)
@@ -131,7 +131,7 @@ def xlog1py(input: Any, other: Any) -> Tensor:
 
     Example:
         >>> x, y = gt.tensor([0.0, 2.0]), gt.tensor([-1.0, 0.0])
-        >>> gt.special.xlog1py(x, y).tolist()  # doctest: +SKIP
+        >>> gt.special.xlog1py(x, y).tolist()
         [0.0, 0.0]
     """
     return _xlog("xlog1py", input, other, "log1p", _xlog1py_vjp)
@@ -146,7 +146,7 @@ def entr(input: Tensor) -> Tensor:
     """Elementwise entropy ``-x * log(x)``: 0 at 0, ``-inf`` below 0.
 
     Example:
-        >>> gt.special.entr(gt.tensor([0.0, 1.0])).tolist()  # doctest: +SKIP
+        >>> gt.special.entr(gt.tensor([0.0, 1.0])).tolist()
         [0.0, -0.0]
     """
     x = _floating(input)
@@ -163,8 +163,8 @@ def sinc(input: Tensor) -> Tensor:
     """The normalized sinc ``sin(pi x) / (pi x)``, 1 at 0.
 
     Example:
-        >>> gt.special.sinc(gt.tensor([0.0, 1.0])).tolist()  # doctest: +SKIP
-        [1.0, -2.7827534e-08]
+        >>> gt.special.sinc(gt.tensor([0.0, 0.5]))
+        tensor([1.0000, 0.6366])
     """
     x = _floating(input)
     zero = x == 0
@@ -184,7 +184,7 @@ def erfc(input: Tensor) -> Tensor:
     ``1 - erf`` just below 3); float32 ones are correctly rounded or one unit off.
 
     Example:
-        >>> gt.special.erfc(gt.tensor([0.0])).tolist()  # doctest: +SKIP
+        >>> gt.special.erfc(gt.tensor([0.0])).tolist()
         [1.0]
     """
     x = _floating(input)
@@ -206,7 +206,7 @@ def frexp(input: Tensor) -> Frexp:
     (``(x, 0)`` for 0, inf and nan); the exponent is int32.
 
     Example:
-        >>> gt.tensor([8.0, -3.0]).frexp()  # doctest: +SKIP
+        >>> gt.tensor([8.0, -3.0]).frexp()
         Frexp(mantissa=tensor([ 0.5000, -0.7500]), exponent=tensor([4, 2], dtype=gtensor.int32))
     """
     check(input.dtype.is_floating_point, "frexp", lambda: "expected a floating point input, got "
@@ -230,7 +230,7 @@ def ldexp(input: Tensor, other: Tensor) -> Tensor:
     """``input * 2**other``.
 
     Example:
-        >>> gt.ldexp(gt.tensor([1.0]), gt.tensor([3])).tolist()  # doctest: +SKIP
+        >>> gt.ldexp(gt.tensor([1.0]), gt.tensor([3])).tolist()
         [8.0]
     """
     return input * (2.0 ** other)

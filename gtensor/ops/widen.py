@@ -44,7 +44,9 @@ def half_in_float32(fn: F) -> F:
     """Run ``fn`` in float32 when its floating tensor arguments share one half dtype.
 
     Example:
-        >>> conv = half_in_float32(conv2d)  # doctest: +SKIP
+        >>> seen = half_in_float32(lambda x: (x.dtype, x + 1))
+        >>> seen(gt.ones(1, dtype=gt.float16))
+        (gtensor.float32, tensor([2.], dtype=gtensor.float16))
     """
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:

@@ -321,7 +321,12 @@ def gather_indices(self: Tensor, dim: int, index: Any, op: str, strict: bool = F
     """:func:`gather` reporting errors as ``op``; ``strict`` refuses negative indices.
 
     Example:
-        >>> gather_indices(logp, 1, target.unsqueeze(1), "nll_loss", strict=True)  # doctest: +SKIP
+        >>> logp = gt.tensor([[0.25, 0.75], [0.5, 0.5]])
+        >>> gather_indices(logp, 1, gt.tensor([[1], [0]]), "nll_loss", strict=True).tolist()
+        [[0.75], [0.5]]
+        >>> gather_indices(logp, 1, gt.tensor([[-1], [0]]), "nll_loss", strict=True)
+        Traceback (most recent call last):
+        IndexError: [nll_loss] index -1 is out of bounds for dimension 1 with size 2
     """
     index = int_index(index, self.device, op)
     d = _check_dim_index(self, dim, index, op)

@@ -35,7 +35,7 @@ def storage_flat(t: Tensor) -> Any:
     """Return ``t``'s whole storage as a 1-D native array of ``t``'s dtype (no copy).
 
     Example:
-        >>> storage_flat(gt.arange(6)[2:]).shape  # doctest: +SKIP
+        >>> storage_flat(gt.arange(6)[2:]).shape
         (6,)
     """
     n = t._storage.nbytes // t.itemsize
@@ -46,7 +46,7 @@ def int_rows(rows: list[Tensor], shape: tuple[int, ...], dev: Any) -> Tensor:
     """Stack int index tensors, broadcast to ``shape``, into a contiguous ``(k, n)`` int64 tensor.
 
     Example:
-        >>> int_rows([gt.tensor([1, 2])], (2,), gt.device("cpu")).shape  # doctest: +SKIP
+        >>> int_rows([gt.tensor([1, 2])], (2,), gt.device("cpu")).shape
         (1, 2)
     """
     n = math.prod(shape)
@@ -81,7 +81,9 @@ def row_offsets(rows: list[Tensor], shape: tuple[int, ...], sizes: tuple[int, ..
         IndexError: ``[op] index 5 is out of bounds for dimension 0 with size 3``.
 
     Example:
-        >>> row_offsets([gt.tensor([1])], (1,), (3,), (4,), (0,), "take", dev)  # doctest: +SKIP
+        >>> rows = [gt.tensor([2, -3])]  # rows 2 and 0 of a (3, 2) tensor
+        >>> row_offsets(rows, (2,), (3,), (2,), (0,), "take", gt.device("cpu")).tolist()
+        [4, 0]
     """
     return tracing.library_call(
         "index_offsets", functools.partial(_row_offsets, shape=shape, sizes=tuple(sizes),
@@ -105,7 +107,10 @@ def gather_rows(src: Tensor, offsets: Tensor, out_lead: Tensor) -> None:
     """``out_lead[b, ...] = src[...]`` shifted by ``offsets[b]`` elements.
 
     Example:
-        >>> gather_rows(x[0], offs, out)  # doctest: +SKIP
+        >>> x, out = gt.arange(6).view(3, 2), gt.empty(2, 2, dtype=gt.int64)
+        >>> gather_rows(x[0], gt.tensor([4, 0]), out)  # rows 2 and 0
+        >>> out.tolist()
+        [[4, 5], [0, 1]]
     """
     launch("gather", src.device, (src.dtype,), storage_flat(src), src._offset, src.shape,
            src._strides, offsets._native(), out_lead._native())
@@ -115,7 +120,10 @@ def scatter_rows(dst: Tensor, offsets: Tensor, values_lead: Tensor, mode: str) -
     """Combine ``values_lead[b, ...]`` into ``dst[...]`` shifted by ``offsets[b]`` elements.
 
     Example:
-        >>> scatter_rows(x[0], offs, vals, "add")  # doctest: +SKIP
+        >>> x = gt.zeros(3, 2)
+        >>> scatter_rows(x[0], gt.tensor([4, 4]), gt.ones(2, 2), "add")  # row 2, twice
+        >>> x.tolist()
+        [[0.0, 0.0], [0.0, 0.0], [2.0, 2.0]]
     """
     if mode == "add" and dst.device.type == "cuda" and dst.dtype.is_inexact:
         alert_not_deterministic("scatter_add", "adding floating point values at indices on "
@@ -152,7 +160,7 @@ def as_index_tensor(item: Any, dev: Any, op: str) -> Tensor:
     index tensor of its values, as in PyTorch.
 
     Example:
-        >>> as_index_tensor([0, 2], gt.device("cpu"), "getitem").dtype  # doctest: +SKIP
+        >>> as_index_tensor([0, 2], gt.device("cpu"), "getitem").dtype
         gtensor.int64
     """
     if not isinstance(item, TensorBase):
@@ -180,7 +188,7 @@ def mask_rows(mask: Tensor, op: str) -> list[Tensor]:
     """Return the ``mask.ndim`` int64 index rows of ``mask``'s nonzero positions.
 
     Example:
-        >>> mask_rows(gt.tensor([True, False, True]), "getitem")[0].tolist()  # doctest: +SKIP
+        >>> mask_rows(gt.tensor([True, False, True]), "getitem")[0].tolist()
         [0, 2]
     """
     src = mask.contiguous() if mask.ndim else mask.reshape(1)
@@ -253,7 +261,11 @@ def plan_index(self: Tensor, index: Any, op: str) -> IndexPlan | None:
     """Plan ``self[index]``; None when the index is basic (a view answers it).
 
     Example:
-        >>> plan_index(x, ([0, 1], slice(None)), "getitem").shape  # doctest: +SKIP
+        >>> x = gt.zeros(3, 2)
+        >>> plan_index(x, ([0, 1, 1], slice(None)), "getitem").shape
+        (3, 2)
+        >>> plan_index(x, (slice(None), 0), "getitem") is None
+        True
     """
     items = index if isinstance(index, tuple) else (index,)
     if not any(_is_advanced(i) for i in items):
@@ -321,7 +333,8 @@ def split_index(items: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Tensor, 
     """Split an index into a template (tensors replaced by a slot) and its tensors (to save).
 
     Example:
-        >>> split_index((slice(None), idx))[1] == (idx,)  # doctest: +SKIP
+        >>> idx = gt.tensor([1])
+        >>> split_index((slice(None), idx))[1] == (idx,)
         True
     """
     template = tuple(_SLOT if isinstance(i, TensorBase) else i for i in items)

@@ -32,7 +32,7 @@ def constant_pad(input: Tensor, pad: Sequence[int], value: float = 0.0) -> Tenso
     the input was cropped).
 
     Example:
-        >>> constant_pad(gt.tensor([1, 2]), (1, -1)).tolist()  # doctest: +SKIP
+        >>> constant_pad(gt.tensor([1, 2]), (1, -1)).tolist()
         [0, 1]
     """
     pads = [int(p) for p in pad]
