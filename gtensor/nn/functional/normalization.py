@@ -167,9 +167,9 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None,
         eps: added to the variance.
 
     Example:
-        >>> F.instance_norm(gt.tensor([[[1.0, 3.0], [5.0, 5.0]]]))
+        >>> F.instance_norm(gt.tensor([[[1.0, 3.0], [2.0, 6.0]]]))  # each channel on its own
         tensor([[[-1.0000,  1.0000],
-                 [ 0.0000,  0.0000]]])
+                 [-1.0000,  1.0000]]])
     """
     check(input.ndim >= 3, "instance_norm", lambda: f"expected input with at least 3 dims, "
           f"got shape {input.shape}", ShapeError)
