@@ -171,7 +171,10 @@ def zero_grads(params: Iterable[Tensor], set_to_none: bool = True) -> None:
     """Reset the ``.grad`` of each tensor: to None, or to zeros in place.
 
     Example:
-        >>> zero_grads(model.parameters())  # doctest: +SKIP
+        >>> p = Parameter(gt.ones(2))
+        >>> p.sum().backward()
+        >>> zero_grads([p]); p.grad is None
+        True
     """
     for p in params:
         if set_to_none:

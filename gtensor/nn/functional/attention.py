@@ -69,9 +69,10 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
         ``(*, Hq, L, Ev)``.
 
     Example:
-        >>> q = k = v = gt.randn(2, 4, 5, 8)  # doctest: +SKIP
-        >>> F.scaled_dot_product_attention(q, k, v, is_causal=True).shape  # doctest: +SKIP
-        (2, 4, 5, 8)
+        >>> q = k = gt.ones(1, 2, 2); v = gt.tensor([[[1.0, 2.0], [3.0, 4.0]]])
+        >>> F.scaled_dot_product_attention(q, k, v, is_causal=True)  # query 0 sees key 0 only
+        tensor([[[1., 2.],
+                 [2., 3.]]])
     """
     query, key, value, attn_mask = autocast_inputs("scaled_dot_product_attention", query, key,
                                                    value, attn_mask)
@@ -201,8 +202,11 @@ def multi_head_attention_forward(
         zeros (PyTorch's scaled_dot_product_attention), else NaN (its softmax).
 
     Example:
+        >>> x, w_in, w_out = gt.randn(3, 1, 4), gt.randn(12, 4), gt.randn(4, 4)  # (L, N, E)
         >>> out, w = F.multi_head_attention_forward(
-        ...     x, x, x, 4, 2, w_in, b_in, None, None, False, 0.0, w_out, b_out)  # doctest: +SKIP
+        ...     x, x, x, 4, 2, w_in, gt.zeros(12), None, None, False, 0.0, w_out, gt.zeros(4))
+        >>> out.shape, w.shape
+        ((3, 1, 4), (1, 3, 3))
     """
     return attention_forward(
         query, key, value, embed_dim_to_check, num_heads, in_proj_weight, in_proj_bias, bias_k,

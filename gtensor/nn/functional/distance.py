@@ -28,8 +28,8 @@ def normalize(input: Tensor, p: float = 2.0, dim: int | tuple[int, ...] = 1,
         out: written with the result when given (then, as in PyTorch, not differentiable).
 
     Example:
-        >>> F.normalize(gt.tensor([[3.0, 4.0]])).tolist()  # doctest: +SKIP
-        [[0.6, 0.8]]
+        >>> F.normalize(gt.tensor([[3.0, 4.0]]))
+        tensor([[0.6000, 0.8000]])
     """
     denom = input.norm(p, dim, keepdim=True).clamp(min=eps)
     if out is None:
@@ -53,7 +53,8 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
         DTypeError: the inputs' common dtype is not floating point.
 
     Example:
-        >>> F.cosine_similarity(x, 2 * x, dim=-1)  # doctest: +SKIP
+        >>> F.cosine_similarity(gt.tensor([1.0, 0.0]), gt.tensor([1.0, 1.0]), dim=0)
+        tensor(0.7071)
     """
     x1, x2 = autocast_inputs("cosine_similarity", x1, x2)
     dt = result_type(x1, x2)
@@ -74,8 +75,8 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     """``||x1 - x2 + eps||_p`` over the last dim of the broadcast inputs.
 
     Example:
-        >>> F.pairwise_distance(gt.zeros(2, 3), gt.ones(2, 3)).shape  # doctest: +SKIP
-        (2,)
+        >>> F.pairwise_distance(gt.zeros(2, 3), gt.ones(2, 3))  # sqrt(3), less eps
+        tensor([1.7320, 1.7320])
     """
     last = max(x1.ndim, x2.ndim) - 1
     return (x1 - x2 + eps).norm(p, last, keepdim)

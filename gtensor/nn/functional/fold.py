@@ -114,8 +114,11 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
         ``(N, C*KH*KW, L)`` with ``L = OH*OW`` window positions, channel-major.
 
     Example:
-        >>> F.unfold(gt.randn(1, 2, 4, 4), 2).shape  # doctest: +SKIP
-        (1, 8, 9)
+        >>> F.unfold(gt.arange(9.0).reshape(1, 1, 3, 3), 2)  # one column per 2x2 window
+        tensor([[[0., 1., 3., 4.],
+                 [1., 2., 4., 5.],
+                 [3., 4., 6., 7.],
+                 [4., 5., 7., 8.]]])
     """
     op = "unfold"
     _check_float(op, input)
@@ -145,8 +148,10 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1,
         ``(N, C, H, W)``: each element is the sum of every column entry that read it.
 
     Example:
-        >>> F.fold(gt.ones(1, 4, 9), (4, 4), 2).shape  # doctest: +SKIP
-        (1, 1, 4, 4)
+        >>> F.fold(gt.ones(1, 4, 4), (3, 3), 2)  # overlapping 2x2 windows add up
+        tensor([[[[1., 2., 1.],
+                  [2., 4., 2.],
+                  [1., 2., 1.]]]])
     """
     op = "fold"
     _check_float(op, input)
@@ -191,8 +196,8 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
         ``(N, O, OD, OH, OW)``.
 
     Example:
-        >>> F.conv3d(gt.randn(1, 2, 4, 4, 4), gt.randn(3, 2, 2, 2, 2)).shape  # doctest: +SKIP
-        (1, 3, 3, 3, 3)
+        >>> F.conv3d(gt.ones(1, 2, 3, 3, 3), gt.ones(3, 2, 2, 2, 2)).shape
+        (1, 3, 2, 2, 2)
     """
     input, weight, bias = autocast_inputs("conv3d", input, weight, bias)
     op = "conv3d"

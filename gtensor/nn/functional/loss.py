@@ -148,7 +148,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         ShapeError: a target of the wrong shape, or a weight of another length than C.
 
     Example:
-        >>> F.nll_loss(F.log_softmax(logits, 1), labels)  # doctest: +SKIP
+        >>> F.nll_loss(gt.tensor([[-0.5, -1.0], [-2.0, -0.1]]), gt.tensor([0, 1]))  # (0.5+0.1)/2
+        tensor(0.3000)
     """
     input, weight = autocast_inputs("nll_loss", input, weight)
     return _index_nll(input, target, weight, ignore_index, 0.0, reduction, "nll_loss")
@@ -179,7 +180,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         The loss.
 
     Example:
-        >>> loss = F.cross_entropy(model(x), y, label_smoothing=0.1)  # doctest: +SKIP
+        >>> logits = gt.tensor([[2.0, 0.0], [0.0, 2.0]])
+        >>> F.cross_entropy(logits, gt.tensor([0, 1]), label_smoothing=0.1)
+        tensor(0.2269)
     """
     input, target, weight = autocast_inputs("cross_entropy", input, target, weight)
     check(0.0 <= label_smoothing <= 1.0, "cross_entropy", lambda: "label_smoothing must be in "
@@ -208,7 +211,8 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     PyTorch).
 
     Example:
-        >>> F.mse_loss(pred, y)  # doctest: +SKIP
+        >>> F.mse_loss(gt.tensor([1.0, 2.0]), gt.tensor([1.0, 4.0]))
+        tensor(2.)
     """
     input, target = autocast_inputs("mse_loss", input, target)
     _check_broadcast(input, target, "mse_loss")
@@ -223,7 +227,8 @@ def l1_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     PyTorch).
 
     Example:
-        >>> F.l1_loss(pred, y)  # doctest: +SKIP
+        >>> F.l1_loss(gt.tensor([1.0, 2.0]), gt.tensor([1.0, 4.0]))
+        tensor(1.)
     """
     input, target = autocast_inputs("l1_loss", input, target)
     _check_broadcast(input, target, "l1_loss")
@@ -238,7 +243,8 @@ def smooth_l1_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     ``beta = 0`` gives the L1 loss.
 
     Example:
-        >>> F.smooth_l1_loss(pred, y, beta=0.5)  # doctest: +SKIP
+        >>> F.smooth_l1_loss(gt.zeros(2), gt.tensor([0.2, 2.0]), beta=0.5, reduction="none")
+        tensor([0.0400, 1.7500])
     """
     input, target = autocast_inputs("smooth_l1_loss", input, target)
     _check_broadcast(input, target, "smooth_l1_loss")
@@ -265,7 +271,8 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
         weight: multiplies each element's loss; the input's shape.
 
     Example:
-        >>> F.huber_loss(pred, y, delta=2.0)  # doctest: +SKIP
+        >>> F.huber_loss(gt.zeros(2), gt.tensor([1.0, 4.0]), delta=2.0, reduction="none")
+        tensor([0.5000, 6.0000])
     """
     input, target, weight = autocast_inputs("huber_loss", input, target, weight)
     _check_broadcast(input, target, "huber_loss")
@@ -288,7 +295,9 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
         ShapeError: the three tensors differ in their number of dimensions.
 
     Example:
-        >>> F.margin_ranking_loss(score_a, score_b, prefer_a)  # doctest: +SKIP
+        >>> a, b, prefer_a = gt.tensor([2.0, 1.0]), gt.tensor([1.0, 1.5]), gt.ones(2)
+        >>> F.margin_ranking_loss(a, b, prefer_a, reduction="none")
+        tensor([0.0000, 0.5000])
     """
     input1, input2, target = autocast_inputs("margin_ranking_loss", input1, input2, target)
     check(input1.ndim == input2.ndim == target.ndim, "margin_ranking_loss", lambda: "all input "
@@ -312,7 +321,9 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
         ShapeError: the three tensors differ in their number of dimensions.
 
     Example:
-        >>> F.triplet_margin_loss(a, p, n, margin=0.5)  # doctest: +SKIP
+        >>> a, p, n = gt.zeros(1, 2), gt.tensor([[1.0, 0.0]]), gt.tensor([[0.0, 1.2]])
+        >>> F.triplet_margin_loss(a, p, n, margin=0.5)  # 1 - 1.2 + 0.5
+        tensor(0.3000)
     """
     anchor, positive, negative = autocast_inputs("triplet_margin_loss", anchor, positive, negative)
     check(margin > 0, "triplet_margin_loss", lambda: f"margin must be greater than 0, got "
@@ -334,7 +345,8 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     """``-(t * log(x) + (1 - t) * log(1 - x))`` for probabilities ``x``; logs clamped at -100.
 
     Example:
-        >>> F.binary_cross_entropy(gt.sigmoid(logits), y)  # doctest: +SKIP
+        >>> F.binary_cross_entropy(gt.tensor([0.5, 0.9]), gt.ones(2), reduction="none")
+        tensor([0.6931, 0.1054])
     """
     input, target, weight = autocast_inputs("binary_cross_entropy", input, target, weight)
     _check_same_shape(input, target, "binary_cross_entropy")
@@ -361,7 +373,9 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
         pos_weight: weight of the positive term, per class (broadcast over the last dim).
 
     Example:
-        >>> F.binary_cross_entropy_with_logits(logits, y)  # doctest: +SKIP
+        >>> F.binary_cross_entropy_with_logits(gt.tensor([0.0, 2.0]), gt.tensor([1.0, 0.0]),
+        ...                                    reduction="none")
+        tensor([0.6931, 2.1269])
     """
     input, target, weight, pos_weight = autocast_inputs(
         "binary_cross_entropy_with_logits", input, target, weight, pos_weight)
@@ -388,8 +402,9 @@ def kl_div(input: Tensor, target: Tensor, reduction: str = "mean",
     ``"mean"`` divides by the number of elements, as in PyTorch.
 
     Example:
-        >>> F.kl_div(F.log_softmax(student, 1), F.softmax(teacher, 1),
-        ...          reduction="batchmean")  # doctest: +SKIP
+        >>> log_q, p = gt.tensor([[0.5, 0.5]]).log(), gt.tensor([[0.25, 0.75]])
+        >>> F.kl_div(log_q, p, reduction="batchmean")
+        tensor(0.1308)
     """
     input, target = autocast_inputs("kl_div", input, target)
     _check_same_shape(input, target, "kl_div")

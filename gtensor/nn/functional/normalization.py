@@ -43,7 +43,8 @@ def layer_norm(input: Tensor, normalized_shape: int | Sequence[int],
         eps: added to the variance.
 
     Example:
-        >>> F.layer_norm(x, (x.shape[-1],))  # doctest: +SKIP
+        >>> F.layer_norm(gt.tensor([[1.0, 2.0, 3.0]]), (3,))
+        tensor([[-1.2247,  0.0000,  1.2247]])
     """
     input, weight, bias = autocast_inputs("layer_norm", input, weight, bias)
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
@@ -71,7 +72,8 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
         eps: added to the variance.
 
     Example:
-        >>> F.group_norm(gt.randn(2, 6, 4, 4), 3)  # doctest: +SKIP
+        >>> F.group_norm(gt.tensor([[1.0, 3.0, 10.0, 30.0]]), 2)  # groups (1, 3) and (10, 30)
+        tensor([[-1.0000,  1.0000, -1.0000,  1.0000]])
     """
     input, weight, bias = autocast_inputs("group_norm", input, weight, bias)
     check(input.ndim >= 2, "group_norm", lambda: f"expected input with at least 2 dims, got "
@@ -109,7 +111,12 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         eps: added to the variance.
 
     Example:
-        >>> F.batch_norm(x, rm, rv, training=True)  # doctest: +SKIP
+        >>> rm, rv = gt.zeros(1), gt.ones(1)
+        >>> F.batch_norm(gt.tensor([[1.0], [3.0]]), rm, rv, training=True)
+        tensor([[-1.0000],
+                [ 1.0000]])
+        >>> rm, rv  # updated in place with momentum 0.1
+        (tensor([0.2000]), tensor([1.1000]))
     """
     check(input.ndim >= 2, "batch_norm", lambda: f"expected input with at least 2 dims, got "
           f"shape {input.shape}", ShapeError)
@@ -160,8 +167,9 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None,
         eps: added to the variance.
 
     Example:
-        >>> F.instance_norm(gt.randn(2, 3, 5)).shape  # doctest: +SKIP
-        (2, 3, 5)
+        >>> F.instance_norm(gt.tensor([[[1.0, 3.0], [2.0, 6.0]]]))  # each channel on its own
+        tensor([[[-1.0000,  1.0000],
+                 [-1.0000,  1.0000]]])
     """
     check(input.ndim >= 3, "instance_norm", lambda: f"expected input with at least 3 dims, "
           f"got shape {input.shape}", ShapeError)
@@ -201,8 +209,8 @@ def rms_norm(input: Tensor, normalized_shape: int | Sequence[int],
         eps: added to the mean square (None: the machine epsilon of the dtype).
 
     Example:
-        >>> F.rms_norm(gt.randn(2, 4), (4,)).shape  # doctest: +SKIP
-        (2, 4)
+        >>> F.rms_norm(gt.tensor([[3.0, 4.0]]), (2,))  # divided by sqrt(12.5)
+        tensor([[0.8485, 1.1314]])
     """
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
     k = len(shape)

@@ -51,8 +51,8 @@ def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         return_indices: also return the int64 position of each maximum along L.
 
     Example:
-        >>> F.max_pool1d(gt.randn(1, 2, 6), 2).shape  # doctest: +SKIP
-        (1, 2, 3)
+        >>> F.max_pool1d(gt.tensor([[[1.0, 3.0, 2.0, 0.0, 5.0, 4.0]]]), 2)
+        tensor([[[3., 2., 5.]]])
     """
     op = "max_pool1d"
     x, squeeze = _as_plane(input, op)
@@ -79,8 +79,8 @@ def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
         count_include_pad: count padded zeros in the divisor.
 
     Example:
-        >>> F.avg_pool1d(gt.ones(1, 1, 4), 2).tolist()  # doctest: +SKIP
-        [[[1.0, 1.0]]]
+        >>> F.avg_pool1d(gt.tensor([[[1.0, 3.0, 2.0, 0.0]]]), 2)
+        tensor([[[2., 1.]]])
     """
     op = "avg_pool1d"
     x, squeeze = _as_plane(input, op)
@@ -124,8 +124,9 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any,
         ``(N, C, OH, OW)``, or ``(pooled, indices)``.
 
     Example:
-        >>> F.adaptive_max_pool2d(gt.randn(2, 3, 7, 5), 2).shape  # doctest: +SKIP
-        (2, 3, 2, 2)
+        >>> F.adaptive_max_pool2d(gt.arange(16.0).reshape(1, 1, 4, 4), 2)
+        tensor([[[[ 5.,  7.],
+                  [13., 15.]]]])
     """
     op = "adaptive_max_pool2d"
     x, squeeze = batched(input, op)

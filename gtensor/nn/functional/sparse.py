@@ -67,8 +67,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
         IndexError: an index outside ``[0, num_embeddings)`` (checked on the device).
 
     Example:
-        >>> F.embedding(gt.tensor([[0, 2]]), gt.randn(3, 4)).shape  # doctest: +SKIP
-        (1, 2, 4)
+        >>> F.embedding(gt.tensor([[0, 2]]), gt.tensor([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]))
+        tensor([[[0., 1.],
+                 [4., 5.]]])
     """
     check(input.dtype.name in ("int64", "int32"), "embedding", lambda: "expected indices of "
           f"dtype int64 or int32, got {input.dtype.name}", DTypeError)
@@ -166,9 +167,10 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Any = None,
         ``(B, embedding_dim)``.
 
     Example:
-        >>> F.embedding_bag(gt.tensor([1, 2, 4, 5]), gt.randn(10, 3), gt.tensor([0, 2])).shape
-        ... # doctest: +SKIP
-        (2, 3)
+        >>> w = gt.arange(12.0).reshape(6, 2)
+        >>> F.embedding_bag(gt.tensor([1, 2, 4, 5]), w, gt.tensor([0, 2]))
+        tensor([[ 3.,  4.],
+                [ 9., 10.]])
     """
     op = "embedding_bag"
     check(mode in ("sum", "mean", "max"), op,

@@ -53,8 +53,9 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     """Rearrange ``(*, C*r*r, H, W)`` into ``(*, C, H*r, W*r)``.
 
     Example:
-        >>> F.pixel_shuffle(gt.randn(1, 8, 2, 3), 2).shape  # doctest: +SKIP
-        (1, 2, 4, 6)
+        >>> F.pixel_shuffle(gt.arange(4.0).reshape(1, 4, 1, 1), 2)
+        tensor([[[[0., 1.],
+                  [2., 3.]]]])
     """
     return _shuffle("pixel_shuffle", input, upscale_factor, True)
 
@@ -63,8 +64,8 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     """Rearrange ``(*, C, H*r, W*r)`` into ``(*, C*r*r, H, W)`` (the inverse of ``pixel_shuffle``).
 
     Example:
-        >>> F.pixel_unshuffle(gt.randn(1, 2, 4, 6), 2).shape  # doctest: +SKIP
-        (1, 8, 2, 3)
+        >>> F.pixel_unshuffle(gt.arange(4.0).reshape(1, 1, 2, 2), 2).flatten()
+        tensor([0., 1., 2., 3.])
     """
     return _shuffle("pixel_unshuffle", input, downscale_factor, False)
 
@@ -119,8 +120,9 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
         ``(N, C, OH, OW)``; differentiable in ``input`` and (bilinear) in ``grid``.
 
     Example:
-        >>> F.grid_sample(gt.randn(1, 1, 4, 4), gt.zeros(1, 2, 2, 2)).shape  # doctest: +SKIP
-        (1, 1, 2, 2)
+        >>> img = gt.arange(4.0).reshape(1, 1, 2, 2)
+        >>> F.grid_sample(img, gt.zeros(1, 1, 1, 2), align_corners=False)  # the centre: a mean
+        tensor([[[[1.5000]]]])
     """
     input, grid = autocast_inputs("grid_sample", input, grid)
     op = "grid_sample"
@@ -238,8 +240,9 @@ def upsample(input: Tensor, size: Any = None, scale_factor: Any = None, mode: st
     """Deprecated alias of :func:`interpolate` (warns).
 
     Example:
-        >>> F.upsample(gt.ones(1, 1, 2), scale_factor=2).shape  # doctest: +SKIP
-        (1, 1, 4)
+        >>> with warnings.catch_warnings(record=True):
+        ...     F.upsample(gt.tensor([[[1.0, 2.0]]]), scale_factor=2)
+        tensor([[[1., 1., 2., 2.]]])
     """
     warnings.warn(_UPSAMPLE_WARNING.format("upsample"), UserWarning, stacklevel=2)
     return interpolate(input, size, scale_factor, mode, align_corners)
@@ -249,8 +252,9 @@ def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) 
     """Deprecated alias of :func:`interpolate` with ``mode="nearest"`` (warns).
 
     Example:
-        >>> F.upsample_nearest(gt.ones(1, 1, 2, 2), 4).shape  # doctest: +SKIP
-        (1, 1, 4, 4)
+        >>> with warnings.catch_warnings(record=True):
+        ...     F.upsample_nearest(gt.tensor([[[[1.0, 2.0]]]]), (1, 4))
+        tensor([[[[1., 1., 2., 2.]]]])
     """
     warnings.warn(_UPSAMPLE_WARNING.format("upsample_nearest"), UserWarning, stacklevel=2)
     return interpolate(input, size, scale_factor, "nearest")
@@ -260,8 +264,9 @@ def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None)
     """Deprecated alias of :func:`interpolate` with ``mode="bilinear"``, aligned corners (warns).
 
     Example:
-        >>> F.upsample_bilinear(gt.ones(1, 1, 2, 2), 4).shape  # doctest: +SKIP
-        (1, 1, 4, 4)
+        >>> with warnings.catch_warnings(record=True):
+        ...     F.upsample_bilinear(gt.tensor([[[[1.0, 2.0]]]]), (1, 3))
+        tensor([[[[1.0000, 1.5000, 2.0000]]]])
     """
     warnings.warn(_UPSAMPLE_WARNING.format("upsample_bilinear"), UserWarning, stacklevel=2)
     return interpolate(input, size, scale_factor, "bilinear", True)

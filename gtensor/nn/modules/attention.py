@@ -36,8 +36,11 @@ class MultiheadAttention(Module):
         dtype: their floating dtype.
 
     Example:
-        >>> mha = gt.nn.MultiheadAttention(8, 2, batch_first=True)  # doctest: +SKIP
-        >>> out, w = mha(x, x, x)  # doctest: +SKIP
+        >>> mha = gt.nn.MultiheadAttention(8, 2, batch_first=True)
+        >>> x = gt.ones(1, 3, 8)  # (N, L, E)
+        >>> out, w = mha(x, x, x)
+        >>> out.shape, w.shape  # w averaged over the heads
+        ((1, 3, 8), (1, 3, 3))
     """
 
     def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,

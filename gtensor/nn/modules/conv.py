@@ -88,8 +88,8 @@ class Conv1d(_ConvNd):
     """1-D convolution over ``(N, C, L)``.
 
     Example:
-        >>> gt.nn.Conv1d(2, 4, 3)(gt.randn(1, 2, 10)).shape  # doctest: +SKIP
-        (1, 4, 8)
+        >>> gt.nn.Conv1d(2, 4, 3)(gt.ones(1, 2, 5)).shape
+        (1, 4, 3)
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: int,
@@ -111,8 +111,8 @@ class Conv2d(_ConvNd):
     """2-D convolution over ``(N, C, H, W)``.
 
     Example:
-        >>> gt.nn.Conv2d(1, 8, 3, padding=1)(gt.randn(2, 1, 8, 8)).shape  # doctest: +SKIP
-        (2, 8, 8, 8)
+        >>> gt.nn.Conv2d(1, 8, 3, padding=1)(gt.ones(2, 1, 3, 3)).shape
+        (2, 8, 3, 3)
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any,
@@ -134,8 +134,8 @@ class Conv3d(_ConvNd):
     """3-D convolution over ``(N, C, D, H, W)``.
 
     Example:
-        >>> gt.nn.Conv3d(1, 4, 3, padding=1)(gt.randn(1, 1, 4, 4, 4)).shape  # doctest: +SKIP
-        (1, 4, 4, 4, 4)
+        >>> gt.nn.Conv3d(1, 4, 3, padding=1)(gt.ones(1, 1, 2, 2, 2)).shape
+        (1, 4, 2, 2, 2)
     """
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any,
@@ -157,7 +157,7 @@ class ConvTranspose1d(_ConvNd):
     """1-D transposed convolution over ``(N, C, L)`` (the gradient of Conv1d in its input).
 
     Example:
-        >>> gt.nn.ConvTranspose1d(4, 2, 2, stride=2)(gt.randn(1, 4, 3)).shape  # doctest: +SKIP
+        >>> gt.nn.ConvTranspose1d(4, 2, 2, stride=2)(gt.ones(1, 4, 3)).shape
         (1, 2, 6)
     """
 
@@ -180,7 +180,7 @@ class ConvTranspose2d(_ConvNd):
     """2-D transposed convolution (the gradient of Conv2d with respect to its input).
 
     Example:
-        >>> gt.nn.ConvTranspose2d(4, 2, 2, stride=2)(gt.randn(1, 4, 3, 3)).shape  # doctest: +SKIP
+        >>> gt.nn.ConvTranspose2d(4, 2, 2, stride=2)(gt.ones(1, 4, 3, 3)).shape
         (1, 2, 6, 6)
     """
 

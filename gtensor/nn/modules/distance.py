@@ -11,7 +11,8 @@ class CosineSimilarity(Module):
     """:func:`~gtensor.nn.functional.cosine_similarity` along ``dim`` as a module.
 
     Example:
-        >>> gt.nn.CosineSimilarity(dim=1)(a, b)  # doctest: +SKIP
+        >>> gt.nn.CosineSimilarity(dim=1)(gt.tensor([[1.0, 0.0]]), gt.tensor([[1.0, 1.0]]))
+        tensor([0.7071])
     """
 
     def __init__(self, dim: int = 1, eps: float = 1e-8) -> None:
@@ -28,7 +29,8 @@ class PairwiseDistance(Module):
     """:func:`~gtensor.nn.functional.pairwise_distance` as a module.
 
     Example:
-        >>> gt.nn.PairwiseDistance(p=1.0)(a, b)  # doctest: +SKIP
+        >>> gt.nn.PairwiseDistance(p=1.0)(gt.zeros(1, 2), gt.tensor([[1.0, 2.0]]))
+        tensor([3.0000])
     """
 
     def __init__(self, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> None:

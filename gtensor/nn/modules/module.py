@@ -113,7 +113,11 @@ class Module:
             A handle whose ``remove()`` unregisters the hook.
 
         Example:
-            >>> h = model.register_forward_hook(lambda m, i, o: print(o.shape))  # doctest: +SKIP
+            >>> lin = nn.Linear(2, 1)
+            >>> h = lin.register_forward_hook(lambda m, i, o: print(o.shape))
+            >>> _ = lin(gt.ones(3, 2))
+            (3, 1)
+            >>> h.remove(); _ = lin(gt.ones(3, 2))  # prints nothing now
         """
         self._forward_hooks.append(hook)
         return RemovableHandle(self._forward_hooks, hook)
@@ -209,7 +213,10 @@ class Module:
             persistent: whether :meth:`state_dict` includes it.
 
         Example:
-            >>> self.register_buffer("running_mean", gt.zeros(8))  # doctest: +SKIP
+            >>> m = nn.Module()
+            >>> m.register_buffer("running_mean", gt.zeros(2))
+            >>> m.running_mean, list(m.state_dict())
+            (tensor([0., 0.]), ['running_mean'])
         """
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"[register_buffer] '{name}' must be a Tensor or None, got "
@@ -282,7 +289,7 @@ class Module:
         """Yield ``(qualified name, parameter)``, each shared parameter once.
 
         Example:
-            >>> [n for n, _ in gt.nn.Linear(2, 3).named_parameters()]  # doctest: +SKIP
+            >>> [n for n, _ in gt.nn.Linear(2, 3).named_parameters()]
             ['weight', 'bias']
         """
         yield from self._named_members("_parameters", prefix, recurse)  # type: ignore[misc]
@@ -317,7 +324,12 @@ class Module:
         """Call ``fn`` on every submodule (children first) and then on this module.
 
         Example:
-            >>> model.apply(init_weights)  # doctest: +SKIP
+            >>> def zero_linear(m):
+            ...     if isinstance(m, nn.Linear):
+            ...         _ = nn.init.zeros_(m.weight)
+            >>> model = nn.Sequential(nn.Linear(2, 2), nn.ReLU()).apply(zero_linear)
+            >>> model[0].weight.tolist()
+            [[0.0, 0.0], [0.0, 0.0]]
         """
         for child in self.children():
             child.apply(fn)
@@ -374,8 +386,11 @@ class Module:
             **kwargs: ``device=``, ``dtype=``, ``non_blocking=``.
 
         Example:
-            >>> model.to("cuda")  # doctest: +SKIP
-            >>> model.to(gt.float64)  # doctest: +SKIP
+            >>> model = nn.Linear(2, 1).to("cuda")
+            >>> model.weight.device
+            device(type='cuda', index=0)
+            >>> model.to(gt.float64).weight.dtype
+            gtensor.float64
         """
         dev, dt = _parse_to(args, dict(kwargs))
 
@@ -420,7 +435,7 @@ class Module:
             keep_vars: return the parameters themselves instead of detached tensors.
 
         Example:
-            >>> list(gt.nn.Linear(2, 3).state_dict())  # doctest: +SKIP
+            >>> list(gt.nn.Linear(2, 3).state_dict())
             ['weight', 'bias']
         """
         out: OrderedDict[str, Tensor] = OrderedDict() if destination is None else destination  # type: ignore[assignment]
@@ -453,7 +468,11 @@ class Module:
             RuntimeError: on mis-shaped keys, or missing/unexpected keys when strict.
 
         Example:
-            >>> model.load_state_dict(gt.load("model.gt"))  # doctest: +SKIP
+            >>> a, b = nn.Linear(2, 1), nn.Linear(2, 1)
+            >>> b.load_state_dict(a.state_dict())
+            IncompatibleKeys(missing_keys=[], unexpected_keys=[])
+            >>> bool((a.weight == b.weight).all())
+            True
         """
         own = self.state_dict(keep_vars=True)
         missing = [k for k in own if k not in state_dict]

@@ -105,9 +105,9 @@ class TransformerEncoderLayer(_Layer):
         dtype: their floating dtype.
 
     Example:
-        >>> layer = gt.nn.TransformerEncoderLayer(16, 2, 32, batch_first=True)  # doctest: +SKIP
-        >>> layer(gt.randn(4, 10, 16)).shape  # doctest: +SKIP
-        (4, 10, 16)
+        >>> layer = gt.nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)
+        >>> layer(gt.ones(1, 3, 8)).shape
+        (1, 3, 8)
     """
 
     def forward(self, src: Tensor, src_mask: Tensor | None = None,
@@ -147,9 +147,9 @@ class TransformerDecoderLayer(_Layer):
     Takes the arguments of :class:`TransformerEncoderLayer`.
 
     Example:
-        >>> layer = gt.nn.TransformerDecoderLayer(16, 2, 32)  # doctest: +SKIP
-        >>> layer(gt.randn(7, 4, 16), gt.randn(10, 4, 16)).shape  # doctest: +SKIP
-        (7, 4, 16)
+        >>> layer = gt.nn.TransformerDecoderLayer(8, 2, 16)
+        >>> layer(gt.ones(2, 1, 8), gt.ones(3, 1, 8)).shape  # (T, N, E) attending to (S, N, E)
+        (2, 1, 8)
     """
 
     _blocks = 3
@@ -214,8 +214,9 @@ class TransformerEncoder(Module):
         mask_check: accepted for PyTorch compatibility; ignored.
 
     Example:
-        >>> layer = gt.nn.TransformerEncoderLayer(16, 2, 32)  # doctest: +SKIP
-        >>> enc = gt.nn.TransformerEncoder(layer, 3)  # doctest: +SKIP
+        >>> enc = gt.nn.TransformerEncoder(gt.nn.TransformerEncoderLayer(8, 2, 16), 2)
+        >>> enc(gt.ones(3, 1, 8)).shape, enc.layers[0].linear1 is not enc.layers[1].linear1
+        ((3, 1, 8), True)
     """
 
     def __init__(self, encoder_layer: Module, num_layers: int, norm: Module | None = None,
@@ -259,8 +260,9 @@ class TransformerDecoder(Module):
         norm: applied to the last layer's output, if given.
 
     Example:
-        >>> layer = gt.nn.TransformerDecoderLayer(16, 2, 32)  # doctest: +SKIP
-        >>> dec = gt.nn.TransformerDecoder(layer, 3)  # doctest: +SKIP
+        >>> dec = gt.nn.TransformerDecoder(gt.nn.TransformerDecoderLayer(8, 2, 16), 2)
+        >>> dec(gt.ones(2, 1, 8), gt.ones(3, 1, 8)).shape
+        (2, 1, 8)
     """
 
     def __init__(self, decoder_layer: Module, num_layers: int,
@@ -322,10 +324,10 @@ class Transformer(Module):
         dtype: their floating dtype.
 
     Example:
-        >>> model = gt.nn.Transformer(16, 2, 2, 2, 32)  # doctest: +SKIP
-        >>> mask = gt.nn.Transformer.generate_square_subsequent_mask(7)  # doctest: +SKIP
-        >>> model(gt.randn(10, 4, 16), gt.randn(7, 4, 16), tgt_mask=mask).shape  # doctest: +SKIP
-        (7, 4, 16)
+        >>> model = gt.nn.Transformer(8, 2, 1, 1, 16)  # one encoder and one decoder layer
+        >>> mask = gt.nn.Transformer.generate_square_subsequent_mask(2)
+        >>> model(gt.ones(3, 1, 8), gt.ones(2, 1, 8), tgt_mask=mask).shape
+        (2, 1, 8)
     """
 
     def __init__(self, d_model: int = 512, nhead: int = 8, num_encoder_layers: int = 6,
@@ -406,7 +408,7 @@ class Transformer(Module):
         """A ``(sz, sz)`` float mask: -inf above the diagonal (future positions), 0 elsewhere.
 
         Example:
-            >>> gt.nn.Transformer.generate_square_subsequent_mask(3)  # doctest: +SKIP
+            >>> gt.nn.Transformer.generate_square_subsequent_mask(3)
             tensor([[0., -inf, -inf],
                     [0., 0., -inf],
                     [0., 0., 0.]])

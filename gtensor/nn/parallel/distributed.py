@@ -39,8 +39,10 @@ class DistributedDataParallel(Module):
             copy per step and the memory of a second gradient copy).
 
     Example:
+        >>> import gtensor.distributed as dist  # doctest: +SKIP
+        >>> dist.init_process_group("mpi")  # on every rank, under an MPI launcher  # doctest: +SKIP
         >>> model = DistributedDataParallel(nn.Linear(4, 2))  # doctest: +SKIP
-        >>> model(x).sum().backward()  # doctest: +SKIP
+        >>> model(gt.ones(3, 4)).sum().backward()  # .grad: the mean over ranks  # doctest: +SKIP
     """
 
     def __init__(self, module: Module, device_ids: Sequence[Any] | None = None,
@@ -86,9 +88,10 @@ class DistributedDataParallel(Module):
         """Accumulate gradients locally: backward passes of forwards run inside skip the reduction.
 
         Example:
+            >>> ddp = DistributedDataParallel(nn.Linear(4, 2))  # doctest: +SKIP
             >>> with ddp.no_sync():  # doctest: +SKIP
-            ...     ddp(x1).sum().backward()
-            >>> ddp(x2).sum().backward()  # averages the sum of both  # doctest: +SKIP
+            ...     ddp(gt.ones(3, 4)).sum().backward()
+            >>> ddp(gt.ones(3, 4)).sum().backward()  # averages the sum of both  # doctest: +SKIP
         """
         previous = self.require_backward_grad_sync
         self.require_backward_grad_sync = False

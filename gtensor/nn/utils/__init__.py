@@ -1,7 +1,12 @@
 """Helpers for training: gradient clipping, packed and padded sequences (``utils.rnn``).
 
 Example:
-    >>> gt.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)  # doctest: +SKIP
+    >>> p = nn.Parameter(gt.zeros(2))
+    >>> p.grad = gt.tensor([3.0, 4.0])
+    >>> gt.nn.utils.clip_grad_norm_([p], max_norm=1.0)
+    tensor(5.)
+    >>> p.grad
+    tensor([0.6000, 0.8000])
 """
 
 from . import rnn

@@ -40,8 +40,10 @@ def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float,
         The total norm before clipping (a 0-d tensor on the gradients' device).
 
     Example:
-        >>> loss.backward()  # doctest: +SKIP
-        >>> gt.nn.utils.clip_grad_norm_(model.parameters(), 1.0)  # doctest: +SKIP
+        >>> p = nn.Parameter(gt.zeros(2))
+        >>> p.grad = gt.tensor([3.0, 4.0])
+        >>> gt.nn.utils.clip_grad_norm_([p], 1.0), p.grad
+        (tensor(5.), tensor([0.6000, 0.8000]))
     """
     grads = _grads(parameters)
     norm_type = float(norm_type)
@@ -64,7 +66,10 @@ def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float) -
     """Clamp every gradient element to ``[-clip_value, clip_value]`` in place.
 
     Example:
-        >>> gt.nn.utils.clip_grad_value_(model.parameters(), 0.5)  # doctest: +SKIP
+        >>> p = nn.Parameter(gt.zeros(3))
+        >>> p.grad = gt.tensor([-2.0, 0.25, 1.0])
+        >>> gt.nn.utils.clip_grad_value_([p], 0.5); p.grad
+        tensor([-0.5000,  0.2500,  0.5000])
     """
     clip_value = float(clip_value)
     with no_grad():

@@ -29,7 +29,7 @@ def invert_permutation(permutation: Tensor | None) -> Tensor | None:
     """The inverse of a 1-D index permutation (None stays None).
 
     Example:
-        >>> invert_permutation(gt.tensor([2, 0, 1])).tolist()  # doctest: +SKIP
+        >>> invert_permutation(gt.tensor([2, 0, 1])).tolist()
         [1, 2, 0]
     """
     if permutation is None:
@@ -131,9 +131,10 @@ def pack_padded_sequence(input: Tensor, lengths: Any, batch_first: bool = False,
             batch is sorted here and ``sorted_indices`` records the order.
 
     Example:
-        >>> p = pack_padded_sequence(gt.zeros(3, 2, 4), [3, 1])  # doctest: +SKIP
-        >>> p.data.shape, p.batch_sizes.tolist()  # doctest: +SKIP
-        ((4, 4), [2, 1, 1])
+        >>> padded = gt.tensor([[1.0, 4.0], [2.0, 0.0], [3.0, 0.0]])  # (T, B): lengths 3 and 1
+        >>> p = pack_padded_sequence(padded, [3, 1])
+        >>> p.data, p.batch_sizes
+        (tensor([1., 4., 2., 3.]), tensor([2, 1, 1]))
     """
     op = "pack_padded_sequence"
     lens = _host_lengths(lengths)
@@ -178,7 +179,10 @@ def pad_packed_sequence(sequence: PackedSequence, batch_first: bool = False,
         ``(padded, lengths)``, with lengths an int64 cpu tensor in the original batch order.
 
     Example:
-        >>> padded, lengths = pad_packed_sequence(packed)  # doctest: +SKIP
+        >>> packed = pack_sequence([gt.tensor([1.0, 2.0]), gt.tensor([3.0])])
+        >>> pad_packed_sequence(packed, batch_first=True)
+        (tensor([[1., 2.],
+                [3., 0.]]), tensor([2, 1]))
     """
     data, batch_sizes, _, unsorted_indices = sequence
     sizes = batch_sizes.numpy()
@@ -214,8 +218,9 @@ def pad_sequence(sequences: Sequence[Tensor], batch_first: bool = False,
         padding_side: pad after (``"right"``) or before (``"left"``) each sequence.
 
     Example:
-        >>> pad_sequence([gt.ones(3), gt.ones(1)]).shape  # doctest: +SKIP
-        (3, 2)
+        >>> pad_sequence([gt.tensor([1.0, 2.0, 3.0]), gt.tensor([4.0])], batch_first=True)
+        tensor([[1., 2., 3.],
+                [4., 0., 0.]])
     """
     op = "pad_sequence"
     check(padding_side in ("left", "right"), op, lambda: "Expected padding_side to be one of "
@@ -238,8 +243,8 @@ def unpad_sequence(padded_sequences: Tensor, lengths: Any,
     """Split a padded batch back into its sequences (inverse of :func:`pad_sequence`).
 
     Example:
-        >>> [s.shape for s in unpad_sequence(padded, [3, 1])]  # doctest: +SKIP
-        [(3,), (1,)]
+        >>> unpad_sequence(gt.tensor([[1.0, 2.0, 3.0], [4.0, 0.0, 0.0]]), [3, 1], batch_first=True)
+        [tensor([1., 2., 3.]), tensor([4.])]
     """
     batch = padded_sequences if batch_first else padded_sequences.transpose(0, 1)
     return [batch[i, :int(n)] for i, n in enumerate(_host_lengths(lengths))]
@@ -249,8 +254,8 @@ def pack_sequence(sequences: Sequence[Tensor], enforce_sorted: bool = True) -> P
     """Pack a list of sequences ``(L_i, *)`` (sorted by decreasing length unless told not).
 
     Example:
-        >>> pack_sequence([gt.ones(3), gt.ones(2)]).data.shape  # doctest: +SKIP
-        (5,)
+        >>> pack_sequence([gt.tensor([1.0, 2.0, 3.0]), gt.tensor([4.0, 5.0])]).data  # step-major
+        tensor([1., 4., 2., 5., 3.])
     """
     return pack_padded_sequence(pad_sequence(sequences), [s.shape[0] for s in sequences],
                                 enforce_sorted=enforce_sorted)
@@ -260,9 +265,9 @@ def unpack_sequence(packed_sequences: PackedSequence) -> list[Tensor]:
     """Turn a packed batch back into its list of sequences, in the original order.
 
     Example:
-        >>> packed = pack_sequence([gt.ones(3), gt.ones(2)])  # doctest: +SKIP
-        >>> [s.shape for s in unpack_sequence(packed)]  # doctest: +SKIP
-        [(3,), (2,)]
+        >>> packed = pack_sequence([gt.tensor([1.0]), gt.tensor([2.0, 3.0])], enforce_sorted=False)
+        >>> unpack_sequence(packed)
+        [tensor([1.]), tensor([2., 3.])]
     """
     padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
     return unpad_sequence(padded, lengths, batch_first=True)
