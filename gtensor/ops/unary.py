@@ -304,7 +304,7 @@ erfinv, erfinv_ = _with_inplace("erfinv")
 floor, floor_ = _with_inplace("floor")
 ceil, ceil_ = _with_inplace("ceil")
 trunc, trunc_ = _with_inplace("trunc")
-round, round_ = _with_inplace("round")  # noqa: A001
+_round, _round_ = _with_inplace("round")
 bitwise_not, bitwise_not_ = _with_inplace("bitwise_not")
 logical_not = _define("logical_not")
 isnan = _define("isnan")
@@ -312,6 +312,50 @@ isinf = _define("isinf")
 isfinite = _define("isfinite")
 gelu_ = _with_inplace("gelu")[1]  # gelu below takes ``approximate``; gelu_ does not
 softplus_ = _with_inplace("softplus")[1]  # softplus below takes ``beta`` and ``threshold``
+
+
+def round(input: Tensor, *, decimals: int = 0, out: Tensor | None = None) -> Tensor:  # noqa: A001
+    """Round half to even, to ``decimals`` decimal places (negative: to tens, hundreds...).
+
+    As in PyTorch, ``decimals`` scales by ``10**decimals`` (in float32 for 16-bit inputs),
+    rounds and scales back, so a value whose decimal form sits on a tie rounds as its binary
+    form does.
+
+    Args:
+        input: the tensor (integers only with ``decimals=0``, where they are unchanged).
+        decimals: the decimal place to round to.
+        out: where to write the result.
+
+    Example:
+        >>> gt.round(gt.tensor([1.2345, 2.5, 1250.0]), decimals=2).tolist()[0]
+        1.2300000190734863
+        >>> gt.tensor([2.5, 1250.0]).round(decimals=-2).tolist()
+        [0.0, 1200.0]
+    """
+    if decimals == 0:
+        return _round(input, out=out)
+    check(type(decimals) is int, "round", lambda: f"decimals must be an int, got "
+          f"{type(decimals).__name__}", TypeError)
+    check_floating(input, "round")
+    scale = 10.0 ** (decimals if decimals > 0 else -decimals)
+    x = input.float() if input.dtype.itemsize == 2 else input  # halves scale in float32
+    result = (_round(x * scale) / scale) if decimals > 0 else _round(x / scale) * scale
+    result = result.to(input.dtype)
+    if out is None:
+        return result
+    return out.copy_(result)
+
+
+def round_(input: Tensor, *, decimals: int = 0) -> Tensor:
+    """In-place :func:`round`.
+
+    Example:
+        >>> gt.tensor([0.125, 7.0]).round_(decimals=1).tolist()
+        [0.10000000149011612, 7.0]
+    """
+    if decimals == 0:
+        return _round_(input)
+    return input.copy_(round(input, decimals=decimals))
 
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:

@@ -262,3 +262,28 @@ def test_ternary_ops(device, rng):
                                a + 2 * a / b, rtol=1e-5)
     with pytest.raises(ValueError, match=r"^\[clamp\] at least one of min and max"):
         ta.clamp()
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "float16", "bfloat16"])
+def test_round_to_decimals_matches_torch(device, dt):
+    torch = pytest.importorskip("torch")
+    x = [1.2345, -2.5, 1234.5678, 0.125, 2.675, -0.0, math.nan, math.inf, 65000.0, 1e-5]
+    for decimals in (2, 1, -2, 5):
+        got = gt.round(gt.tensor(x, dtype=getattr(gt, dt), device=device), decimals=decimals)
+        want = torch.round(torch.tensor(x, dtype=getattr(torch, dt)), decimals=decimals)
+        assert got.dtype == getattr(gt, dt)
+        np.testing.assert_array_equal(got.float().cpu().numpy(), want.float().numpy())
+    t = gt.tensor([0.125, 7.0], device=device, requires_grad=True)
+    y = t.round(decimals=1)
+    y.sum().backward()
+    assert t.grad.tolist() == [0.0, 0.0]
+    inplace = gt.tensor([0.15, 1250.0], device=device).round_(decimals=-2)
+    assert inplace.tolist() == [0.0, 1200.0]
+
+
+def test_round_decimals_needs_a_floating_input():
+    assert gt.round(gt.tensor([15, 25])).tolist() == [15, 25]
+    with pytest.raises(gt.errors.DTypeError, match=r"^\[round\]"):
+        gt.round(gt.tensor([15, 25]), decimals=-1)
+    with pytest.raises(TypeError, match=r"^\[round\] decimals must be an int"):
+        gt.round(gt.ones(2), decimals=1.5)
