@@ -344,7 +344,7 @@ def rebound(fn: Callable, suffix: str, namespace: dict[str, Any]) -> Callable:
     Example:
         >>> def f(v):
         ...     return g(v)
-        >>> rebound(f, "twice", {"g": lambda v: 2 * v})(3)  # doctest: +SKIP
+        >>> rebound(f, "twice", {"g": lambda v: 2 * v})(3)
         6
     """
     name = f"{fn.__name__}_{suffix}"
