@@ -95,7 +95,7 @@ def conv2d(x: Any, w: Any, bias: Any, out: Any, stride: Pair, padding: Pair, dil
     """Write the cross-correlation of ``x`` with ``w`` (plus ``bias``) into ``out``.
 
     Example:
-        >>> out = np.empty((1, 2, 3, 3), np.float32)
+        >>> out = np.empty((1, 2, 3, 3), np.float32)  # device arrays on a GPU (cuDNN)
         >>> conv2d(np.ones((1, 1, 3, 3), np.float32), np.ones((2, 1, 3, 3), np.float32), None,
         ...        out, (1, 1), (1, 1), (1, 1), 1)  # doctest: +SKIP
         >>> out[0, 0].tolist()  # doctest: +SKIP
