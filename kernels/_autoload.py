@@ -14,7 +14,11 @@ def import_submodules(package_name: str, package_path: list[str]) -> None:
         package_path: the package's ``__path__``.
 
     Example:
-        >>> import_submodules(__name__, __path__)  # doctest: +SKIP
+        >>> import sys
+        >>> import gtensor.kernels.common as common
+        >>> import_submodules(common.__name__, common.__path__)
+        >>> "gtensor.kernels.common.philox" in sys.modules
+        True
     """
     for info in sorted(pkgutil.iter_modules(package_path), key=lambda m: m.name):
         if not info.name.startswith("_"):

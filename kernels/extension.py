@@ -63,7 +63,10 @@ def define_elementwise(op: str, scalar_fn: Callable, dtypes: Sequence[str],
         arity: number of inputs (default: ``scalar_fn``'s parameter count).
 
     Example:
-        >>> define_elementwise("twice", lambda x: x + x, ["float64"])  # doctest: +SKIP
+        >>> from gtensor.kernels import lookup
+        >>> define_elementwise("doc_twice", lambda x: x + x, ["float64"])
+        >>> lookup("doc_twice", "cpu", ("float64",)).__name__
+        'gtensor_doc_twice_lambda'
     """
     from .cpu._elementwise_build import CpuElementwise
 

@@ -21,6 +21,7 @@ dims), each with a 32- and a 64-bit element index (see ``cuda_source``).
 from __future__ import annotations
 
 import inspect
+import os
 import re
 import textwrap
 from collections.abc import Callable
@@ -316,11 +317,22 @@ def kernel_name(op: str, scalar_fn: Callable) -> str:
 
 
 def has_source_file(fn: Callable) -> bool:
-    """True when ``fn`` comes from a file, so kernels built from it can be cached on disk."""
+    """True when ``fn`` comes from a file, so kernels built from it can be cached on disk.
+
+    The file must exist (or be a notebook cell, which Numba caches too): code run
+    by ``exec`` or doctest in a module's namespace reports a placeholder name.
+
+    Example:
+        >>> has_source_file(has_source_file), has_source_file(lambda x: x)
+        (True, False)
+    """
     try:
-        return inspect.getsourcefile(fn) is not None
+        path = inspect.getsourcefile(fn)
     except TypeError:
         return False
+    return path is not None and (os.path.isfile(path) or path.startswith("<ipython-")
+                                 or os.path.basename(os.path.dirname(path))
+                                 .startswith("ipykernel_"))
 
 
 def rebound(fn: Callable, suffix: str, namespace: dict[str, Any]) -> Callable:
@@ -332,7 +344,7 @@ def rebound(fn: Callable, suffix: str, namespace: dict[str, Any]) -> Callable:
     Example:
         >>> def f(v):
         ...     return g(v)
-        >>> rebound(f, "twice", {"g": lambda v: 2 * v})(3)  # doctest: +SKIP
+        >>> rebound(f, "twice", {"g": lambda v: 2 * v})(3)
         6
     """
     name = f"{fn.__name__}_{suffix}"

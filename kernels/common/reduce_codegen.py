@@ -147,7 +147,9 @@ def fold_functions(red: Any, name: str, jit: Callable[[Callable], Any], half: st
     main pass's final rounds the result with its store.
 
     Example:
-        >>> fold_functions(red, "gtensor_sum", njit, None, None)  # doctest: +SKIP
+        >>> from gtensor.kernels.common.scalar_reduce import REDUCTIONS
+        >>> sorted(fold_functions(REDUCTIONS["var"], "g", lambda f: f, None, None))
+        ['c1', 'c2', 'f1', 'f2', 'm1', 'm2']
     """
     out: dict[str, Any] = {}
     for tag, fold in (("1", red.center), ("2", red.main)):

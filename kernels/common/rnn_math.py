@@ -157,7 +157,7 @@ def build(jit: Callable[[Callable], Callable],
 
     Example:
         >>> import numba
-        >>> build(numba.njit).sigmoid(0.0, True)  # doctest: +SKIP
+        >>> build(numba.njit).sigmoid(0.0, True)
         0.5
     """
     return build_functions(globals(), DEVICE_FUNCTIONS, jit,

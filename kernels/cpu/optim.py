@@ -42,8 +42,11 @@ def gtensor_adam_step_cpu(p: np.ndarray, g: np.ndarray, m: np.ndarray, v: np.nda
         stream: ignored on the CPU.
 
     Example:
-        >>> gtensor_adam_step_cpu(p, g, m, v, v, 1e-3, .9, .999, 1e-8, 0., .1, .03, False,
-        ...                       False, 1.0)  # doctest: +SKIP
+        >>> p, g, m, v = np.ones(2), np.array([1.0, -1.0]), np.zeros(2), np.zeros(2)
+        >>> gtensor_adam_step_cpu(p, g, m, v, v, 0.1, .9, .999, 1e-8, 0., .1, .001 ** .5, False,
+        ...                       False, 1.0)
+        >>> p.round(4).tolist()
+        [0.9, 1.1]
     """
     fn = _parallel if p.size >= PARALLEL_MIN else _serial
     fn(p, g, m, v, vmax, *hyper)

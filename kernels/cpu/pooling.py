@@ -140,7 +140,10 @@ def max_pool2d_backward(g: np.ndarray, indices: np.ndarray, gx: np.ndarray, kern
     """Write ``gx``: each input position sums ``g`` over the windows whose maximum it was.
 
     Example:
-        >>> max_pool2d_backward(g, idx, gx, (2, 2), (2, 2), (0, 0), (1, 1))  # doctest: +SKIP
+        >>> gx = np.empty((1, 1, 2, 2)); idx = np.array([[[[3]]]])
+        >>> max_pool2d_backward(np.ones((1, 1, 1, 1)), idx, gx, (2, 2), (2, 2), (0, 0), (1, 1))
+        >>> gx.ravel().tolist()
+        [0.0, 0.0, 0.0, 1.0]
     """
     if gx.size:
         gtensor_max_pool2d_backward_cpu(g, indices, gx)

@@ -490,9 +490,11 @@ def plan(kind: str, dtypes: tuple[np.dtype, ...], layouts: tuple[str, ...],
         stream: Numba stream (default stream when None).
 
     Example:
+        >>> f32 = np.dtype(np.float32)
         >>> run = plan("gather", (f32, f32), ("C", "C"), (4,), (1,), (3, 4), (4, 1))
-        ... # doctest: +SKIP
-        >>> run(out_flat, 0, src, 0, offsets)  # doctest: +SKIP
+        >>> out = np.empty(12, f32); run(out, 0, np.arange(8, dtype=f32), 0, np.array([4, 0, 4]))
+        >>> out.reshape(3, 4)[:2].tolist()
+        [[4.0, 5.0, 6.0, 7.0], [0.0, 1.0, 2.0, 3.0]]
     """
     key = (kind, dtypes, layouts, shape, ind_strides, dense_shape, dense_strides,
            stream_pointer(stream))

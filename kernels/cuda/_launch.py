@@ -214,7 +214,9 @@ def on(kernel: Any, n: int, stream: Any = None) -> Any:
     """Return ``kernel`` configured for a grid-stride loop over ``n`` items on ``stream``.
 
     Example:
-        >>> on(k, 1000, None)(x, out)  # doctest: +SKIP
+        >>> from gtensor.kernels.cuda.fill import gtensor_arange
+        >>> x = np.empty(4); on(gtensor_arange, x.size)(x, 1.0, 0.5); x.tolist()
+        [1.0, 1.5, 2.0, 2.5]
     """
     blocks, threads = grid(n)
     return kernel[blocks, threads] if stream is None else kernel[blocks, threads, stream]
@@ -233,8 +235,10 @@ class PlannedLaunch:
     work: they go straight to ``cuda.core`` (:mod:`.raw_launch`).
 
     Example:
-        >>> run = PlannedLaunch(kernel, 1000, None)  # doctest: +SKIP
-        >>> run(x, out)  # doctest: +SKIP
+        >>> from gtensor.kernels.cuda.fill import gtensor_arange
+        >>> x = np.empty(3); run = PlannedLaunch(gtensor_arange, x.size)
+        >>> run(x, 0.0, 1.0); run(x, 3.0, 1.0); x.tolist()
+        [3.0, 4.0, 5.0]
     """
 
     __slots__ = ("kernel", "blocks", "threads", "stream", "launch")
@@ -252,7 +256,8 @@ class PlannedLaunch:
         """This launch with the same kernel and grid on ``stream`` (a Numba stream).
 
         Example:
-            >>> PlannedLaunch(k, 1000).on(s).stream is s  # doctest: +SKIP
+            >>> from gtensor.kernels.cuda.fill import gtensor_arange
+            >>> s = cuda.stream(); PlannedLaunch(gtensor_arange, 1000).on(s).stream is s
             True
         """
         return PlannedLaunch(self.kernel, 1, stream, self.blocks, self.threads)

@@ -237,7 +237,9 @@ class CudaCat:
             stream: Numba stream to launch on (default stream when None).
 
         Example:
-            >>> gtensor_cat_cuda([a, b], out, 0, stream=s)  # doctest: +SKIP
+            >>> out = np.empty(3); gtensor_cat_cuda([np.ones(2), np.zeros(1, np.int8)], out, 0)
+            >>> out.tolist()
+            [1.0, 1.0, 0.0]
         """
         if out.size == 0:
             return
@@ -267,9 +269,12 @@ class CudaCat:
             output's flat buffer and element offset.
 
         Example:
-            >>> run = kernel.plan((2, 5), (5, 1), f32, 1, [((2, 2), (2, 1), f32),
-            ...                                            ((2, 3), (3, 1), f32)])  # doctest: +SKIP
-            >>> run([a_flat, b_flat], [0, 0], out_flat, 0)  # doctest: +SKIP
+            >>> f32 = np.dtype(np.float32)
+            >>> run = gtensor_cat_cuda.plan((2, 5), (5, 1), f32, 1, [((2, 2), (2, 1), f32),
+            ...                                                      ((2, 3), (3, 1), f32)])
+            >>> out = np.empty(10, f32); run([np.zeros(4, f32), np.ones(6, f32)], [0, 0], out, 0)
+            >>> out.reshape(2, 5)[0].tolist()
+            [0.0, 0.0, 1.0, 1.0, 1.0]
         """
         if math.prod(shape) == 0:
             return nothing

@@ -95,7 +95,11 @@ def conv2d(x: Any, w: Any, bias: Any, out: Any, stride: Pair, padding: Pair, dil
     """Write the cross-correlation of ``x`` with ``w`` (plus ``bias``) into ``out``.
 
     Example:
-        >>> conv2d(x, w, None, out, (1, 1), (1, 1), (1, 1), 1, stream=s)  # doctest: +SKIP
+        >>> out = np.empty((1, 2, 3, 3), np.float32)  # device arrays on a GPU (cuDNN)
+        >>> conv2d(np.ones((1, 1, 3, 3), np.float32), np.ones((2, 1, 3, 3), np.float32), None,
+        ...        out, (1, 1), (1, 1), (1, 1), 1)  # doctest: +SKIP
+        >>> out[0, 0].tolist()  # doctest: +SKIP
+        [[4.0, 6.0, 4.0], [6.0, 9.0, 6.0], [4.0, 6.0, 4.0]]
     """
     if out.size == 0:
         return
@@ -127,7 +131,11 @@ def conv_transpose2d(x: Any, w: Any, bias: Any, out: Any, stride: Pair, padding:
     """Write the transposed convolution of ``x`` with ``w`` (plus ``bias``) into ``out``.
 
     Example:
-        >>> conv_transpose2d(x, w, None, out, (2, 2), (0, 0), (1, 1), 1)  # doctest: +SKIP
+        >>> out = np.empty((1, 1, 3, 3))
+        >>> conv_transpose2d(np.ones((1, 1, 2, 2)), np.ones((1, 1, 2, 2)), None, out,
+        ...                  (1, 1), (0, 0), (1, 1), 1)  # doctest: +SKIP
+        >>> out[0, 0].tolist()  # doctest: +SKIP
+        [[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]
     """
     if out.size == 0:
         return
@@ -156,7 +164,11 @@ def conv2d_weight(x: Any, g: Any, out: Any, stride: Pair, padding: Pair, dilatio
     """Write the gradient of ``conv2d``'s weight for input ``x`` and output gradient ``g``.
 
     Example:
-        >>> conv2d_weight(x, g, gw, (1, 1), (1, 1), (1, 1), 1, stream=s)  # doctest: +SKIP
+        >>> out = np.empty((1, 1, 1, 1))
+        >>> conv2d_weight(np.ones((1, 1, 2, 2)), np.ones((1, 1, 2, 2)), out,
+        ...               (1, 1), (0, 0), (1, 1), 1)  # doctest: +SKIP
+        >>> out.item()  # doctest: +SKIP
+        4.0
     """
     if out.size == 0 or cudnn_conv.wgrad(x, g, out, stride, padding, dilation, stream):
         return

@@ -324,7 +324,9 @@ class CudaCopy:
             stream: Numba stream to launch on (default stream when None).
 
         Example:
-            >>> gtensor_copy_cuda(src, out, stream=s)  # doctest: +SKIP
+            >>> out = np.empty(3, np.float32); gtensor_copy_cuda(np.arange(3)[::-1], out)
+            >>> out.tolist()
+            [2.0, 1.0, 0.0]
         """
         if out.size == 0:
             return
@@ -352,8 +354,11 @@ class CudaCopy:
             flat destination buffer and its element offset.
 
         Example:
-            >>> run = kernel.plan((4, 5), (1, 4), (5, 1), f32, f32)  # doctest: +SKIP
-            >>> run(src_flat, 0, out_flat, 0)  # doctest: +SKIP
+            >>> f32 = np.dtype(np.float32)
+            >>> run = gtensor_copy_cuda.plan((4, 5), (1, 4), (5, 1), f32, f32)
+            >>> out = np.empty(20, np.float32); run(np.arange(20, dtype=f32), 0, out, 0)
+            >>> out.reshape(4, 5)[1].tolist()
+            [1.0, 5.0, 9.0, 13.0, 17.0]
         """
         n = math.prod(shape)
         if n == 0:

@@ -117,7 +117,10 @@ def index_offsets(indices: Any, sizes: tuple[int, ...], strides: tuple[int, ...]
     next synchronizing call; this function never waits for the device.
 
     Example:
-        >>> index_offsets(d_idx, (3,), (4,), d_out, opname="take", dims=(0,))  # doctest: +SKIP
+        >>> out = np.empty(2, np.int64)
+        >>> index_offsets(np.array([[1, -1]]), (3,), (4,), out, opname="take", dims=(0,))
+        >>> out.tolist()
+        [4, 8]
     """
     n = out.shape[0]
     if n == 0:
@@ -151,7 +154,9 @@ def gather(src: Any, base: int, shape: tuple[int, ...], strides: tuple[int, ...]
         stream: Numba stream (default stream when None).
 
     Example:
-        >>> gather(d_src, 0, (2,), (1,), d_offsets, d_out)  # doctest: +SKIP
+        >>> out = np.empty((2, 2))
+        >>> gather(np.arange(6.0), 0, (2,), (1,), np.array([4, 0]), out); out.tolist()
+        [[4.0, 5.0], [0.0, 1.0]]
     """
     if out.size == 0:
         return
@@ -177,7 +182,9 @@ def scatter(dst: Any, base: int, shape: tuple[int, ...], strides: tuple[int, ...
         stream: Numba stream (default stream when None).
 
     Example:
-        >>> scatter(d_dst, 0, (), (), d_offsets, d_src, "add")  # doctest: +SKIP
+        >>> dst = np.zeros(3)
+        >>> scatter(dst, 0, (), (), np.array([0, 0, 2]), np.ones(3), "add"); dst.tolist()
+        [2.0, 0.0, 1.0]
     """
     dtype = np.dtype(dst.dtype)
     _scatter(dst, base, shape, strides, offsets, src, mode, stream,
@@ -194,7 +201,12 @@ def scatter_bfloat16(dst: Any, base: int, shape: tuple[int, ...], strides: tuple
     caller's to widen (``ValueError`` here).
 
     Example:
-        >>> scatter_bfloat16(d_dst, 0, (), (), d_offsets, d_src, "add")  # doctest: +SKIP
+        >>> import ml_dtypes
+        >>> dst = np.zeros(2, ml_dtypes.bfloat16).view(np.uint16)
+        >>> src = np.full(2, 1.5, ml_dtypes.bfloat16).view(np.uint16)
+        >>> scatter_bfloat16(dst, 0, (), (), np.array([1, 1]), src, "add")
+        >>> dst.view(ml_dtypes.bfloat16).astype(float).tolist()
+        [0.0, 3.0]
     """
     _scatter(dst, base, shape, strides, offsets, src, mode, stream, "bfloat16")
 
@@ -262,7 +274,8 @@ def nonzero(x: Any, out: Any = None, stream: Any = None) -> int:
         The number of nonzero elements.
 
     Example:
-        >>> n = nonzero(d_mask)  # doctest: +SKIP
+        >>> out = np.empty((2, 1), np.int64); nonzero(np.array([0, 3, 5]), out), out.tolist()
+        (2, [[1], [2]])
     """
     n = x.size
     if n == 0:
@@ -299,7 +312,8 @@ def divide_by_count(values: Any, counts: Any, stream: Any = None) -> None:
     """``values[i] /= counts[i]`` where ``counts[i] > 0`` (floor division for integers).
 
     Example:
-        >>> divide_by_count(d_sums, d_counts)  # doctest: +SKIP
+        >>> v = np.array([4.0, 1.0]); divide_by_count(v, np.array([2, 0])); v.tolist()
+        [2.0, 1.0]
     """
     if values.shape[0]:
         integral = np.dtype(values.dtype).kind in "iu"

@@ -245,8 +245,10 @@ def nll_loss(lp: Any, target: Any, weight: Any, out: Any, total: Any, ignore_ind
     synchronizing call; its row counts as ignored.
 
     Example:
-        >>> nll_loss(d_lp, d_target, None, d_out, d_total, -100, 0.0, 2, "nll_loss")
-        ... # doctest: +SKIP
+        >>> out, total = np.empty(1), np.empty(1)
+        >>> nll_loss(np.log([[0.5, 0.5]]), np.array([1]), None, out, total, -100, 0.0, 2, "nll")
+        >>> round(float(out[0]), 4), total.tolist()
+        (0.6931, [1.0])
     """
     n, c = lp.shape
     per = _lanes(c) if eps != 0.0 else 1
@@ -268,8 +270,10 @@ def nll_loss_backward(g: Any, target: Any, weight: Any, total: Any, out: Any, ig
     """The gradient ``(N, C)`` of :func:`nll_loss` for incoming gradient ``g``, into ``out``.
 
     Example:
-        >>> nll_loss_backward(d_g, d_target, None, d_total, d_out, -100, 0.0, 2)
-        ... # doctest: +SKIP
+        >>> out = np.empty((1, 2))
+        >>> nll_loss_backward(np.ones(1), np.array([1]), None, np.ones(1), out, -100, 0.0, 2)
+        >>> out.tolist()
+        [[0.0, -1.0]]
     """
     n, c = out.shape
     if n * c == 0:

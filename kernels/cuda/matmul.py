@@ -141,7 +141,10 @@ def gtensor_matmul_cuda(a: Any, b: Any, out: Any, stream: Any = None) -> None:
     """Write ``a @ b`` into ``out`` on ``stream``.
 
     Example:
-        >>> gtensor_matmul_cuda(a, b, out, stream=s)  # doctest: +SKIP
+        >>> out = np.empty((2, 2))  # device arrays on a GPU: cuBLAS takes their pointers
+        >>> gtensor_matmul_cuda(np.ones((2, 3)), np.ones((3, 2)), out)  # doctest: +SKIP
+        >>> out.tolist()  # doctest: +SKIP
+        [[3.0, 3.0], [3.0, 3.0]]
     """
     _multiply(a, b, out, stream, None)
 

@@ -31,7 +31,10 @@ def gtensor_adam_step_cuda(p: Any, g: Any, m: Any, v: Any, vmax: Any, *hyper: An
     """One Adam/AdamW update in place (see the CPU kernel for the arguments).
 
     Example:
-        >>> gtensor_adam_step_cuda(p, g, m, v, v, *hyper, stream=s)  # doctest: +SKIP
+        >>> p, g, m, v = np.ones(2), np.array([1.0, -1.0]), np.zeros(2), np.zeros(2)
+        >>> hyper = (0.1, .9, .999, 1e-8, 0., .1, .001 ** .5, False, False, 1.0)
+        >>> gtensor_adam_step_cuda(p, g, m, v, np.zeros(2), *hyper); p.round(4).tolist()
+        [0.9, 1.1]
     """
     on(gtensor_adam_step, p.size, stream)(p, g, m, v, vmax, *hyper)
 
@@ -54,6 +57,9 @@ def gtensor_amp_unscale_cuda(g: Any, inv_scale: Any, found: Any, stream: Any = N
     """GradScaler's check and unscale of one gradient in one pass (see the CPU kernel).
 
     Example:
-        >>> gtensor_amp_unscale_cuda(g, inv_scale, found, stream=s)  # doctest: +SKIP
+        >>> g = np.array([2.0, np.inf], np.float32); found = np.zeros(1, np.float32)
+        >>> gtensor_amp_unscale_cuda(g, np.array([0.5], np.float32), found)
+        >>> g.tolist(), found.tolist()
+        ([1.0, inf], [1.0])
     """
     on(gtensor_amp_unscale, g.size, stream)(g, inv_scale, found)

@@ -91,7 +91,11 @@ def max_pool2d(x: Any, out: Any, indices: Any, kernel: Pair, stride: Pair, paddi
     """Write each window's maximum to ``out`` and its flat ``h*W + w`` position to ``indices``.
 
     Example:
-        >>> max_pool2d(x, out, idx, (2, 2), (2, 2), (0, 0), (1, 1), stream=s)  # doctest: +SKIP
+        >>> out, idx = np.empty((1, 1, 2, 2)), np.empty((1, 1, 2, 2), np.int64)
+        >>> x = np.arange(16.0).reshape(1, 1, 4, 4)
+        >>> max_pool2d(x, out, idx, (2, 2), (2, 2), (0, 0), (1, 1))
+        >>> out[0, 0].tolist(), idx.ravel().tolist()
+        ([[5.0, 7.0], [13.0, 15.0]], [5, 7, 13, 15])
     """
     if out.size:
         on(gtensor_max_pool2d, out.size, stream)(x, out, indices, *kernel, *stride, *padding,
@@ -104,7 +108,10 @@ def max_pool2d_backward(g: Any, indices: Any, gx: Any, kernel: Pair, stride: Pai
     """Write ``gx``: each input position sums ``g`` over the windows whose maximum it was.
 
     Example:
-        >>> max_pool2d_backward(g, idx, gx, (2, 2), (2, 2), (0, 0), (1, 1))  # doctest: +SKIP
+        >>> gx = np.empty((1, 1, 2, 2)); idx = np.array([[[[3]]]])
+        >>> max_pool2d_backward(np.ones((1, 1, 1, 1)), idx, gx, (2, 2), (2, 2), (0, 0), (1, 1))
+        >>> gx.ravel().tolist()
+        [0.0, 0.0, 0.0, 1.0]
     """
     if gx.size:
         on(gtensor_max_pool2d_backward, gx.size, stream)(g, indices, gx, *kernel, *stride,
@@ -116,7 +123,9 @@ def plane_gather(x: Any, indices: Any, out: Any, stream: Any = None) -> None:
     """Write ``out[n, c, i, j] = x[n, c].flat[indices[n, c, i, j]]``.
 
     Example:
-        >>> plane_gather(x, idx, out, stream=s)  # doctest: +SKIP
+        >>> out, x = np.empty((1, 1, 1, 2)), np.arange(4.0).reshape(1, 1, 2, 2)
+        >>> plane_gather(x, np.array([[[[3, 0]]]]), out); out.ravel().tolist()
+        [3.0, 0.0]
     """
     if out.size:
         on(gtensor_plane_gather, out.size, stream)(x, indices, out)
@@ -128,7 +137,9 @@ def avg_pool2d(x: Any, out: Any, kernel: Pair, stride: Pair, padding: Pair,
     """Write each window's mean (``divisor`` > 0 overrides PyTorch's divisor rule).
 
     Example:
-        >>> avg_pool2d(x, out, (2, 2), (2, 2), (0, 0), True, 0, stream=s)  # doctest: +SKIP
+        >>> out, x = np.empty((1, 1, 2, 2)), np.arange(16.0).reshape(1, 1, 4, 4)
+        >>> avg_pool2d(x, out, (2, 2), (2, 2), (0, 0), True, 0); out[0, 0].tolist()
+        [[2.5, 4.5], [10.5, 12.5]]
     """
     if out.size:
         on(gtensor_avg_pool2d, out.size, stream)(x, out, *kernel, *stride, *padding,
@@ -141,7 +152,10 @@ def avg_pool2d_backward(g: Any, gx: Any, kernel: Pair, stride: Pair, padding: Pa
     """Write ``gx``, the transpose of :func:`avg_pool2d` applied to ``g``.
 
     Example:
-        >>> avg_pool2d_backward(g, gx, (2, 2), (2, 2), (0, 0), True, 0)  # doctest: +SKIP
+        >>> gx = np.empty((1, 1, 4, 4))
+        >>> avg_pool2d_backward(np.ones((1, 1, 2, 2)), gx, (2, 2), (2, 2), (0, 0), True, 0)
+        >>> gx[0, 0, 0].tolist()
+        [0.25, 0.25, 0.25, 0.25]
     """
     if gx.size:
         on(gtensor_avg_pool2d_backward, gx.size, stream)(g, gx, *kernel, *stride, *padding,
@@ -153,7 +167,9 @@ def adaptive_avg_pool2d(x: Any, out: Any, stream: Any = None) -> None:
     """Write the mean of each adaptive bin (bins sized by ``out``'s last two dims).
 
     Example:
-        >>> adaptive_avg_pool2d(x, out, stream=s)  # doctest: +SKIP
+        >>> out, x = np.empty((1, 1, 2, 2)), np.arange(9.0).reshape(1, 1, 3, 3)
+        >>> adaptive_avg_pool2d(x, out); out[0, 0].tolist()
+        [[2.0, 3.0], [5.0, 6.0]]
     """
     if out.size:
         on(gtensor_adaptive_avg_pool2d, out.size, stream)(x, out)
@@ -164,7 +180,9 @@ def adaptive_avg_pool2d_backward(g: Any, gx: Any, stream: Any = None) -> None:
     """Write ``gx``, the transpose of :func:`adaptive_avg_pool2d` applied to ``g``.
 
     Example:
-        >>> adaptive_avg_pool2d_backward(g, gx, stream=s)  # doctest: +SKIP
+        >>> gx = np.empty((1, 1, 3, 3)); adaptive_avg_pool2d_backward(np.ones((1, 1, 2, 2)), gx)
+        >>> gx[0, 0, 1].tolist()
+        [0.5, 1.0, 0.5]
     """
     if gx.size:
         on(gtensor_adaptive_avg_pool2d_backward, gx.size, stream)(g, gx)

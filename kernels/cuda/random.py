@@ -112,8 +112,10 @@ def run_counters(kernel: Any, m: int, stream: Any, arrays: tuple[Any, ...], *arg
     key the plan); ``args`` are scalars of fixed types.
 
     Example:
-        >>> run_counters(gtensor_random_bernoulli_cuda, 8, None, (d_out,), *words, 0.5)
-        ... # doctest: +SKIP
+        >>> out = np.empty(4, np.bool_); words = random_args.stream_args(1, 0, "random_bernoulli")
+        >>> m = random_args.counters(out.size, 4)
+        >>> run_counters(gtensor_random_bernoulli_cuda, m, None, (out,), *words, 1.0); out.tolist()
+        [True, True, True, True]
     """
     blocks, threads = launch_config(m)
     key = (kernel, blocks, stream, *(_array_kind(a) for a in arrays))
@@ -146,7 +148,9 @@ def random_uniform(out, seed, offset, low, high, stream=None):  # noqa: ANN001, 
         stream: CUDA stream to launch on (default stream when None).
 
     Example:
-        >>> random_uniform(d_out, seed=1, offset=0, low=0.0, high=1.0)  # doctest: +SKIP
+        >>> x = np.empty(4, np.float32); random_uniform(x, seed=1, offset=0, low=2.0, high=3.0)
+        >>> bool(((2.0 <= x) & (x < 3.0)).all())
+        True
     """
     args = random_args.uniform_args(low, high, np.dtype(out.dtype), "random_uniform")
     _fill(gtensor_random_uniform_cuda, "random_uniform", out, seed, offset,
@@ -164,7 +168,8 @@ def random_normal(out, seed, offset, mean, std, stream=None):  # noqa: ANN001, A
         stream: CUDA stream to launch on (default stream when None).
 
     Example:
-        >>> random_normal(d_out, seed=1, offset=0, mean=0.0, std=1.0)  # doctest: +SKIP
+        >>> x = np.empty(4); random_normal(x, seed=1, offset=0, mean=5.0, std=0.0); x.tolist()
+        [5.0, 5.0, 5.0, 5.0]
     """
     wide = np.dtype(out.dtype).itemsize == 8
     args = (wide, *random_args.normal_args(mean, std, "random_normal"))
@@ -183,7 +188,9 @@ def random_integers(out, seed, offset, low, high, stream=None):  # noqa: ANN001,
         stream: CUDA stream to launch on (default stream when None).
 
     Example:
-        >>> random_integers(d_out, seed=1, offset=0, low=0, high=10)  # doctest: +SKIP
+        >>> x = np.empty(4, np.int32); random_integers(x, seed=1, offset=0, low=-3, high=3)
+        >>> bool(((-3 <= x) & (x < 3)).all())
+        True
     """
     args = random_args.integer_args(low, high, np.dtype(out.dtype), "random_integers")
     _fill(gtensor_random_integers_cuda, "random_integers", out, seed, offset, 2, args, stream)
@@ -200,7 +207,8 @@ def random_bernoulli(out, seed, offset, p, stream=None):  # noqa: ANN001, ANN201
         stream: CUDA stream to launch on (default stream when None).
 
     Example:
-        >>> random_bernoulli(d_out, seed=1, offset=0, p=0.5)  # doctest: +SKIP
+        >>> x = np.empty(4, np.bool_); random_bernoulli(x, seed=1, offset=0, p=0.0); x.tolist()
+        [False, False, False, False]
     """
     args = (random_args.bernoulli_args(p, "random_bernoulli"),)
     _fill(gtensor_random_bernoulli_cuda, "random_bernoulli", out, seed, offset, 4, args,

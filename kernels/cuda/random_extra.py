@@ -57,7 +57,9 @@ def random_bernoulli_tensor(out: Any, seed: int, offset: int, p: Any, stream: An
     """``out[i] = u_i < p[i]`` for value ``i``'s 32-bit uniform (bool ``out``, float64 ``p``).
 
     Example:
-        >>> random_bernoulli_tensor(d_out, 0, 0, d_p)  # doctest: +SKIP
+        >>> out = np.empty(2, bool); random_bernoulli_tensor(out, 0, 0, np.array([0.0, 1.0]))
+        >>> out.tolist()
+        [False, True]
     """
     words = random_args.stream_args(seed, offset, "random_bernoulli_tensor")
     if out.size:
@@ -71,7 +73,8 @@ def random_dropout_mask(out: Any, seed: int, offset: int, keep: float, scale: fl
     """``out[i] = scale`` with probability ``keep``, else 0.
 
     Example:
-        >>> random_dropout_mask(d_out, 0, 0, 0.9, 1 / 0.9)  # doctest: +SKIP
+        >>> out = np.empty(3); random_dropout_mask(out, 0, 0, 1.0, 2.0); out.tolist()
+        [2.0, 2.0, 2.0]
     """
     words = random_args.stream_args(seed, offset, "random_dropout_mask")
     if out.size:
@@ -84,7 +87,9 @@ def random_exponential_keys(out: Any, seed: int, offset: int, w: Any, stream: An
     """``out[i] = E_i / w[i]`` with ``E_i`` standard exponential (``inf`` where ``w[i] <= 0``).
 
     Example:
-        >>> random_exponential_keys(d_out, 0, 0, d_w)  # doctest: +SKIP
+        >>> out = np.empty(2); random_exponential_keys(out, 0, 0, np.array([1.0, 0.0]))
+        >>> bool(np.isinf(out[1]))
+        True
     """
     words = random_args.stream_args(seed, offset, "random_exponential_keys")
     if out.size:
@@ -97,7 +102,9 @@ def random_categorical(probs: Any, out: Any, seed: int, offset: int, stream: Any
     """Draw ``out[r, j]`` from row ``r`` of the non-negative weights ``probs`` (with replacement).
 
     Example:
-        >>> random_categorical(d_probs, d_out, 0, 0)  # doctest: +SKIP
+        >>> out = np.empty((1, 2), np.int64)
+        >>> random_categorical(np.array([[0.0, 3.0]]), out, 0, 0); out.tolist()
+        [[1, 1]]
     """
     words = random_args.stream_args(seed, offset, "random_categorical")
     if out.size:

@@ -51,7 +51,11 @@ def gtensor_rnn_cell_forward_cuda(size: int, hidden: int, mode: int, *buffers: A
     """One forward step (see the CPU kernel for the arguments).
 
     Example:
-        >>> gtensor_rnn_cell_forward_cuda(n, h, 0, *buffers, stream=s)  # doctest: +SKIP
+        >>> gi, hh, h = np.array([1.0, -2.0]), np.full(2, 0.5), np.empty(2)
+        >>> z = [np.zeros(2) for _ in range(5)]  # b, hprev, cprev, c, acts
+        >>> gtensor_rnn_cell_forward_cuda(2, 2, 3, gi, hh, *z[:3], h, *z[3:])
+        >>> h.tolist() == [1.5, 0.0]
+        True
     """
     on(gtensor_rnn_cell_forward, size, stream)(size, hidden, mode, *buffers)
 
@@ -62,6 +66,9 @@ def gtensor_rnn_cell_backward_cuda(size: int, hidden: int, mode: int, *buffers: 
     """One backward step (see the CPU kernel for the arguments).
 
     Example:
-        >>> gtensor_rnn_cell_backward_cuda(n, h, 0, *buffers, stream=s)  # doctest: +SKIP
+        >>> h, dgi, z = np.array([1.5, 0.0]), np.empty(2), [np.zeros(2) for _ in range(8)]
+        >>> gtensor_rnn_cell_backward_cuda(2, 2, 3, np.ones(2), *z[:5], h, dgi, *z[5:])
+        >>> dgi.tolist()
+        [1.0, 0.0]
     """
     on(gtensor_rnn_cell_backward, size, stream)(size, hidden, mode, *buffers)

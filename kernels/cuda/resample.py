@@ -42,7 +42,9 @@ def resample2d(x: Any, out: Any, scales: tuple[float, float], bilinear: bool,
     """Resample ``x`` to ``out``'s spatial size (nearest, or bilinear when ``bilinear``).
 
     Example:
-        >>> resample2d(x, out, (0.5, 0.5), True, False, stream=s)  # doctest: +SKIP
+        >>> out, x = np.empty((1, 1, 1, 4)), np.array([[[[0.0, 3.0]]]])
+        >>> resample2d(x, out, (1.0, 1 / 3), True, True); out.ravel().tolist()
+        [0.0, 1.0, 2.0, 3.0]
     """
     if out.size:
         on(gtensor_resample2d, out.size, stream)(x, out, float(scales[0]), float(scales[1]),
@@ -55,7 +57,9 @@ def resample2d_backward(g: Any, gx: Any, scales: tuple[float, float], bilinear: 
     """Write ``gx``, the transpose of :func:`resample2d` applied to ``g``.
 
     Example:
-        >>> resample2d_backward(g, gx, (0.5, 0.5), True, False, stream=s)  # doctest: +SKIP
+        >>> gx = np.empty((1, 1, 2, 2))
+        >>> resample2d_backward(np.ones((1, 1, 4, 4)), gx, (0.5, 0.5), False, False); gx.tolist()
+        [[[[4.0, 4.0], [4.0, 4.0]]]]
     """
     if gx.size:
         on(gtensor_resample2d_backward, gx.size, stream)(g, gx, float(scales[0]),

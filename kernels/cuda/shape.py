@@ -37,7 +37,8 @@ def triangle(src: Any, out: Any, k: int, lower: bool, stream: Any = None) -> Non
         stream: Numba stream (default stream when None).
 
     Example:
-        >>> triangle(d_src, d_out, 0, True)  # doctest: +SKIP
+        >>> out = np.empty((1, 2, 2)); triangle(np.ones((1, 2, 2)), out, 0, True); out[0].tolist()
+        [[1.0, 0.0], [1.0, 1.0]]
     """
     if out.size == 0:
         return

@@ -72,7 +72,9 @@ def softmax_backward(y: Any, g: Any, out: Any, axis: int, stream: Any = None) ->
     """``y * (g - sum(g * y, axis))`` into ``out`` (all C-contiguous, one shape).
 
     Example:
-        >>> softmax_backward(d_y, d_g, d_out, 1)  # doctest: +SKIP
+        >>> out = np.empty(2)
+        >>> softmax_backward(np.array([0.5, 0.5]), np.array([1.0, 0.0]), out, 0); out.tolist()
+        [0.25, -0.25]
     """
     _backward(False, y, g, out, axis, stream)
 
@@ -82,6 +84,9 @@ def log_softmax_backward(y: Any, g: Any, out: Any, axis: int, stream: Any = None
     """``g - exp(y) * sum(g, axis)`` into ``out`` (all C-contiguous, one shape).
 
     Example:
-        >>> log_softmax_backward(d_y, d_g, d_out, 1)  # doctest: +SKIP
+        >>> out = np.empty(2)
+        >>> log_softmax_backward(np.log([0.5, 0.5]), np.array([1.0, 0.0]), out, 0)
+        >>> [round(v, 6) for v in out.tolist()]
+        [0.5, -0.5]
     """
     _backward(True, y, g, out, axis, stream)

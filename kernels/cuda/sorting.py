@@ -93,7 +93,9 @@ def sort_rows(values: Any, indices: Any, descending: bool, stream: Any = None) -
         stream: Numba stream (default stream when None).
 
     Example:
-        >>> sort_rows(d_values, d_indices, False)  # doctest: +SKIP
+        >>> v = np.array([[2.0, 1.0, 2.0]]); ix = np.empty((1, 3), np.int64)
+        >>> sort_rows(v, ix, True); ix.tolist()
+        [[0, 2, 1]]
     """
     if values.size == 0:
         return
@@ -129,7 +131,9 @@ def searchsorted(seq: Any, values: Any, out: Any, right: bool, stream: Any = Non
         stream: Numba stream (default stream when None).
 
     Example:
-        >>> searchsorted(d_seq, d_values, d_out, False)  # doctest: +SKIP
+        >>> out = np.empty((1, 2), np.int64)
+        >>> searchsorted(np.array([[1, 3]]), np.array([[3, 0]]), out, False); out.tolist()
+        [[1, 0]]
     """
     if out.size:
         on(gtensor_searchsorted, out.size, stream)(seq, values, out, bool(right))
@@ -151,7 +155,8 @@ def bincount(x: Any, weights: Any, out: Any, stream: Any = None) -> None:
     ``out`` is int64 without weights, else float32 or float64 (atomic adds).
 
     Example:
-        >>> bincount(d_x, None, d_out)  # doctest: +SKIP
+        >>> out = np.zeros(3, np.int64); bincount(np.array([0, 2, 2]), None, out); out.tolist()
+        [1, 0, 2]
     """
     n = x.shape[0]
     if n == 0:
@@ -178,7 +183,8 @@ def histc(x: Any, out: Any, lo: float, hi: float, stream: Any = None) -> None:
     """Count ``x`` into ``out.size`` equal bins over ``[lo, hi]``; values outside are ignored.
 
     Example:
-        >>> histc(d_x, d_out, 0.0, 1.0)  # doctest: +SKIP
+        >>> out = np.zeros(2); histc(np.array([0.0, 0.6, 1.0, 2.0]), out, 0.0, 1.0); out.tolist()
+        [1.0, 2.0]
     """
     if x.shape[0]:
         on(gtensor_histc, x.shape[0], stream)(x, out, float(lo), float(hi))
@@ -210,7 +216,8 @@ def value_range(x: Any, stream: Any = None) -> tuple:
     Each thread reduces one chunk; the host reduces the chunk results.
 
     Example:
-        >>> value_range(d_x)  # doctest: +SKIP
+        >>> value_range(np.array([3, -1, 2]))
+        (-1, 3)
     """
     n = x.size
     s = 0 if stream is None else stream
@@ -240,7 +247,8 @@ def unique_flags(s: Any, flags: Any, stream: Any = None) -> None:
     """Mark where a sorted 1-D ``s`` starts a new run of equal values (each NaN is its own run).
 
     Example:
-        >>> unique_flags(d_sorted, d_flags)  # doctest: +SKIP
+        >>> f = np.empty(3, bool); unique_flags(np.array([1, 1, 2]), f); f.tolist()
+        [True, False, True]
     """
     if s.shape[0]:
         on(gtensor_unique_flags, s.shape[0], stream)(s, flags)
@@ -266,7 +274,9 @@ def unique_runs(starts: Any, perm: Any, counts: Any, inverse: Any, stream: Any =
     """From run starts of a sorted array, write run lengths and each source element's run.
 
     Example:
-        >>> unique_runs(d_starts, d_perm, d_counts, d_inverse)  # doctest: +SKIP
+        >>> c = np.empty(2, np.int64); inv = np.empty(3, np.int64)
+        >>> unique_runs(np.array([0, 2]), np.array([2, 0, 1]), c, inv); c.tolist(), inv.tolist()
+        ([2, 1], [0, 1, 0])
     """
     u = starts.shape[0]
     if u:

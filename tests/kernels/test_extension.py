@@ -45,3 +45,13 @@ def test_lambda_body_gets_a_valid_kernel_name() -> None:
     out = poisoned((3,), "int32")
     lookup("test_twice", "cpu", ("int32",))(np.arange(3, dtype=np.int32), out)
     np.testing.assert_array_equal(out, [0, 2, 4])
+
+
+def test_body_run_by_exec_in_a_module_namespace_is_not_cached() -> None:
+    # as a doctest runs it: the module has a loader, the file name is a placeholder
+    namespace = {"__name__": __name__}
+    exec(compile("def doubled(x):\n    return x + x\n", "<generated>", "exec"), namespace)  # noqa: S102
+    define_elementwise("test_doubled_generated", namespace["doubled"], ["float64"])
+    out = poisoned((2,), "float64")
+    lookup("test_doubled_generated", "cpu", ("float64",))(np.array([1.0, 2.5]), out)
+    np.testing.assert_array_equal(out, [2.0, 5.0])
