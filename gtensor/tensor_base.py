@@ -353,6 +353,7 @@ class TensorBase:
 
         Example:
             >>> x, s = gt.ones(2, device="cuda"), gt.cuda.Stream()
+            >>> s.wait_stream(gt.cuda.current_stream())
             >>> with gt.cuda.stream(s):
             ...     y = x * 2
             >>> x.record_stream(s); del x  # its memory is reused only after s's work so far

@@ -33,6 +33,7 @@ class Stream:
 
     Example:
         >>> s, x = gt.cuda.Stream(), gt.ones(2, device="cuda")
+        >>> s.wait_stream(gt.cuda.current_stream())  # x was written on the default stream
         >>> with gt.cuda.stream(s):
         ...     y = x * 2
         >>> s.synchronize(); y.tolist()
