@@ -83,7 +83,8 @@ def set_device_index(device: DeviceLike, /) -> None:
         ValueError: ``device`` is not a cuda device.
 
     Example:
-        >>> set_device_index(0)  # doctest: +SKIP
+        >>> set_device_index("cuda:0"); current_device_index()
+        0
     """
     idx = _index(device, "set_device_index")
     if idx >= 0:
@@ -98,7 +99,9 @@ def synchronize(device: DeviceLike | None = None, /) -> None:
         DeviceUnavailableError: no CUDA device is available.
 
     Example:
-        >>> synchronize()  # doctest: +SKIP
+        >>> y = gt.ones(2, device="cuda") + 1
+        >>> synchronize(); y.tolist()
+        [2.0, 2.0]
     """
     idx = runtime.current_device() if device is None else _index(device, "synchronize")
     runtime.synchronize(idx)

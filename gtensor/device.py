@@ -153,7 +153,7 @@ def require_cuda(op: str = "cuda") -> None:
     """Raise :class:`DeviceUnavailableError` naming ``op`` unless CUDA (real or simulated) works.
 
     Example:
-        >>> require_cuda("randn")  # doctest: +SKIP
+        >>> require_cuda("randn")  # returns: a GPU (or the simulator) is there
     """
     if not cuda_is_available():
         raise DeviceUnavailableError(

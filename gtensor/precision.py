@@ -20,9 +20,10 @@ def set_float32_matmul_precision(precision: str) -> None:
         precision: ``"highest"``, ``"high"`` or ``"medium"``.
 
     Example:
-        >>> gt.set_float32_matmul_precision("high")  # doctest: +SKIP
-        >>> gt.backends.cuda.matmul.allow_tf32  # doctest: +SKIP
+        >>> gt.set_float32_matmul_precision("high")
+        >>> gt.backends.cuda.matmul.allow_tf32
         True
+        >>> gt.set_float32_matmul_precision("highest")  # the default
     """
     check(precision in matmul_precision.LEVELS, "set_float32_matmul_precision",
           lambda: f"precision must be one of {matmul_precision.LEVELS}, got {precision!r}",
@@ -34,7 +35,7 @@ def get_float32_matmul_precision() -> str:
     """Return the internal precision of float32 matrix products.
 
     Example:
-        >>> gt.get_float32_matmul_precision()  # doctest: +SKIP
+        >>> gt.get_float32_matmul_precision()
         'highest'
     """
     return matmul_precision.get_level()

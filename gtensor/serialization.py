@@ -244,8 +244,11 @@ def save(obj: Any, f: FileLike) -> None:
         ValueError: containers are nested more than :data:`MAX_DEPTH` levels deep.
 
     Example:
-        >>> import gtensor as gt
-        >>> gt.save({"w": gt.ones(2, 3), "step": 10}, "ckpt.gt")  # doctest: +SKIP
+        >>> import io
+        >>> buffer = io.BytesIO()  # or a path such as "ckpt.gt"
+        >>> gt.save({"w": gt.ones(2, 3), "step": 10}, buffer)
+        >>> gt.load(io.BytesIO(buffer.getvalue()))["step"]
+        10
     """
     if isinstance(f, io.TextIOBase):
         raise TypeError("[save] the file object is opened in text mode; open it with 'wb'")
@@ -585,9 +588,15 @@ def load(f: FileLike, map_location: MapLocation = None, *, weights_only: bool = 
         DeviceUnavailableError: a tensor's target device does not exist here.
 
     Example:
-        >>> import gtensor as gt
-        >>> state = gt.load("ckpt.gt", map_location="cpu")  # doctest: +SKIP
-        >>> model = gt.load("model.gt", weights_only=False)  # doctest: +SKIP
+        >>> import io
+        >>> buffer = io.BytesIO(); gt.save({"w": gt.ones(2)}, buffer); buffer.seek(0)
+        0
+        >>> gt.load(buffer, map_location="cpu")["w"].tolist()
+        [1.0, 1.0]
+        >>> buffer = io.BytesIO(); gt.save(nn.Linear(2, 1), buffer); buffer.seek(0)
+        0
+        >>> gt.load(buffer, weights_only=False)  # a whole module: only from a trusted file
+        Linear(in_features=2, out_features=1, bias=True)
     """
     blob, source = _read_all(f)
     header, data = _parse_header(blob, source)

@@ -59,8 +59,14 @@ def add_safe_globals(safe_globals: Iterable[type | tuple[type, str]]) -> None:
             class saved under another name.
 
     Example:
-        >>> gt.serialization.add_safe_globals([MyNet])  # doctest: +SKIP
-        >>> model = gt.load("net.gt")  # doctest: +SKIP
+        >>> import io
+        >>> class Point:
+        ...     def __init__(self, x): self.x = x
+        >>> buffer = io.BytesIO(); gt.save(Point(gt.ones(2)), buffer)
+        >>> gt.serialization.add_safe_globals([Point])
+        >>> gt.load(io.BytesIO(buffer.getvalue())).x.tolist()
+        [1.0, 1.0]
+        >>> gt.serialization.clear_safe_globals()
     """
     for item in safe_globals:
         cls, name = item if isinstance(item, tuple) else (item, None)
@@ -84,8 +90,15 @@ def safe_globals(classes: Iterable[type | tuple[type, str]]) -> Iterator[None]:
     """Register ``classes`` for the ``with`` block only.
 
     Example:
-        >>> with gt.serialization.safe_globals([MyNet]):  # doctest: +SKIP
-        ...     model = gt.load("net.gt")
+        >>> import io
+        >>> class Point:
+        ...     def __init__(self, x): self.x = x
+        >>> buffer = io.BytesIO(); gt.save(Point(gt.ones(2)), buffer)
+        >>> with gt.serialization.safe_globals([Point]):
+        ...     print(gt.load(io.BytesIO(buffer.getvalue())).x.tolist())
+        [1.0, 1.0]
+        >>> gt.serialization.get_safe_globals()  # registered for the block only
+        []
     """
     before = dict(_registered)
     add_safe_globals(classes)

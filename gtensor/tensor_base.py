@@ -37,7 +37,9 @@ def register_tensor_class(cls: type[Tensor]) -> None:
     """Make ``cls`` the class of every tensor the core creates (``gtensor.tensor`` calls this).
 
     Example:
-        >>> register_tensor_class(gt.Tensor)  # doctest: +SKIP
+        >>> register_tensor_class(gt.Tensor)  # done once, when gtensor is imported
+        >>> type(gt.ones(1)) is gt.Tensor
+        True
     """
     global _tensor_class
     _tensor_class = cls
@@ -66,7 +68,9 @@ def from_storage(storage: Storage, shape: tuple[int, ...], strides: tuple[int, .
     """Return a new tensor (no view base, no graph) over ``storage`` with this layout.
 
     Example:
-        >>> from_storage(x._storage, (2,), (1,), 0, x.dtype)  # doctest: +SKIP
+        >>> x = gt.arange(4.0)
+        >>> from_storage(x._storage, (2,), (2,), 1, x.dtype)  # x[1::2], with no view base
+        tensor([1., 3.])
     """
     return _tensor_class(storage, shape, strides, offset, dt)
 
@@ -79,7 +83,7 @@ def planned_empty(nbytes: int, shape: tuple[int, ...], strides: tuple[int, ...],
     that ``gt.compile`` is not tracing and keeps the layout in its plan.
 
     Example:
-        >>> planned_empty(8, (2,), (1,), x.dtype, x.device).shape  # doctest: +SKIP
+        >>> planned_empty(8, (2,), (1,), gt.float32, gt.device("cpu")).shape
         (2,)
     """
     storage = Storage.allocate(nbytes, dev, stream)
@@ -348,7 +352,13 @@ class TensorBase:
         """Keep this tensor's memory from reuse until work queued on ``stream`` so far is done.
 
         Example:
-            >>> x.record_stream(gt.cuda.Stream())  # doctest: +SKIP
+            >>> x, s = gt.ones(2, device="cuda"), gt.cuda.Stream()
+            >>> s.wait_stream(gt.cuda.current_stream())
+            >>> with gt.cuda.stream(s):
+            ...     y = x * 2
+            >>> x.record_stream(s); del x  # its memory is reused only after s's work so far
+            >>> s.synchronize(); y.tolist()
+            [2.0, 2.0]
         """
         if self._storage.block is not None:
             memory.record_stream(self._storage.block, stream)

@@ -3,6 +3,10 @@
 It sits below the tensor core so that :class:`~gtensor.tensor_base.TensorBase`
 can hand allocations and ``.grad`` reads and writes to the trace; the trace
 itself (:class:`gtensor.ops.tracing.Trace`) lives with the ops.
+
+Example:
+    >>> state.trace is None  # no gt.compile trace is being recorded
+    True
 """
 
 from __future__ import annotations
@@ -18,9 +22,4 @@ class _State:
 
 
 state = _State()
-"""``state.trace``: the trace being recorded, or None (the ops' one test).
-
-Example:
-    >>> state.trace is None
-    True
-"""
+"""``state.trace``: the trace being recorded, or None (the ops' one test)."""

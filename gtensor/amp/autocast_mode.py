@@ -130,7 +130,11 @@ def custom_fwd(fwd: Callable[..., Any] | None = None, *, device_type: str,
         >>> class Mul(gt.autograd.Function):
         ...     @staticmethod
         ...     @gt.amp.custom_fwd(device_type="cpu", cast_inputs=gt.float32)
-        ...     def forward(ctx, a, b): ...  # doctest: +SKIP
+        ...     def forward(ctx, a, b):
+        ...         return a * b
+        >>> with gt.autocast("cpu", dtype=gt.bfloat16):
+        ...     print(Mul.apply(gt.ones(2, dtype=gt.bfloat16), gt.ones(2)).dtype)
+        gtensor.float32
     """
     if not isinstance(device_type, str):
         raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
@@ -158,9 +162,20 @@ def custom_bwd(bwd: Callable[..., Any] | None = None, *, device_type: str) -> An
     """Decorate a custom ``Function.backward`` to run in the autocast state of its ``forward``.
 
     Example:
-        >>> @staticmethod
-        ... @gt.amp.custom_bwd(device_type="cpu")
-        ... def backward(ctx, g): ...  # doctest: +SKIP
+        >>> class Double(gt.autograd.Function):
+        ...     @staticmethod
+        ...     @gt.amp.custom_fwd(device_type="cpu")
+        ...     def forward(ctx, x):
+        ...         return x * 2
+        ...     @staticmethod
+        ...     @gt.amp.custom_bwd(device_type="cpu")
+        ...     def backward(ctx, g):
+        ...         print(gt.is_autocast_enabled("cpu")); return g * 2
+        >>> x = gt.ones(2, requires_grad=True)
+        >>> with gt.autocast("cpu"):
+        ...     y = Double.apply(x)
+        >>> y.sum().backward()  # outside the block: runs with autocast on, as forward did
+        True
     """
     if not isinstance(device_type, str):
         raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")

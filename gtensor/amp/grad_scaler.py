@@ -51,9 +51,9 @@ def found_inf_and_unscale_(grads: list[Tensor], inv_scale: Tensor) -> Tensor:
     the composite of ``isfinite``, ``all`` and ``mul_``.
 
     Example:
-        >>> found_inf_and_unscale_([gt.tensor([2.0, float("inf")])],
-        ...                        gt.tensor(0.5)).item()  # doctest: +SKIP
-        1.0
+        >>> grads = [gt.tensor([2.0, 4.0]), gt.tensor([2.0, float("inf")])]
+        >>> found_inf_and_unscale_(grads, gt.tensor(0.5)).item(), grads[0].tolist()
+        (1.0, [1.0, 2.0])
     """
     dev = grads[0].device
     found = zeros(1, dtype=float32, device=dev)
@@ -80,7 +80,12 @@ def update_scale_(scale: Tensor, growth_tracker: Tensor, found_inf: Tensor,
     ``growth_interval`` clean steps in a row (when the grown scale is finite).
 
     Example:
-        >>> update_scale_(scale, tracker, found_inf, 2.0, 0.5, 2000)  # doctest: +SKIP
+        >>> scale, tracker = gt.tensor(8.0), gt.tensor(0, dtype=gt.int32)
+        >>> update_scale_(scale, tracker, gt.tensor(1.0), 2.0, 0.5, 2); scale.item()  # overflow
+        4.0
+        >>> for _ in range(2): update_scale_(scale, tracker, gt.tensor(0.0), 2.0, 0.5, 2)
+        >>> scale.item(), tracker.item()  # two clean steps: grown, count restarted
+        (8.0, 0)
     """
     overflow = found_inf > 0
     successful = where(overflow, 0, growth_tracker + 1)
@@ -163,7 +168,9 @@ class GradScaler:
         """Return ``outputs`` (a tensor, or lists and tuples of them) times the current scale.
 
         Example:
-            >>> scaler.scale(loss).backward()  # doctest: +SKIP
+            >>> scaler = gt.amp.GradScaler("cpu", init_scale=4.0)
+            >>> scaler.scale(gt.tensor(1.5)).item()
+            6.0
         """
         if not self._enabled:
             return outputs
@@ -201,7 +208,10 @@ class GradScaler:
             RuntimeError: called twice before ``update``, or after ``step``.
 
         Example:
-            >>> scaler.unscale_(opt); gt.nn.utils.clip_grad_norm_(params, 1.0)  # doctest: +SKIP
+            >>> w = gt.ones(2, requires_grad=True); opt = gt.optim.SGD([w], lr=0.1)
+            >>> scaler = gt.amp.GradScaler("cpu", init_scale=4.0)
+            >>> scaler.scale((w * 3).sum()).backward(); scaler.unscale_(opt); w.grad.tolist()
+            [3.0, 3.0]
         """
         if not self._enabled:
             return
@@ -320,7 +330,12 @@ class GradScaler:
         ``_growth_tracker`` as Python numbers (empty when disabled); take it after ``update``.
 
         Example:
-            >>> gt.save({"scaler": scaler.state_dict()}, "ckpt.gt")  # doctest: +SKIP
+            >>> scaler = gt.amp.GradScaler("cpu", init_scale=4.0, growth_interval=10)
+            >>> w = gt.ones(1, requires_grad=True); opt = gt.optim.SGD([w], lr=0.1)
+            >>> scaler.scale(w.sum()).backward(); scaler.step(opt); scaler.update()
+            >>> scaler.state_dict()
+            {'scale': 4.0, 'growth_factor': 2.0, 'backoff_factor': 0.5, 'growth_interval': 10,
+             '_growth_tracker': 1}
         """
         if not self._enabled:
             return {}

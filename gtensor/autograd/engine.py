@@ -39,7 +39,7 @@ def sum_to(g: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Sum ``g`` over broadcast dims so that it has ``shape`` (undoes broadcasting).
 
     Example:
-        >>> sum_to(gt.ones(2, 3), (3,)).tolist()  # doctest: +SKIP
+        >>> sum_to(gt.ones(2, 3), (3,)).tolist()
         [2.0, 2.0, 2.0]
     """
     if g.shape == shape:
@@ -352,7 +352,10 @@ def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None,
         inputs: accumulate only into these tensors.
 
     Example:
-        >>> backward(loss)  # doctest: +SKIP
+        >>> x = gt.tensor([1.0, 2.0], requires_grad=True)
+        >>> gt.autograd.backward((x * x).sum())
+        >>> x.grad.tolist()
+        [2.0, 4.0]
     """
     if tracing.trace is not None:
         tracing.trace.ran_backward = True
@@ -383,7 +386,10 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
     """Return the gradients of ``outputs`` with respect to ``inputs`` (no ``.grad`` touched).
 
     Example:
-        >>> (gx,) = grad(y, x)  # doctest: +SKIP
+        >>> x = gt.tensor([1.0, 2.0], requires_grad=True)
+        >>> (gx,) = gt.autograd.grad((x ** 3).sum(), x)
+        >>> gx.tolist(), x.grad
+        ([3.0, 12.0], None)
     """
     outs = _as_list(outputs)
     ins = _as_list(inputs)

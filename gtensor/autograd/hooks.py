@@ -21,8 +21,11 @@ class RemovableHandle:
     """Returned by hook registration; ``remove()`` unregisters the hook.
 
     Example:
-        >>> with x.register_hook(lambda g: g * 2):  # doctest: +SKIP
-        ...     loss.backward()
+        >>> x = gt.ones(2, requires_grad=True)
+        >>> with x.register_hook(lambda g: g * 2):  # removed when the block ends
+        ...     x.sum().backward()
+        >>> x.sum().backward(); x.grad.tolist()
+        [3.0, 3.0]
     """
 
     def __init__(self, hooks: list[Callable], hook: Callable) -> None:
@@ -61,7 +64,10 @@ def backward(self: Tensor, gradient: Tensor | None = None, retain_graph: bool | 
     """Accumulate the gradient of this tensor into the leaves' ``.grad``.
 
     Example:
-        >>> loss.backward()  # doctest: +SKIP
+        >>> x = gt.tensor([1.0, 2.0], requires_grad=True)
+        >>> (x * x).sum().backward()
+        >>> x.grad.tolist()
+        [2.0, 4.0]
     """
     _backward(self, gradient, retain_graph=retain_graph, create_graph=create_graph,
               inputs=inputs)
@@ -91,7 +97,10 @@ def register_hook(self: Tensor, hook: Callable[[Tensor], Tensor | None]) -> Remo
     """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it.
 
     Example:
-        >>> h = x.register_hook(lambda g: g * 2)  # doctest: +SKIP
+        >>> x = gt.ones(2, requires_grad=True)
+        >>> h = x.register_hook(lambda g: g * 2)
+        >>> x.sum().backward(); x.grad.tolist()
+        [2.0, 2.0]
     """
     hooks = _hook_list(self, "register_hook")
     hooks.append(hook)
@@ -103,7 +112,10 @@ def register_post_accumulate_grad_hook(self: Tensor,
     """Call ``hook(tensor)`` after a leaf's ``.grad`` has been updated.
 
     Example:
-        >>> p.register_post_accumulate_grad_hook(lambda p: None)  # doctest: +SKIP
+        >>> p = gt.ones(2, requires_grad=True)
+        >>> h = p.register_post_accumulate_grad_hook(lambda p: print(p.grad.tolist()))
+        >>> (p * 3).sum().backward()
+        [3.0, 3.0]
     """
     if not (self.is_leaf and self.requires_grad):
         raise RuntimeError("[register_post_accumulate_grad_hook] can only register on a leaf "

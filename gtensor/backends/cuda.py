@@ -1,7 +1,7 @@
 """``gt.backends.cuda``: cuBLAS switches (``gt.backends.cuda.matmul.allow_tf32``).
 
 Example:
-    >>> gt.backends.cuda.matmul.allow_tf32  # doctest: +SKIP
+    >>> gt.backends.cuda.matmul.allow_tf32
     False
 """
 
@@ -21,9 +21,10 @@ class CuBLASSwitches:
     ``"highest"``; it reads True at ``"high"`` and ``"medium"``.
 
     Example:
-        >>> gt.backends.cuda.matmul.allow_tf32 = True  # doctest: +SKIP
-        >>> gt.get_float32_matmul_precision()  # doctest: +SKIP
+        >>> gt.backends.cuda.matmul.allow_tf32 = True
+        >>> gt.get_float32_matmul_precision()
         'high'
+        >>> gt.backends.cuda.matmul.allow_tf32 = False  # back to the default, "highest"
     """
 
     __slots__ = ()

@@ -30,7 +30,11 @@ def plan(trace: Trace, outputs: list[int], start: int = 0, stop: int | None = No
     nodes ``start:stop`` of ``trace`` hold, in order (values before ``start`` are in memory).
 
     Example:
-        >>> plan(trace, [3])  # doctest: +SKIP
+        >>> from gtensor.trace_state import state
+        >>> trace = Trace(gt.device("cpu")); x = trace.input(gt.ones(3), 0)
+        >>> state.trace = trace; y = (x * 2 + 1).relu().sum(); state.trace = None
+        >>> [(k.leaves, k.roots) for k in plan(trace, [4])]  # one loop: reads x, writes the sum
+        [([0], [4])]
     """
     reduction, fused_map = _generators(trace)
     stop = len(trace.nodes) if stop is None else stop
@@ -69,7 +73,13 @@ def bound_recomputation(trace: Trace, start: int, stop: int) -> None:
     it passes :data:`RECOMPUTE_LIMIT` bounds every loop's work per element.
 
     Example:
-        >>> bound_recomputation(trace, 0, len(trace.nodes))  # doctest: +SKIP
+        >>> from gtensor.trace_state import state
+        >>> trace = Trace(gt.device("cpu")); x = trace.input(gt.ones(3), 0)
+        >>> state.trace = trace
+        >>> for _ in range(40): x = x + 1
+        >>> state.trace = None; bound_recomputation(trace, 0, len(trace.nodes))
+        >>> [i for i, node in enumerate(trace.nodes) if node.materialize]
+        [33]
     """
     nodes = trace.nodes
     cost: dict[int, int] = {}  # ops recomputed per element to get node i into registers

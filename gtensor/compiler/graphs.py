@@ -78,7 +78,10 @@ def refusal(program: Program) -> str | None:
     """Why ``program`` cannot replay through a graph (None: it can try).
 
     Example:
-        >>> refusal(program)  # doctest: +SKIP
+        >>> f = gt.compile(lambda a: a * 2 + 1)
+        >>> _ = f(gt.ones(2, requires_grad=True)); (program,) = f._programs.values()
+        >>> refusal(program)[:38]
+        'its results are differentiated outside'
     """
     if program.backward is not None:
         return ("its results are differentiated outside the compiled function (the backward "
@@ -99,7 +102,12 @@ class GraphRunner:
             (it warns and drops this runner); the call that met it still completes.
 
     Example:
-        >>> program.graph = GraphRunner(program, warn)  # doctest: +SKIP
+        >>> f = gt.compile(lambda a: a * 2 + 1, cuda_graphs=True)
+        >>> x = gt.ones(2, device="cuda")
+        >>> [f(x).tolist() for _ in range(3)]  # warm-up, capture, then a replay of the graph
+        [[3.0, 3.0], [3.0, 3.0], [3.0, 3.0]]
+        >>> (program,) = f._programs.values(); type(program.graph).__name__
+        'GraphRunner'
     """
 
     def __init__(self, program: Program, refuse: Callable[[str], None]) -> None:

@@ -28,7 +28,9 @@ def write_scalars(buffer: TensorBase, numbers: list[float]) -> None:
     for the device.
 
     Example:
-        >>> write_scalars(buffer, [0.1])  # doctest: +SKIP
+        >>> buffer = gt.zeros(2, dtype=gt.float64, device="cuda")
+        >>> write_scalars(buffer, [0.1, 0.9]); buffer.tolist()
+        [0.1, 0.9]
     """
     host = np.asarray(numbers, np.float64)
     storage = buffer._storage
@@ -57,8 +59,10 @@ class StagedScalars:
     written directly.
 
     Example:
-        >>> staged = StagedScalars(buffer)  # doctest: +SKIP
-        >>> staged.write([0.01, 0.9])  # doctest: +SKIP
+        >>> buffer = gt.zeros(2, dtype=gt.float64, device="cuda")
+        >>> staged = StagedScalars(buffer)
+        >>> staged.write([0.01, 0.9]); staged.write([0.02, 0.8]); buffer.tolist()
+        [0.02, 0.8]
     """
 
     def __init__(self, buffer: TensorBase) -> None:

@@ -60,7 +60,8 @@ def set_device(index: DeviceLike) -> None:
     """Make ``index`` (an int, ``"cuda:N"`` or a device) the current CUDA device.
 
     Example:
-        >>> set_device(0)  # doctest: +SKIP
+        >>> set_device("cuda:0"); gt.cuda.current_device()
+        0
     """
     idx = index if isinstance(index, int) else _device(index).index or 0
     check_index(idx, "set_device")
@@ -113,7 +114,9 @@ def synchronize(device: DeviceLike | None = None) -> None:
             (see :mod:`gtensor.cuda.device_errors`).
 
     Example:
-        >>> synchronize()  # doctest: +SKIP
+        >>> y = gt.ones(2, device="cuda") * 2
+        >>> synchronize(); y.tolist()
+        [2.0, 2.0]
     """
     require("synchronize")
     if not is_simulated():

@@ -32,8 +32,12 @@ class Stream:
         priority: CUDA stream priority (lower is higher priority; ignored on the simulator).
 
     Example:
-        >>> s = Stream()  # doctest: +SKIP
-        >>> with stream(s): y = x * 2  # doctest: +SKIP
+        >>> s, x = gt.cuda.Stream(), gt.ones(2, device="cuda")
+        >>> s.wait_stream(gt.cuda.current_stream())  # x was written on the default stream
+        >>> with gt.cuda.stream(s):
+        ...     y = x * 2
+        >>> s.synchronize(); y.tolist()
+        [2.0, 2.0]
     """
 
     def __init__(self, device: Any = None, priority: int = 0, *, _null: bool = False) -> None:
@@ -110,7 +114,10 @@ class Event:
         enable_timing: keep timestamps for :meth:`elapsed_time`.
 
     Example:
-        >>> start, end = Event(enable_timing=True), Event(enable_timing=True)  # doctest: +SKIP
+        >>> start, end = gt.cuda.Event(enable_timing=True), gt.cuda.Event(enable_timing=True)
+        >>> start.record(); y = gt.ones(2, device="cuda") + 1; end.record()
+        >>> end.synchronize(); start.elapsed_time(end) >= 0.0
+        True
     """
 
     def __init__(self, enable_timing: bool = False) -> None:
@@ -167,7 +174,7 @@ def current_stream(device: Any = None) -> Stream:
     """Return the stream new work on ``device`` goes to (its default stream at start).
 
     Example:
-        >>> current_stream().handle  # doctest: +SKIP
+        >>> gt.cuda.current_stream().handle
         0
     """
     idx = resolve(device if device is not None else "cuda").index or 0
@@ -181,8 +188,12 @@ def stream(s: Stream | None) -> Iterator[Stream | None]:
     """Make ``s`` the current stream of its device inside the ``with`` block.
 
     Example:
-        >>> with stream(Stream()):  # doctest: +SKIP
-        ...     y = x + 1
+        >>> s = gt.cuda.Stream()
+        >>> with gt.cuda.stream(s):
+        ...     print(gt.cuda.current_stream() == s)
+        True
+        >>> gt.cuda.current_stream() == s
+        False
     """
     if s is None:
         yield None

@@ -43,12 +43,14 @@ class Work:
         finish: runs once after completion (copies results back into the tensors).
         timeout: how long ``wait`` may take before it raises.
         what: the collective's name, for error messages.
-        result: what ``wait`` returns after completion.
+
+    After completion ``result`` holds what ``finish`` returned.
 
     Example:
-        >>> work = dist.all_reduce(t, async_op=True)  # doctest: +SKIP
-        >>> work.wait()  # doctest: +SKIP
-        True
+        >>> from datetime import timedelta
+        >>> work = Work(lambda: True, lambda: "copied back", timedelta(seconds=1), "all_reduce")
+        >>> work.is_completed(), work.wait(), work.result
+        (True, True, 'copied back')
     """
 
     def __init__(self, test: Callable[[], bool], finish: Callable[[], Any] | None,

@@ -216,7 +216,10 @@ def autocast_inputs(op: str, *args: Any) -> tuple[Any, ...]:
     pass through. An op calls this first, with its tensor arguments.
 
     Example:
-        >>> a, b = autocast_inputs("matmul", a, b)  # doctest: +SKIP
+        >>> a, b = gt.ones(2, 2), gt.ones(2, 2)
+        >>> with gt.autocast("cpu", dtype=gt.bfloat16):
+        ...     print([t.dtype for t in autocast_inputs("matmul", a, b)])
+        [gtensor.bfloat16, gtensor.bfloat16]
     """
     if not _threads_on:
         return args
@@ -229,7 +232,10 @@ def with_autocast(op: str, fn: F) -> F:
     ops without a policy pay nothing.
 
     Example:
-        >>> pow = with_autocast("pow", _forward("pow"))  # doctest: +SKIP
+        >>> mm = with_autocast("matmul", lambda a, b: a @ b)
+        >>> with gt.autocast("cpu", dtype=gt.bfloat16):
+        ...     print(mm(gt.ones(2, 2), gt.ones(2, 2)).dtype)
+        gtensor.bfloat16
     """
     if not any(op in policy for policy in POLICIES.values()):
         return fn

@@ -34,7 +34,11 @@ def check_inplace(t: Tensor, op: str) -> None:
     """Raise before an in-place op would modify a leaf that requires grad (or its view).
 
     Example:
-        >>> check_inplace(gt.zeros(2), "add_")  # doctest: +SKIP
+        >>> check_inplace(gt.zeros(2), "add_")  # passes: nothing requires grad
+        >>> check_inplace(gt.zeros(2, requires_grad=True), "add_")
+        Traceback (most recent call last):
+            ...
+        RuntimeError: [add_] a leaf Variable that requires grad is being used in an in-place ...
     """
     if not is_grad_enabled():
         return
@@ -66,7 +70,9 @@ def dtype_view(t: Tensor, shape: tuple[int, ...], strides: tuple[int, ...], offs
     ``t``'s (``z.real`` of a complex ``z``: a float view of the same bytes).
 
     Example:
-        >>> dtype_view(z, z.shape, (2,), 1, gt.float32)  # doctest: +SKIP
+        >>> z = gt.tensor([1 + 2j, 3 + 4j])
+        >>> dtype_view(z, z.shape, (2,), 1, gt.float32)  # the imaginary parts
+        tensor([2., 4.])
     """
     return type(t)(t._storage, shape, strides, offset, dt, base=t if t._base is None else t._base)
 
@@ -158,8 +164,12 @@ def differentiable_inplace(out_of_place: Callable[..., Tensor], *,
             argument that is exactly ``self`` (``x.add_(x)``) needs no copy.
 
     Example:
-        >>> @differentiable_inplace(scatter_add)  # doctest: +SKIP
-        ... def scatter_add_(self, dim, index, src): ...
+        >>> @differentiable_inplace(gt.mul, elementwise=True)
+        ... def mul_(self, other):
+        ...     return self.mul_(other)
+        >>> x = gt.ones(2, requires_grad=True)
+        >>> mul_(x * 1, gt.tensor([2.0, 3.0])).sum().backward(); x.grad.tolist()
+        [2.0, 3.0]
     """
 
     def decorate(inplace: F) -> F:

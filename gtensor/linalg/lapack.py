@@ -81,7 +81,9 @@ def call(op: str, fn: Routine, *inputs: Tensor, failure: Failure | None = None,
             every call (without them, a traced call runs the function eagerly).
 
     Example:
-        >>> call("linalg.inv", lambda xp, a: xp.linalg.inv(a), gt.eye(2))  # doctest: +SKIP
+        >>> (inverse,) = call("linalg.inv", lambda xp, a: xp.linalg.inv(a), gt.eye(2) * 2)
+        >>> inverse.tolist()
+        [[0.5, 0.0], [0.0, 0.5]]
     """
     if outputs is not None and state.trace is not None:
         return library_calls(op, functools.partial(_traced_call, op, fn, failure, outputs),

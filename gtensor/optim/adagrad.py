@@ -29,7 +29,11 @@ class Adagrad(Optimizer):
         maximize: maximize the objective instead of minimizing.
 
     Example:
-        >>> opt = gt.optim.Adagrad(model.parameters(), lr=0.1)  # doctest: +SKIP
+        >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = gt.optim.Adagrad([w], lr=0.1)
+        >>> (w * w).sum().backward(); opt.step()
+        >>> [round(v, 4) for v in w.tolist()]
+        [0.9, -1.9]
     """
 
     def __init__(self, params: ParamsT, lr: float = 1e-2, lr_decay: float = 0.0,

@@ -49,7 +49,11 @@ class Adam(Optimizer):
             copies, with float32 moments (see :mod:`gtensor.optim.optimizer`).
 
     Example:
-        >>> opt = gt.optim.Adam(model.parameters(), lr=1e-3)  # doctest: +SKIP
+        >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = gt.optim.Adam([w], lr=0.1)
+        >>> (w * w).sum().backward(); opt.step()
+        >>> [round(v, 4) for v in w.tolist()]
+        [0.9, -1.9]
     """
 
     _decoupled = False
@@ -141,7 +145,11 @@ class AdamW(Adam):
     entering the gradient.
 
     Example:
-        >>> opt = gt.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01)  # doctest: +SKIP
+        >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = gt.optim.AdamW([w], lr=0.1, weight_decay=0.01)
+        >>> (w * w).sum().backward(); opt.step()
+        >>> [round(v, 4) for v in w.tolist()]
+        [0.899, -1.898]
     """
 
     _decoupled = True

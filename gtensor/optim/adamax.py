@@ -30,7 +30,11 @@ class Adamax(Optimizer):
         maximize: maximize the objective instead of minimizing.
 
     Example:
-        >>> opt = gt.optim.Adamax(model.parameters(), lr=2e-3)  # doctest: +SKIP
+        >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = gt.optim.Adamax([w], lr=0.1)
+        >>> (w * w).sum().backward(); opt.step()
+        >>> [round(v, 4) for v in w.tolist()]
+        [0.9, -1.9]
     """
 
     def __init__(self, params: ParamsT, lr: float = 2e-3, betas: tuple[float, float] = (0.9,

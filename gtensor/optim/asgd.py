@@ -32,7 +32,11 @@ class ASGD(Optimizer):
         maximize: maximize the objective instead of minimizing.
 
     Example:
-        >>> opt = gt.optim.ASGD(model.parameters(), lr=0.01)  # doctest: +SKIP
+        >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = gt.optim.ASGD([w], lr=0.1)
+        >>> (w * w).sum().backward(); opt.step()
+        >>> [round(v, 4) for v in w.tolist()]
+        [0.8, -1.6]
     """
 
     def __init__(self, params: ParamsT, lr: float = 1e-2, lambd: float = 1e-4,

@@ -40,10 +40,12 @@ class LBFGS(Optimizer):
         line_search_fn: None (a fixed step of ``lr``) or ``"strong_wolfe"``.
 
     Example:
-        >>> opt = gt.optim.LBFGS([w], line_search_fn="strong_wolfe")  # doctest: +SKIP
+        >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = gt.optim.LBFGS([w], line_search_fn="strong_wolfe")
         >>> def closure():
-        ...     opt.zero_grad(); loss = f(w); loss.backward(); return loss
-        >>> opt.step(closure)  # doctest: +SKIP
+        ...     opt.zero_grad(); loss = ((w - 3) ** 2).sum(); loss.backward(); return loss
+        >>> _ = opt.step(closure); [round(v, 4) for v in w.tolist()]
+        [3.0, 3.0]
     """
 
     def __init__(self, params: ParamsT, lr: float = 1.0, max_iter: int = 20,
@@ -97,7 +99,12 @@ class LBFGS(Optimizer):
         """Run up to ``max_iter`` iterations; return the loss of the closure's first call.
 
         Example:
-            >>> loss = opt.step(closure)  # doctest: +SKIP
+            >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
+            >>> opt = gt.optim.LBFGS([w])
+            >>> def closure():
+            ...     opt.zero_grad(); loss = ((w - 3) ** 2).sum(); loss.backward(); return loss
+            >>> round(float(opt.step(closure)), 4)  # the loss at the starting point
+            29.0
         """
         trace = tracing.trace
         if trace is not None:

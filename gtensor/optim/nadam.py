@@ -36,7 +36,11 @@ class NAdam(Optimizer):
         maximize: maximize the objective instead of minimizing.
 
     Example:
-        >>> opt = gt.optim.NAdam(model.parameters(), lr=2e-3)  # doctest: +SKIP
+        >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = gt.optim.NAdam([w], lr=0.1)
+        >>> (w * w).sum().backward(); opt.step()
+        >>> [round(v, 4) for v in w.tolist()]
+        [0.8944, -1.8944]
     """
 
     def __init__(self, params: ParamsT, lr: float = 2e-3, betas: tuple[float, float] = (0.9,

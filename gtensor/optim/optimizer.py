@@ -51,9 +51,11 @@ class Optimizer:
         defaults: default options for groups that do not set them.
 
     Example:
-        >>> opt = gt.optim.SGD([{"params": model.fc1.parameters()},
-        ...                     {"params": model.fc2.parameters(), "lr": 1e-3}],
-        ...                    lr=1e-2)  # doctest: +SKIP
+        >>> body, head = nn.Linear(2, 2), nn.Linear(2, 1)
+        >>> opt = gt.optim.SGD([{"params": body.parameters()},
+        ...                     {"params": head.parameters(), "lr": 1e-3}], lr=1e-2)
+        >>> [g["lr"] for g in opt.param_groups]
+        [0.01, 0.001]
     """
 
     def __init__(self, params: ParamsT, defaults: dict[str, Any]) -> None:
@@ -75,7 +77,10 @@ class Optimizer:
         """Add a group of parameters with its own options (missing ones from the defaults).
 
         Example:
-            >>> opt.add_param_group({"params": head.parameters(), "lr": 0.1})  # doctest: +SKIP
+            >>> opt = gt.optim.SGD(nn.Linear(2, 2).parameters(), lr=0.01, momentum=0.9)
+            >>> opt.add_param_group({"params": nn.Linear(2, 1).parameters(), "lr": 0.1})
+            >>> [(g["lr"], g["momentum"], len(g["params"])) for g in opt.param_groups]
+            [(0.01, 0.9, 2), (0.1, 0.9, 2)]
         """
         name = type(self).__name__
         if not isinstance(group, dict):
@@ -110,7 +115,11 @@ class Optimizer:
         """Update every parameter that has a gradient; return ``closure()`` when given.
 
         Example:
-            >>> loss.backward(); opt.step()  # doctest: +SKIP
+            >>> w = gt.tensor([1.0, 2.0], requires_grad=True)
+            >>> opt = gt.optim.SGD([w], lr=0.5)
+            >>> (w * w).sum().backward(); opt.step()
+            >>> w.tolist()
+            [0.0, 0.0]
         """
         loss = None
         if closure is not None:
@@ -187,7 +196,10 @@ class Optimizer:
         live ones (save the dict with :func:`gtensor.save` to copy them).
 
         Example:
-            >>> gt.save(opt.state_dict(), "opt.gt")  # doctest: +SKIP
+            >>> opt = gt.optim.SGD([gt.zeros(2, requires_grad=True)], lr=0.1)
+            >>> sd = opt.state_dict()
+            >>> sd["state"], sd["param_groups"][0]["lr"], sd["param_groups"][0]["params"]
+            ({}, 0.1, [0])
         """
         index: dict[int, int] = {}
         groups = []

@@ -32,7 +32,11 @@ class RMSprop(Optimizer):
         maximize: maximize the objective instead of minimizing.
 
     Example:
-        >>> opt = gt.optim.RMSprop(model.parameters(), lr=1e-2)  # doctest: +SKIP
+        >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = gt.optim.RMSprop([w], lr=0.01)
+        >>> (w * w).sum().backward(); opt.step()
+        >>> [round(v, 4) for v in w.tolist()]
+        [0.9, -1.9]
     """
 
     def __init__(self, params: ParamsT, lr: float = 1e-2, alpha: float = 0.99,

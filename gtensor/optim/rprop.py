@@ -30,7 +30,11 @@ class Rprop(Optimizer):
         maximize: maximize the objective instead of minimizing.
 
     Example:
-        >>> opt = gt.optim.Rprop(model.parameters(), lr=0.01)  # doctest: +SKIP
+        >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = gt.optim.Rprop([w], lr=0.01)
+        >>> (w * w).sum().backward(); opt.step()
+        >>> [round(v, 4) for v in w.tolist()]
+        [0.99, -1.99]
     """
 
     def __init__(self, params: ParamsT, lr: float = 1e-2, etas: tuple[float, float] = (0.5,

@@ -30,7 +30,11 @@ class SGD(Optimizer):
             copies, with a float32 momentum buffer (see :mod:`gtensor.optim.optimizer`).
 
     Example:
-        >>> opt = gt.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)  # doctest: +SKIP
+        >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
+        >>> opt = gt.optim.SGD([w], lr=0.1, momentum=0.9)
+        >>> (w * w).sum().backward(); opt.step()
+        >>> [round(v, 4) for v in w.tolist()]
+        [0.8, -1.6]
     """
 
     def __init__(self, params: ParamsT, lr: float = required, momentum: float = 0.0,

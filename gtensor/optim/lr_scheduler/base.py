@@ -39,9 +39,11 @@ class LRScheduler:
         last_epoch: the index of the last step taken (-1 to start fresh).
 
     Example:
-        >>> sched = gt.optim.lr_scheduler.StepLR(opt, step_size=10)  # doctest: +SKIP
-        >>> for epoch in range(30):
-        ...     train(); opt.step(); sched.step()  # doctest: +SKIP
+        >>> opt = gt.optim.SGD([gt.zeros(1, requires_grad=True)], lr=1.0)
+        >>> sched = gt.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.1)
+        >>> for epoch in range(4):  # train, then step the optimizer, then the scheduler
+        ...     opt.step(); sched.step(); print(round(sched.get_last_lr()[0], 4), end=" ")
+        1.0 0.1 0.1 0.01
     """
 
     def __init__(self, optimizer: Optimizer, last_epoch: int = -1) -> None:
@@ -146,7 +148,11 @@ class LambdaLR(_LambdaScheduler):
         last_epoch: the index of the last step taken.
 
     Example:
-        >>> sched = LambdaLR(opt, lambda e: 0.95 ** e)  # doctest: +SKIP
+        >>> opt = gt.optim.SGD([gt.zeros(1, requires_grad=True)], lr=1.0)
+        >>> sched = LambdaLR(opt, lambda e: 0.5 ** e)
+        >>> for _ in range(4):
+        ...     opt.step(); sched.step(); print(round(sched.get_last_lr()[0], 4), end=" ")
+        0.5 0.25 0.125 0.0625
     """
 
     def __init__(self, optimizer: Optimizer,
@@ -171,7 +177,11 @@ class MultiplicativeLR(_LambdaScheduler):
         last_epoch: the index of the last step taken.
 
     Example:
-        >>> sched = MultiplicativeLR(opt, lambda e: 0.95)  # doctest: +SKIP
+        >>> opt = gt.optim.SGD([gt.zeros(1, requires_grad=True)], lr=1.0)
+        >>> sched = MultiplicativeLR(opt, lambda e: 0.5)
+        >>> for _ in range(4):
+        ...     opt.step(); sched.step(); print(round(sched.get_last_lr()[0], 4), end=" ")
+        0.5 0.25 0.125 0.0625
     """
 
     def __init__(self, optimizer: Optimizer,

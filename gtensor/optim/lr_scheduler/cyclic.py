@@ -58,7 +58,11 @@ class OneCycleLR(LRScheduler):
         last_epoch: the index of the last step taken.
 
     Example:
-        >>> sched = OneCycleLR(opt, max_lr=0.1, total_steps=1000)  # doctest: +SKIP
+        >>> opt = gt.optim.SGD([gt.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = OneCycleLR(opt, max_lr=1.0, total_steps=5)
+        >>> for _ in range(4):
+        ...     opt.step(); sched.step(); print(round(sched.get_last_lr()[0], 4), end=" ")
+        0.9505 0.6113 0.1883 0.0
     """
 
     def __init__(self, optimizer: Optimizer, max_lr: float | Sequence[float],
@@ -168,7 +172,11 @@ class CyclicLR(LRScheduler):
         last_epoch: the index of the last batch.
 
     Example:
-        >>> sched = CyclicLR(opt, base_lr=0.01, max_lr=0.1, step_size_up=10)  # doctest: +SKIP
+        >>> opt = gt.optim.SGD([gt.zeros(1, requires_grad=True)], lr=1.0, momentum=0.9)
+        >>> sched = CyclicLR(opt, base_lr=0.1, max_lr=1.0, step_size_up=2)
+        >>> for _ in range(4):
+        ...     opt.step(); sched.step(); print(round(sched.get_last_lr()[0], 4), end=" ")
+        0.55 1.0 0.55 0.1
     """
 
     def __init__(self, optimizer: Optimizer, base_lr: float | Sequence[float],

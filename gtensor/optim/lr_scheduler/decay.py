@@ -15,7 +15,11 @@ class StepLR(LRScheduler):
     """``lr = initial_lr * gamma ** (epoch // step_size)``.
 
     Example:
-        >>> sched = StepLR(opt, step_size=30, gamma=0.1)  # doctest: +SKIP
+        >>> opt = gt.optim.SGD([gt.zeros(1, requires_grad=True)], lr=1.0)
+        >>> sched = StepLR(opt, step_size=2, gamma=0.1)
+        >>> for _ in range(4):
+        ...     opt.step(); sched.step(); print(round(sched.get_last_lr()[0], 4), end=" ")
+        1.0 0.1 0.1 0.01
     """
 
     def __init__(self, optimizer: Optimizer, step_size: int, gamma: float = 0.1,
@@ -35,7 +39,11 @@ class MultiStepLR(LRScheduler):
     """``lr = initial_lr * gamma ** (number of milestones <= epoch)``.
 
     Example:
-        >>> sched = MultiStepLR(opt, milestones=[30, 80], gamma=0.1)  # doctest: +SKIP
+        >>> opt = gt.optim.SGD([gt.zeros(1, requires_grad=True)], lr=1.0)
+        >>> sched = MultiStepLR(opt, milestones=[1, 3], gamma=0.1)
+        >>> for _ in range(4):
+        ...     opt.step(); sched.step(); print(round(sched.get_last_lr()[0], 4), end=" ")
+        0.1 0.1 0.01 0.01
     """
 
     def __init__(self, optimizer: Optimizer, milestones: Sequence[int], gamma: float = 0.1,
@@ -53,7 +61,11 @@ class ExponentialLR(LRScheduler):
     """``lr = initial_lr * gamma ** epoch``.
 
     Example:
-        >>> sched = ExponentialLR(opt, gamma=0.9)  # doctest: +SKIP
+        >>> opt = gt.optim.SGD([gt.zeros(1, requires_grad=True)], lr=1.0)
+        >>> sched = ExponentialLR(opt, gamma=0.5)
+        >>> for _ in range(4):
+        ...     opt.step(); sched.step(); print(round(sched.get_last_lr()[0], 4), end=" ")
+        0.5 0.25 0.125 0.0625
     """
 
     def __init__(self, optimizer: Optimizer, gamma: float, last_epoch: int = -1) -> None:
@@ -69,7 +81,11 @@ class CosineAnnealingLR(LRScheduler):
     """``lr = eta_min + (initial_lr - eta_min) * (1 + cos(pi * epoch / T_max)) / 2``.
 
     Example:
-        >>> sched = CosineAnnealingLR(opt, T_max=100)  # doctest: +SKIP
+        >>> opt = gt.optim.SGD([gt.zeros(1, requires_grad=True)], lr=1.0)
+        >>> sched = CosineAnnealingLR(opt, T_max=4)
+        >>> for _ in range(4):
+        ...     opt.step(); sched.step(); print(round(sched.get_last_lr()[0], 4), end=" ")
+        0.8536 0.5 0.1464 0.0
     """
 
     def __init__(self, optimizer: Optimizer, T_max: int, eta_min: float = 0.0,  # noqa: N803
@@ -91,7 +107,11 @@ class LinearLR(LRScheduler):
     to ``end_factor`` (epoch ``total_iters`` and after).
 
     Example:
-        >>> sched = LinearLR(opt, start_factor=0.1, total_iters=10)  # doctest: +SKIP
+        >>> opt = gt.optim.SGD([gt.zeros(1, requires_grad=True)], lr=1.0)
+        >>> sched = LinearLR(opt, start_factor=0.25, total_iters=3)
+        >>> for _ in range(4):
+        ...     opt.step(); sched.step(); print(round(sched.get_last_lr()[0], 4), end=" ")
+        0.5 0.75 1.0 1.0
     """
 
     def __init__(self, optimizer: Optimizer, start_factor: float = 1.0 / 3,
@@ -115,7 +135,11 @@ class PolynomialLR(LRScheduler):
     """``lr = initial_lr * (1 - min(epoch, total_iters) / total_iters) ** power``.
 
     Example:
-        >>> sched = PolynomialLR(opt, total_iters=100, power=2.0)  # doctest: +SKIP
+        >>> opt = gt.optim.SGD([gt.zeros(1, requires_grad=True)], lr=1.0)
+        >>> sched = PolynomialLR(opt, total_iters=4, power=2.0)
+        >>> for _ in range(4):
+        ...     opt.step(); sched.step(); print(round(sched.get_last_lr()[0], 4), end=" ")
+        0.5625 0.25 0.0625 0.0
     """
 
     def __init__(self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0,
@@ -140,7 +164,11 @@ class CosineAnnealingWarmRestarts(LRScheduler):
     :meth:`step` may be given a fractional epoch (e.g. ``epoch + batch / batches``).
 
     Example:
-        >>> sched = CosineAnnealingWarmRestarts(opt, T_0=10, T_mult=2)  # doctest: +SKIP
+        >>> opt = gt.optim.SGD([gt.zeros(1, requires_grad=True)], lr=1.0)
+        >>> sched = CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=2)
+        >>> for _ in range(6):
+        ...     opt.step(); sched.step(); print(round(sched.get_last_lr()[0], 4), end=" ")
+        0.5 1.0 0.8536 0.5 0.1464 1.0
     """
 
     def __init__(self, optimizer: Optimizer, T_0: int, T_mult: int = 1,  # noqa: N803

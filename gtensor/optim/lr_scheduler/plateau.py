@@ -31,9 +31,11 @@ class ReduceLROnPlateau(LRScheduler):
         eps: the smallest change of a rate that is applied.
 
     Example:
-        >>> sched = ReduceLROnPlateau(opt, patience=3)  # doctest: +SKIP
-        >>> for epoch in range(30):
-        ...     sched.step(validate())  # doctest: +SKIP
+        >>> opt = gt.optim.SGD([gt.zeros(1, requires_grad=True)], lr=1.0)
+        >>> sched = ReduceLROnPlateau(opt, factor=0.5, patience=1)
+        >>> for val_loss in [1.0, 1.0, 1.0, 1.0, 1.0]:  # no improvement after the first
+        ...     opt.step(); sched.step(val_loss); print(opt.param_groups[0]["lr"], end=" ")
+        1.0 1.0 0.5 0.5 0.25
     """
 
     def __init__(self, optimizer: Optimizer, mode: str = "min", factor: float = 0.1,

@@ -24,9 +24,13 @@ class SequentialLR(LRScheduler):
         last_epoch: the index of the last step taken.
 
     Example:
-        >>> warmup = LinearLR(opt, start_factor=0.1, total_iters=5)  # doctest: +SKIP
-        >>> decay = ExponentialLR(opt, gamma=0.9)  # doctest: +SKIP
-        >>> sched = SequentialLR(opt, [warmup, decay], milestones=[5])  # doctest: +SKIP
+        >>> from gtensor.optim.lr_scheduler import ExponentialLR, LinearLR
+        >>> opt = gt.optim.SGD([gt.zeros(1, requires_grad=True)], lr=1.0)
+        >>> warmup = LinearLR(opt, start_factor=0.5, total_iters=2)
+        >>> sched = SequentialLR(opt, [warmup, ExponentialLR(opt, gamma=0.5)], milestones=[2])
+        >>> for _ in range(5):
+        ...     opt.step(); sched.step(); print(round(sched.get_last_lr()[0], 4), end=" ")
+        0.75 1.0 0.5 0.25 0.125
     """
 
     def __init__(self, optimizer: Optimizer, schedulers: Sequence[LRScheduler],
