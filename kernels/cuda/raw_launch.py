@@ -154,6 +154,9 @@ def direct_launch(compiled: Any, configured: Any, args: tuple[Any, ...],
             or configured.pre_launch_callbacks:
         return _kept("a debug, cooperative or configuration-sensitive kernel")
     argtypes = tuple(compiled.argument_types)
+    if any(isinstance(ty, types.Array) and not hasattr(value, "__cuda_array_interface__")
+           for ty, value in zip(argtypes, args, strict=True)):
+        return _kept("host arrays, which Numba copies to the device at each launch")
     source = packing_source(argtypes)
     if source is None:
         return _kept(f"an argument type without a direct form in {argtypes}")
