@@ -144,6 +144,17 @@ def test_masks_and_nonzero(device, rng):
     assert gt.tensor(2.0, device=device).nonzero().shape == (1, 0)
 
 
+
+def test_where_of_a_condition_alone_is_nonzero_as_tuple(device):
+    m = gt.tensor([[0, 1], [1, 0]], device=device)
+    assert [t.tolist() for t in gt.where(m)] == [[0, 1], [1, 0]]
+    # a 0-d input counts as 1-d for as_tuple (one index tensor), as in PyTorch
+    (zero,), (two,) = gt.tensor(0.0, device=device).nonzero(as_tuple=True), gt.where(
+        gt.tensor(2.0, device=device))
+    assert (zero.dtype, zero.shape, two.tolist()) == (gt.int64, (0,), [0])
+    with pytest.raises(TypeError, match=r"^\[where\] takes either condition alone"):
+        gt.where(m > 0, 1.0)
+
 def test_errors(device):
     x = gt.zeros(3, 4, device=device)
     i = gt.tensor([[0, 5]], device=device)
