@@ -98,6 +98,9 @@ def test_tril_triu_diag_diagonal_trace(device, rng, k):
     np.testing.assert_array_equal(np_(x.diagonal(k, 2, 0)), np.diagonal(a, k, 2, 0))
     np.testing.assert_allclose(x[1].trace().item(), np.trace(a[1]))
     assert gt.tensor([[1, 2], [3, 4]], device=device).trace().item() == 5
+    for shape in ((0, 3), (2, 0, 3)):  # no elements: nothing to infer a batch size from
+        assert gt.zeros(shape, device=device).tril(k).shape == shape
+        assert gt.zeros(shape, device=device).triu_(k).shape == shape
     with pytest.raises(gt.ShapeError, match=r"^\[tril\] expected a tensor with >= 2 dims"):
         x[0, 0].tril()
     with pytest.raises(gt.ShapeError, match=r"^\[trace\] expected a 2-D tensor"):
