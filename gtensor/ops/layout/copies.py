@@ -25,7 +25,7 @@ from ...errors import ShapeError, check
 from ...graph.autocast_mode import autocast_inputs
 from ...graph.grad_mode import no_grad
 from ...graph.node import Node, record
-from ...shape_rules import normalize_shape, wrap_dim
+from ...shape_rules import normalize_shape, wrap_dim, wrap_sized_dim
 from ...tensor_base import TensorBase, contiguous_strides, from_storage
 from ...trace_state import state as trace_state
 from ..creation import arange, tensor, zeros
@@ -115,7 +115,7 @@ def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 
         >>> [t.shape for t in gt.ones(5).split(2)]
         [(2,), (2,), (1,)]
     """
-    d = wrap_dim(dim, self.ndim, "split")
+    d = wrap_sized_dim(dim, self.ndim, "split")
     n = self.shape[d]
     if isinstance(split_size_or_sections, int):
         size = split_size_or_sections
@@ -148,8 +148,8 @@ def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """
     check(isinstance(chunks, int) and chunks > 0, "chunk", lambda: "chunks must be a positive "
           f"int, got {chunks!r}", ValueError)
-    n = self.shape[wrap_dim(dim, self.ndim, "chunk")]
-    return split(self, max(1, -(-n // chunks)) if n else 0, dim)
+    n = self.shape[wrap_sized_dim(dim, self.ndim, "chunk")]
+    return split(self, -(-n // chunks) if n else [0] * chunks, dim)  # n == 0: chunks empties
 
 
 def _dims(dims: Any, ndim: int, op: str) -> list[int]:
@@ -166,7 +166,7 @@ def flip(self: Tensor, dims: int | Sequence[int]) -> Tensor:
         >>> gt.tensor([1, 2, 3]).flip(0).tolist()
         [3, 2, 1]
     """
-    ds = _dims(dims, self.ndim, "flip")
+    ds = _dims(dims, self.ndim, "flip") if self.ndim else []  # a 0-d tensor has nothing to flip
     items = [slice(None)] * self.ndim
     for d in ds:
         items[d] = slice(None, None, -1)
@@ -196,7 +196,7 @@ def roll(self: Tensor, shifts: int | Sequence[int], dims: int | Sequence[int] | 
         shift = shifts if isinstance(shifts, int) else shifts[0]
         return roll(self.reshape(-1), shift, 0).reshape(self.shape)
     ss = [shifts] if isinstance(shifts, int) else list(shifts)
-    ds = _dims(dims, self.ndim, "roll")
+    ds = _dims(dims, self.ndim, "roll") if self.ndim else [wrap_sized_dim(dims, 0, "roll")]
     check(len(ss) == len(ds), "roll", lambda: f"got {len(ss)} shifts for {len(ds)} dims",
           ValueError)
     out = self
@@ -267,7 +267,7 @@ def repeat_interleave(self: Tensor, repeats: int | Tensor, dim: int | None = Non
         [1, 2, 2, 2]
     """
     x = self.reshape(-1) if dim is None else self
-    d = 0 if dim is None else wrap_dim(dim, self.ndim, "repeat_interleave")
+    d = 0 if dim is None else wrap_sized_dim(dim, self.ndim, "repeat_interleave")
     n = x.shape[d]
     if isinstance(repeats, int):
         check(repeats >= 0, "repeat_interleave", "repeats must be >= 0", ValueError)

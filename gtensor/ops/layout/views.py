@@ -17,7 +17,7 @@ import numpy as np
 from ...dtypes import as_dtype, dtype
 from ...errors import ShapeError, check, check_same_device
 from ...graph.node import Node, record
-from ...shape_rules import broadcast_shapes, normalize_shape, wrap_dim
+from ...shape_rules import broadcast_shapes, normalize_shape, wrap_dim, wrap_sized_dim
 from ...tensor_base import TensorBase, contiguous_strides, from_storage
 from ..copy import broadcast_view
 from ..creation import zeros
@@ -292,14 +292,14 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 def unflatten(self: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     """Split dim ``dim`` into ``sizes`` (one entry may be -1)."""
-    d = wrap_dim(dim, self.ndim, "unflatten")
+    d = wrap_sized_dim(dim, self.ndim, "unflatten")
     sizes = _infer_shape(normalize_shape((sizes,), "unflatten"), self.shape[d], "unflatten")
     return view(self, self.shape[:d] + sizes + self.shape[d + 1:])
 
 
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     """Return the view ``self[..., start:start+length, ...]`` along ``dim``."""
-    d = wrap_dim(dim, self.ndim, "narrow")
+    d = wrap_sized_dim(dim, self.ndim, "narrow")
     n = self.shape[d]
     if start < 0:
         start += n
@@ -326,7 +326,7 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
 
 def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """Return the views along ``dim``, that dim removed."""
-    d = wrap_dim(dim, self.ndim, "unbind")
+    d = wrap_sized_dim(dim, self.ndim, "unbind")
     return tuple(select(self, d, i) for i in range(self.shape[d]))
 
 
