@@ -308,13 +308,21 @@ def arange(start: float, end: float | None = None, step: float = 1, *, dtype: An
     """
     if end is None:
         start, end = 0, start
+    start, end, step = (v.item() if isinstance(v, TensorBase) else v for v in (start, end, step))
+    is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
+    dt = (int64 if is_int else get_default_dtype()) if dtype is None else as_dtype(dtype)
+    count = None
+    if not (is_int or dt.is_inexact):  # as PyTorch: start and step truncated to the integer
+        if dt is not int64 and step:  # dtype; int64 truncates end too, others count from it
+            count = math.ceil((end - start) / step)
+        start, end, step = int(start), int(end), int(step)
     check(step != 0, "arange", "step must be nonzero", ValueError)
+    check(math.isfinite(start) and math.isfinite(end), "arange",
+          lambda: f"unsupported range: {start} -> {end}", ValueError)
     check((end - start) * step >= 0 or end == start, "arange",
           lambda: f"upper bound and step sign are inconsistent ({start}, {end}, {step})",
           ValueError)
-    is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
-    dt = (int64 if is_int else get_default_dtype()) if dtype is None else as_dtype(dtype)
-    n = max(0, math.ceil((end - start) / step))
+    n = max(0, math.ceil((end - start) / step) if count is None else count)
     dev = resolve(device, "arange")
     out = tracing.library_call("arange", functools.partial(_arange, n, dt, dev, start, step), (),
                                (n,), dt)
@@ -342,6 +350,9 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None,
     check(isinstance(steps, int) and steps >= 0, "linspace",
           lambda: f"number of steps must be a non-negative int, got {steps}", ValueError)
     dt = get_default_dtype() if dtype is None else as_dtype(dtype)
+    if not dt.is_inexact:
+        return finish_creation(tensor(_integer_linspace(start, end, steps), dt, device),
+                               requires_grad)
     if dt.is_half:  # values worked out in float32, each rounded once
         return finish_creation(linspace(start, end, steps, dtype=float32, device=device).to(dt),
                                requires_grad)
@@ -349,6 +360,15 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None,
     out = tracing.library_call("linspace", functools.partial(_linspace, steps, dt, dev, start,
                                                              end), (), (steps,), dt)
     return finish_creation(out, requires_grad)
+
+
+def _integer_linspace(start: float, end: float, steps: int) -> np.ndarray:
+    """PyTorch's integer ``linspace``: truncated ends, each half stepped from its own end."""
+    first, last = float(int(start)), float(int(end))
+    step = (last - first) / max(steps - 1, 1)
+    i = np.arange(steps)
+    from_first = (i < steps // 2) | (steps == 1)
+    return np.trunc(np.where(from_first, first + step * i, last - step * (steps - 1 - i)))
 
 
 def _linspace(steps: int, dt: dtype, dev: Any, start: float, end: float) -> Tensor:

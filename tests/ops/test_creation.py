@@ -65,11 +65,24 @@ def test_ranges(device):
     np.testing.assert_array_equal(gt.eye(2, dtype=gt.int32).cpu().numpy(), np.eye(2))
 
 
+def test_integer_ranges_from_float_arguments_follow_torch(device):
+    # start and step truncate; int64 truncates end too, other integer dtypes count from it
+    assert gt.arange(0.5, 10, 3.5, dtype=gt.int64, device=device).tolist() == [0, 3, 6, 9]
+    assert gt.arange(2.5, dtype=gt.int64).tolist() == [0, 1]
+    assert gt.arange(-2.5, 2, 1.0, dtype=gt.int32).tolist() == [-2, -1, 0, 1, 2]
+    assert gt.arange(gt.tensor(3)).dtype is gt.int64  # a 0-d tensor counts as its value
+    assert gt.linspace(1, 0, 4, dtype=gt.int64, device=device).tolist() == [1, 0, 0, 0]
+    assert gt.linspace(-2.5, 2.5, 6, dtype=gt.int32).tolist() == [-2, -1, 0, 0, 1, 2]
+    assert gt.linspace(0, 1, 1, dtype=gt.int64).tolist() == [0]
+
+
 @pytest.mark.parametrize("call,err,msg", [
     (lambda: gt.zeros(-1), ValueError, r"^\[zeros\] negative dimension"),
     (lambda: gt.zeros(2.5), TypeError, r"^\[zeros\] shape entries must be ints"),
     (lambda: gt.arange(0, 5, 0), ValueError, r"^\[arange\] step must be nonzero"),
     (lambda: gt.arange(5, 0, 1), ValueError, r"^\[arange\] upper bound and step"),
+    (lambda: gt.arange(0, 1, 0.25, dtype=gt.int64), ValueError, r"^\[arange\] step must be"),
+    (lambda: gt.arange(0, float("inf")), ValueError, r"^\[arange\] unsupported range"),
     (lambda: gt.linspace(0, 1, -2), ValueError, r"^\[linspace\]"),
     (lambda: gt.eye(-1), ValueError, r"^\[eye\]"),
     (lambda: gt.tensor(["a"]), TypeError, r"^\[tensor\]"),
