@@ -24,7 +24,7 @@ from ..dtypes import (
     get_default_dtype,
     int64,
 )
-from ..errors import check
+from ..errors import DTypeError, ShapeError, check
 from ..graph.grad_mode import is_grad_enabled
 from ..graph.inplace import check_inplace, record_write
 from ..shape_rules import checked_numel, normalize_shape
@@ -45,7 +45,7 @@ def finish_creation(t: Tensor, requires_grad: bool) -> Tensor:
 def _infer_dtype(data: Any) -> dtype:
     if isinstance(data, np.ndarray):
         return as_dtype(data.dtype)
-    arr = np.asarray(data)
+    arr = host_array(data, None, "tensor")
     if arr.dtype.kind == "b":
         return bool_
     if arr.dtype.kind in "iu":
@@ -56,6 +56,17 @@ def _infer_dtype(data: Any) -> dtype:
         return default_complex_dtype()
     raise TypeError(f"[tensor] cannot build a tensor from {type(data).__name__} "
                     f"(NumPy sees dtype {arr.dtype})")
+
+
+def host_array(data: Any, np_dtype: Any, op: str) -> np.ndarray:
+    """A new NumPy array of Python data, NumPy's refusals raised as typed errors naming ``op``."""
+    try:
+        return np.array(data, dtype=np_dtype, copy=True)
+    except (TypeError, ValueError, OverflowError) as err:
+        kind = ShapeError if "inhomogeneous" in str(err) else DTypeError
+        what = "the default dtype" if np_dtype is None else np.dtype(np_dtype).name
+        raise kind(f"[{op}] cannot convert {type(data).__name__} data to {what}: {err}") \
+            from None
 
 
 def _from_host(array: np.ndarray, dt: dtype, dev: DeviceLike | None) -> Tensor:
@@ -100,7 +111,7 @@ def tensor(data: Any, dtype: Any = None, device: DeviceLike | None = None,
             isinstance(data, np.ndarray):
         return tensor(as_tensor(data), dtype=dtype, device=device, requires_grad=requires_grad)
     dt = _infer_dtype(data) if dtype is None else as_dtype(dtype)
-    arr = np.array(data, dtype=dt.numpy, copy=True)
+    arr = host_array(data, dt.numpy, "tensor")
     return finish_creation(_from_host(arr, dt, device), requires_grad)
 
 
@@ -215,7 +226,10 @@ def kernel_scalar(value: Any, dt: dtype) -> Any:
 
 
 def _kernel_scalar(value: Any, dt: dtype) -> Any:
-    v = _cast_scalar(value, dt)
+    try:
+        v = _cast_scalar(value, dt)
+    except (TypeError, ValueError, OverflowError):
+        raise DTypeError(f"[fill] value {value!r} cannot be converted to {dt.name}") from None
     return int(np.array(v, dt.numpy).view(dt.kernel)) if dt.is_half else v
 
 

@@ -86,6 +86,11 @@ def test_integer_ranges_from_float_arguments_follow_torch(device):
     (lambda: gt.linspace(0, 1, -2), ValueError, r"^\[linspace\]"),
     (lambda: gt.eye(-1), ValueError, r"^\[eye\]"),
     (lambda: gt.tensor(["a"]), TypeError, r"^\[tensor\]"),
+    (lambda: gt.tensor([[1, 2], [3]]), gt.ShapeError, r"^\[tensor\] cannot convert list"),
+    (lambda: gt.tensor([1j], dtype=gt.float32), gt.DTypeError, r"^\[tensor\] cannot convert"),
+    (lambda: gt.tensor(float("nan"), dtype=gt.int32), gt.DTypeError, r"^\[tensor\]"),
+    (lambda: gt.tensor(2**63), gt.DTypeError, r"^\[tensor\] cannot convert int data"),
+    (lambda: gt.full((2,), float("inf"), dtype=gt.int64), gt.DTypeError, r"^\[fill\] value inf"),
     (lambda: gt.from_numpy([1, 2]), TypeError, r"^\[from_numpy\] expected np.ndarray"),
     (lambda: gt.zeros(2, dtype="clongdouble"), TypeError, r"^\[dtype\]"),
 ])
