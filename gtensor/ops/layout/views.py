@@ -367,7 +367,10 @@ def basic_index(self: Tensor, index: Any) -> Tensor:
             continue
         n, s = self.shape[d], self._strides[d]
         if isinstance(item, slice):
-            start, stop, step = item.indices(n)
+            try:
+                start, stop, step = item.indices(n)
+            except (TypeError, ValueError) as err:  # a zero step, or bounds that are not ints
+                raise IndexError(f"[getitem] invalid slice {item}: {err}") from None
             length = len(range(start, stop, step))
             if length:
                 offset += start * s

@@ -227,6 +227,8 @@ def test_view_ops(device):
     (lambda t: t[2], IndexError, r"^\[getitem\] index 2 is out of bounds for dimension 0"),
     (lambda t: t[0, 0, 0, 0], IndexError, r"^\[getitem\] too many indices"),
     (lambda t: t[..., ...], IndexError, r"^\[getitem\] an index can only have a single"),
+    (lambda t: t[::0], IndexError, r"^\[getitem\] invalid slice .*step cannot be zero"),
+    (lambda t: t[1.5:], IndexError, r"^\[getitem\] invalid slice"),
     (lambda t: t.unflatten(1, (2, 2)), gt.ShapeError, r"^\[unflatten\]"),
 ])
 def test_view_errors(call, err, msg):
