@@ -196,7 +196,7 @@ def roll(self: Tensor, shifts: int | Sequence[int], dims: int | Sequence[int] | 
         shift = shifts if isinstance(shifts, int) else shifts[0]
         return roll(self.reshape(-1), shift, 0).reshape(self.shape)
     ss = [shifts] if isinstance(shifts, int) else list(shifts)
-    ds = _dims(dims, self.ndim, "roll") if self.ndim else [wrap_sized_dim(dims, 0, "roll")]
+    ds = [wrap_sized_dim(d, self.ndim, "roll") for d in ([dims] if isinstance(dims, int) else dims)]
     check(len(ss) == len(ds), "roll", lambda: f"got {len(ss)} shifts for {len(ds)} dims",
           ValueError)
     out = self

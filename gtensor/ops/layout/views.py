@@ -301,6 +301,10 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     """Return the view ``self[..., start:start+length, ...]`` along ``dim``."""
     d = wrap_sized_dim(dim, self.ndim, "narrow")
     n = self.shape[d]
+    if isinstance(start, TensorBase):  # a 0-d integer tensor, as PyTorch accepts
+        check(start.numel() == 1 and not start.dtype.is_inexact, "narrow",
+              "start must be an int or a 0-d integer tensor", TypeError)
+        start = int(start.item())
     if start < 0:
         start += n
     check(0 <= start <= n and 0 <= length and start + length <= n, "narrow",

@@ -43,6 +43,13 @@ def test_flip_roll(device, rng, dims):
     np.testing.assert_array_equal(np_(x.roll(7)), np.roll(a, 7))
 
 
+def test_flip_spread_dims_roll_repeated_dims_narrow_tensor_start(device):
+    x = gt.arange(6, device=device).view(2, 3)
+    assert x.flip(0, 1).tolist() == x.flip((0, 1)).tolist() == [[5, 4, 3], [2, 1, 0]]
+    assert x.flip(dims=[1]).tolist() == [[2, 1, 0], [5, 4, 3]]
+    assert x.roll((1, 1), (1, 1)).tolist() == [[1, 2, 0], [4, 5, 3]]  # shifts add up
+    assert x.narrow(1, gt.tensor(1), 2).tolist() == [[1, 2], [4, 5]]
+
 def test_repeat_tile_repeat_interleave(device, rng):
     a = rng.integers(0, 9, size=(2, 3))
     x = gt.tensor(a, device=device)
