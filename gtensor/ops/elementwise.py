@@ -21,9 +21,10 @@ from ..errors import DivisionByZeroError, DTypeError, ShapeError, check, check_s
 from ..graph.autocast_mode import with_autocast
 from ..graph.grad_mode import state
 from ..graph.inplace import differentiable_inplace
-from ..graph.node import Node, make_node, needs_grad, record
+from ..graph.node import Node, make_node, record
 from ..shape_rules import broadcast_shapes
 from .complex_rules import COMPLEX_BINARY, conj_of, refuse_complex
+from .copy import write_out
 from .creation import as_tensor
 from .dispatch import PlanCache
 from .launch_plans import Operand, planned_binary, run_kernel
@@ -73,16 +74,7 @@ def finish(result: Tensor, want: dtype, out: Tensor | None, op: str) -> Tensor:
     """Cast a result to ``want``, or write it into ``out=``."""
     if result.dtype is not want:
         result = result.to(want)  # type: ignore[attr-defined]
-    if out is None:
-        return result
-    check(not needs_grad(result), op, "out=... arguments don't support automatic "
-          "differentiation", RuntimeError)
-    check(out.shape == result.shape, op, lambda: f"out has shape {out.shape} but the result "
-          f"has shape {result.shape}", ShapeError)
-    check(result.dtype.category <= out.dtype.category, op, lambda: f"result type "
-          f"{result.dtype.name} can't be cast to the desired output type {out.dtype.name}",
-          DTypeError)
-    return out.copy_(result)  # type: ignore[attr-defined]
+    return result if out is None else write_out(result, out, op)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from ...graph.grad_mode import no_grad
 from ...graph.inplace import differentiable_inplace
 from ...shape_rules import broadcast_shapes
 from ...tensor_base import TensorBase
+from ..copy import write_out
 from ..creation import full
 from ..dispatch import launch
 from ..elementwise import where as elementwise_where
@@ -136,8 +137,8 @@ def argwhere(self: Tensor) -> Tensor:
 _NO_ARG: Any = object()
 
 
-def where(condition: Any, input: Any = _NO_ARG, other: Any = _NO_ARG
-          ) -> Tensor | tuple[Tensor, ...]:
+def where(condition: Any, input: Any = _NO_ARG, other: Any = _NO_ARG, *,
+          out: Tensor | None = None) -> Tensor | tuple[Tensor, ...]:
     """``input`` where ``condition`` is true, else ``other``; alone, ``condition.nonzero``.
 
     With only ``condition`` it returns ``nonzero(condition, as_tuple=True)``, as
@@ -151,7 +152,7 @@ def where(condition: Any, input: Any = _NO_ARG, other: Any = _NO_ARG
         return nonzero(condition, as_tuple=True)
     check(input is not _NO_ARG and other is not _NO_ARG, "where",
           "takes either condition alone or condition, input and other", TypeError)
-    return elementwise_where(condition, input, other)
+    return write_out(elementwise_where(condition, input, other), out, "where")
 
 
 # Functional forms, exported as gt.<name> (PyTorch's torch.<name>).

@@ -28,6 +28,7 @@ from ...graph.node import Node, record
 from ...shape_rules import normalize_shape, wrap_dim, wrap_sized_dim
 from ...tensor_base import TensorBase, contiguous_strides, from_storage
 from ...trace_state import state as trace_state
+from ..copy import write_out
 from ..creation import arange, tensor, zeros
 from ..dispatch import launch
 from ..indexing.along_dim import index_select, scatter_, scatter_add_
@@ -47,7 +48,7 @@ def _cat_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, ...]:
     return tuple(grads)
 
 
-def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Concatenate tensors along an existing dim (dtypes promote; 1-D empty tensors are skipped).
 
     Differentiable: each input gets its slice of the gradient.
@@ -72,10 +73,10 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
             f"and {t.shape}", ShapeError)
     shape = list(ref.shape)
     shape[d] = sum(t.shape[d] for t in parts)
-    out = library_call("cat", functools.partial(_concatenated, tuple(shape), dt, d),
+    result = library_call("cat", functools.partial(_concatenated, tuple(shape), dt, d),
                        tuple(parts), tuple(shape), dt)
-    record("cat", out, parts, _cat_vjp, dim=d, sizes=[t.shape[d] for t in parts])
-    return out
+    record("cat", result, parts, _cat_vjp, dim=d, sizes=[t.shape[d] for t in parts])
+    return write_out(result, out, "cat")
 
 
 def _concatenated(shape: tuple[int, ...], dt: Any, dim: int, *parts: Tensor) -> Tensor:
@@ -89,7 +90,7 @@ def _concatenated(shape: tuple[int, ...], dt: Any, dim: int, *parts: Tensor) -> 
     return out
 
 
-def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Stack same-shape tensors along a new dim.
 
     Example:
@@ -101,7 +102,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     check(all(t.shape == ts[0].shape for t in ts), "stack", lambda: "stack expects each "
           f"tensor to be equal size, got {[t.shape for t in ts]}", ShapeError)
     d = wrap_dim(dim, ts[0].ndim + 1, "stack")
-    return cat([t.unsqueeze(d) for t in ts], d)
+    return write_out(cat([t.unsqueeze(d) for t in ts], d), out, "stack")
 
 
 def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0

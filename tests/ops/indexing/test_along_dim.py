@@ -155,6 +155,24 @@ def test_where_of_a_condition_alone_is_nonzero_as_tuple(device):
     with pytest.raises(TypeError, match=r"^\[where\] takes either condition alone"):
         gt.where(m > 0, 1.0)
 
+
+def test_out_arguments_of_gather_select_take_where_cat_stack(device):
+    x = gt.arange(6.0, device=device).view(2, 3)
+    i = gt.tensor([[2], [0]], device=device)
+    calls = {
+        "gather": (lambda o: gt.gather(x, 1, i, out=o), (2, 1), [[2.0], [3.0]]),
+        "index_select": (lambda o: gt.index_select(x, 0, i[1], out=o), (1, 3), [[0, 1, 2]]),
+        "take": (lambda o: gt.take(x, i[0], out=o), (1,), [2.0]),
+        "where": (lambda o: gt.where(x > 2, x, 0.0, out=o), (2, 3), [[0, 0, 0], [3, 4, 5]]),
+        "cat": (lambda o: gt.cat([x[0], x[1, :1]], out=o), (4,), [0, 1, 2, 3]),
+        "stack": (lambda o: gt.stack([x[0], x[1]], 1, out=o), (3, 2), [[0, 3], [1, 4], [2, 5]]),
+    }
+    for op, (call, shape, want) in calls.items():
+        o = gt.empty(shape, dtype=gt.float64, device=device)
+        assert call(o) is o and o.tolist() == want, op
+        with pytest.raises(gt.ShapeError, match=rf"^\[{op}\] out has shape"):
+            call(gt.empty(7, device=device))
+
 def test_errors(device):
     x = gt.zeros(3, 4, device=device)
     i = gt.tensor([[0, 5]], device=device)
