@@ -153,6 +153,7 @@ from .ops.creation import (
     ones,
     ones_like,
     tensor,
+    zero_,
     zeros,
     zeros_like,
 )
@@ -538,6 +539,6 @@ __all__ = [
     "tan_", "tanh", "tanh_", "tensor", "tile", "topk", "trace", "transfer_count", "transpose",
     "tril", "triu", "true_divide", "trunc", "trunc_", "uint8", "uint16", "uint32", "uint64",
     "unbind", "unflatten", "unique",
-    "unsqueeze", "utils", "var", "vmap", "where", "zeros", "zeros_like"
+    "unsqueeze", "utils", "var", "vmap", "where", "zero_", "zeros", "zeros_like"
 ]
 __all__ += ops.torch_names.__all__ + linalg.legacy.__all__  # noqa: F405

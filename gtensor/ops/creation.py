@@ -196,6 +196,16 @@ def fill_(t: Tensor, value: Any) -> Tensor:
     return t
 
 
+def zero_(input: Tensor) -> Tensor:
+    """Set every element of ``input`` to zero in place (``fill_(input, 0)``).
+
+    Example:
+        >>> gt.ones(2).zero_().tolist()
+        [0.0, 0.0]
+    """
+    return fill_(input, 0)
+
+
 def _filled(shape: tuple[int, ...], dt: dtype, dev: Any, value: Any) -> Tensor:
     """A new contiguous tensor set to the number ``value`` (fresh: nothing to check)."""
     t = TensorBase.empty(shape, dt, dev)

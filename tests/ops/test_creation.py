@@ -97,3 +97,13 @@ def test_integer_ranges_from_float_arguments_follow_torch(device):
 def test_creation_errors(call, err, msg):
     with pytest.raises(err, match=msg):
         call()
+
+
+def test_zero_writes_through_a_view_and_keeps_gradients(device):
+    a = gt.tensor([[1.0, 2.0], [3.0, 4.0]], device=device, requires_grad=True)
+    b = a.clone()
+    version = b._version
+    assert b[0].zero_().tolist() == [0.0, 0.0] and b._version == version + 1
+    (b * b).sum().backward()
+    assert a.grad.tolist() == [[0.0, 0.0], [6.0, 8.0]]
+    assert gt.zero_(gt.ones(2, dtype=gt.int32, device=device)).tolist() == [0, 0]
