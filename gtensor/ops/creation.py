@@ -43,7 +43,7 @@ def finish_creation(t: Tensor, requires_grad: bool) -> Tensor:
 
 
 def _infer_dtype(data: Any) -> dtype:
-    if isinstance(data, np.ndarray):
+    if isinstance(data, (np.ndarray, np.generic)):  # a NumPy scalar keeps its dtype too
         return as_dtype(data.dtype)
     arr = host_array(data, None, "tensor")
     if arr.dtype.kind == "b":
@@ -254,6 +254,8 @@ def full(size: Any, fill_value: Any, dtype: Any = None, device: DeviceLike | Non
         >>> full((2,), 7).tolist()
         [7, 7]
     """
+    if isinstance(fill_value, np.generic):  # a number here, whatever its NumPy dtype
+        fill_value = fill_value.item()
     default = _infer_dtype(fill_value) if dtype is None else None
     dims, dt, dev = creation_args((size,) if not isinstance(size, (tuple, list)) else
                                    (tuple(size),), dtype, device, "full", default)

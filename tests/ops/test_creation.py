@@ -51,6 +51,12 @@ def test_like_constructors(device):
     assert gt.full((2,), 1.5).dtype is gt.float32 and gt.full((2,), 3).dtype is gt.int64
 
 
+def test_numpy_scalars_keep_their_dtype_in_tensor_but_not_in_full():
+    assert gt.tensor(np.float64(1.5)).dtype is gt.float64  # as a 0-d array would
+    assert gt.as_tensor(np.int32(2)).dtype is gt.int32
+    assert gt.full((2,), np.float64(1.5)).dtype is gt.float32  # a fill value is a number
+
+
 def test_ranges(device):
     np.testing.assert_array_equal(gt.arange(5, device=device).cpu().numpy(), np.arange(5))
     np.testing.assert_allclose(gt.arange(1, 2.5, 0.5, device=device).cpu().numpy(),
