@@ -193,6 +193,11 @@ def test_errors(device):
                                                                 device=device))
     with pytest.raises(ValueError, match=r"^\[scatter_reduce\] reduce must be one of"):
         x.scatter_reduce(0, gt.tensor([[0]], device=device), x, "median")
+    z = gt.zeros(2, dtype=gt.complex64, device=device)
+    with pytest.raises(gt.DTypeError, match=r"^\[scatter_reduce\] reduce='amax' is not defined"):
+        z.scatter_reduce(0, gt.tensor([0], device=device), z, "amax")
+    with pytest.raises(gt.DTypeError, match=r"^\[scatter_reduce\] reduce='mean' is not"):
+        (z != 0).scatter_reduce(0, gt.tensor([0], device=device), z != 0, "mean")
     with pytest.raises(TypeError, match=r"^\[gather\] expected an integer index"):
         x.gather(0, gt.tensor([[True]], device=device))
     for op in ("masked_fill", "masked_fill_"):
