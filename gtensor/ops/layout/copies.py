@@ -383,7 +383,8 @@ def _triangle_run(diagonal: int, lower: bool, x: Tensor) -> Tensor:
     batch = int(np.prod(x.shape[:-2]))  # not -1: a size-0 shape has no inferable dim
     src = x.contiguous().reshape((batch, rows, cols))  # one layout per launch plan
     out = TensorBase.empty(src.shape, x.dtype, x.device)
-    launch("triangle", x.device, (x.dtype,), src._native(), out._native(), diagonal, lower)
+    if out.numel():  # an empty grid is no launch on a GPU
+        launch("triangle", x.device, (x.dtype,), src._native(), out._native(), diagonal, lower)
     return from_storage(out._storage, x.shape, contiguous_strides(x.shape), 0, out.dtype)
 
 
