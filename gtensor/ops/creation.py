@@ -375,10 +375,16 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None,
     """
     check(isinstance(steps, int) and steps >= 0, "linspace",
           lambda: f"number of steps must be a non-negative int, got {steps}", ValueError)
-    dt = get_default_dtype() if dtype is None else as_dtype(dtype)
-    if not dt.is_inexact:
-        return finish_creation(tensor(_integer_linspace(start, end, steps), dt, device),
-                               requires_grad)
+    ends_complex = complex in (type(start), type(end))
+    if dtype is not None:
+        dt = as_dtype(dtype)
+        check(dt.is_complex or not ends_complex, "linspace", lambda: f"complex ends need a "
+              f"complex dtype, got {dt.name}", DTypeError)
+    else:
+        dt = default_complex_dtype() if ends_complex else get_default_dtype()
+    if dt.is_complex or not dt.is_inexact:
+        return finish_creation(tensor(_host_linspace(start, end, steps, dt.is_complex), dt,
+                                      device), requires_grad)
     if dt.is_half:  # values worked out in float32, each rounded once
         return finish_creation(linspace(start, end, steps, dtype=float32, device=device).to(dt),
                                requires_grad)
@@ -388,13 +394,15 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None,
     return finish_creation(out, requires_grad)
 
 
-def _integer_linspace(start: float, end: float, steps: int) -> np.ndarray:
-    """PyTorch's integer ``linspace``: truncated ends, each half stepped from its own end."""
-    first, last = float(int(start)), float(int(end))
+def _host_linspace(start: Any, end: Any, steps: int, is_complex: bool) -> np.ndarray:
+    """PyTorch's complex or integer ``linspace`` (integers: truncated ends and values), each
+    half stepped from its own end."""
+    first, last = (complex(start), complex(end)) if is_complex else (int(start), int(end))
     step = (last - first) / max(steps - 1, 1)
     i = np.arange(steps)
     from_first = (i < steps // 2) | (steps == 1)
-    return np.trunc(np.where(from_first, first + step * i, last - step * (steps - 1 - i)))
+    values = np.where(from_first, first + step * i, last - step * (steps - 1 - i))
+    return values if is_complex else np.trunc(values)
 
 
 def _linspace(steps: int, dt: dtype, dev: Any, start: float, end: float) -> Tensor:

@@ -80,6 +80,11 @@ def test_integer_ranges_from_float_arguments_follow_torch(device):
     assert gt.linspace(1, 0, 4, dtype=gt.int64, device=device).tolist() == [1, 0, 0, 0]
     assert gt.linspace(-2.5, 2.5, 6, dtype=gt.int32).tolist() == [-2, -1, 0, 0, 1, 2]
     assert gt.linspace(0, 1, 1, dtype=gt.int64).tolist() == [0]
+    z = gt.linspace(1j, -2, 3, device=device)  # complex ends: the default complex dtype
+    assert z.dtype is gt.complex64 and z.tolist() == [1j, -1 + 0.5j, -2 + 0j]
+    assert gt.logspace(0, 1j, 2).dtype is gt.complex64
+    with pytest.raises(gt.DTypeError, match=r"^\[linspace\] complex ends need a complex"):
+        gt.linspace(0, 1j, 2, dtype=gt.float32)
 
 
 @pytest.mark.parametrize("call,err,msg", [
