@@ -297,7 +297,8 @@ def _gather_vjp(ctx: Node, g: Tensor) -> Tensor:
     return scatter_add(zeros(ctx.in_shape, dtype=g.dtype, device=g.device), ctx.dim, index, g)
 
 
-def gather(self: Tensor, dim: int, index: Any, *, out: Tensor | None = None) -> Tensor:
+def gather(self: Tensor, dim: int, index: Any, *, sparse_grad: bool = False,
+           out: Tensor | None = None) -> Tensor:
     """Return ``out[i][j] = self[index[i][j]][j]`` (for ``dim=0``; likewise for other dims).
 
     Differentiable in ``self`` (the gradient is scatter-added back).
@@ -305,6 +306,8 @@ def gather(self: Tensor, dim: int, index: Any, *, out: Tensor | None = None) -> 
     Args:
         dim: the dim ``index`` selects along.
         index: integer tensor with ``self``'s rank; outside ``dim`` no larger than ``self``.
+        sparse_grad: accepted for PyTorch compatibility; the gradient is always dense.
+        out: the tensor to write the result into.
 
     Returns:
         A tensor of ``index``'s shape.

@@ -48,8 +48,11 @@ def _cat_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, ...]:
     return tuple(grads)
 
 
-def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
+def cat(tensors: Sequence[Tensor], dim: int = 0, *, axis: int | None = None,
+        out: Tensor | None = None) -> Tensor:
     """Concatenate tensors along an existing dim (dtypes promote; 1-D empty tensors are skipped).
+
+    ``axis`` is NumPy's name for ``dim``, which PyTorch accepts too.
 
     Differentiable: each input gets its slice of the gradient.
 
@@ -57,6 +60,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -
         >>> gt.cat([gt.ones(2), gt.zeros(1)]).tolist()
         [1.0, 1.0, 0.0]
     """
+    dim = dim if axis is None else axis
     (tensors,) = autocast_inputs("cat", tensors)
     ts = tensor_list(tensors, "cat")
     dt = ts[0].dtype
@@ -257,16 +261,25 @@ def tile(self: Tensor, *dims: Any) -> Tensor:
     return repeat(self, (1,) * (self.ndim - len(reps)) + reps)
 
 
-def repeat_interleave(self: Tensor, repeats: int | Tensor, dim: int | None = None) -> Tensor:
+def repeat_interleave(self: Tensor, repeats: int | Tensor | None = None, dim: int | None = None,
+                      *, output_size: int | None = None) -> Tensor:
     """Repeat each element ``repeats`` times (an int, or one count per element) along ``dim``.
 
     With a tensor of counts the host reads them once to size the result.
-    Differentiable (an ``index_select``).
+    Differentiable (an ``index_select``). Without ``repeats``, ``self`` holds
+    the counts and the result repeats their positions: ``arange(n)`` repeated.
+    ``output_size``, when given, must be the result's length along ``dim``.
 
     Example:
         >>> gt.tensor([1, 2]).repeat_interleave(gt.tensor([1, 3])).tolist()
         [1, 2, 2, 2]
+        >>> gt.repeat_interleave(gt.tensor([2, 0, 1])).tolist()
+        [0, 0, 2]
     """
+    if repeats is None:
+        check(self.ndim <= 1, "repeat_interleave", "repeats must be 0-d or 1-d", ShapeError)
+        return repeat_interleave(arange(self.numel(), dtype=int64, device=self.device), self,
+                                 output_size=output_size)
     x = self.reshape(-1) if dim is None else self
     d = 0 if dim is None else wrap_sized_dim(dim, self.ndim, "repeat_interleave")
     n = x.shape[d]
@@ -283,6 +296,8 @@ def repeat_interleave(self: Tensor, repeats: int | Tensor, dim: int | None = Non
               ValueError)
     ends = tensor(np.cumsum(counts).reshape(1, -1), dtype=int64, device=self.device)
     total = int(counts.sum())
+    check(output_size is None or output_size == total, "repeat_interleave", lambda: "output_size "
+          f"{output_size} is not the repeated length {total}", ValueError)
     positions = arange(total, dtype=int64, device=self.device).reshape(1, -1)
     index = TensorBase.empty((1, total), int64, self.device)
     if total:

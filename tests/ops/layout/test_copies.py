@@ -49,6 +49,8 @@ def test_flip_spread_dims_roll_repeated_dims_narrow_tensor_start(device):
     assert x.flip(dims=[1]).tolist() == [[2, 1, 0], [5, 4, 3]]
     assert x.roll((1, 1), (1, 1)).tolist() == [[1, 2, 0], [4, 5, 3]]  # shifts add up
     assert x.narrow(1, gt.tensor(1), 2).tolist() == [[1, 2], [4, 5]]
+    assert gt.cat([x, x], axis=1).shape == (2, 6)  # NumPy's name for dim, as torch takes
+
 
 def test_repeat_tile_repeat_interleave(device, rng):
     a = rng.integers(0, 9, size=(2, 3))
@@ -64,6 +66,11 @@ def test_repeat_tile_repeat_interleave(device, rng):
         x.repeat(2)
     with pytest.raises(ValueError, match=r"^\[repeat_interleave\] repeats must be >= 0"):
         x.repeat_interleave(gt.tensor([1, -1], device=device), dim=0)
+    # the counts alone: their positions repeated; output_size must be the length
+    assert gt.repeat_interleave(gt.tensor([2, 0, 1], device=device)).tolist() == [0, 0, 2]
+    assert x.repeat_interleave(2, dim=0, output_size=4).shape == (4, 3)
+    with pytest.raises(ValueError, match=r"^\[repeat_interleave\] output_size 5 is not"):
+        x.repeat_interleave(2, dim=0, output_size=5)
 
 
 @pytest.mark.parametrize("mode, np_mode", [("reflect", "reflect"), ("replicate", "edge"),
