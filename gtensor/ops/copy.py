@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..cuda import current_stream
 from ..device import DeviceLike, device, resolve
 from ..dtypes import as_dtype, dtype
-from ..errors import DTypeError, ShapeError, check
+from ..errors import DTypeError, GTensorError, ShapeError, check
 from ..graph.inplace import check_inplace, record_write
 from ..graph.node import needs_grad, record
 from ..graph.overlap import unaliased
@@ -129,7 +129,7 @@ def write_out(result: Tensor, out: Tensor | None, op: str) -> Tensor:
     if out is None:
         return result
     check(not needs_grad(result), op, "out=... arguments don't support automatic "
-          "differentiation", RuntimeError)
+          "differentiation", GTensorError)
     check(out.shape == result.shape, op, lambda: f"out has shape {out.shape} but the result "
           f"has shape {result.shape}", ShapeError)
     check(result.dtype.category <= out.dtype.category, op, lambda: f"result type "

@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import ALL_DTYPES, bool_, dtype, get_default_dtype, result_type
-from ..errors import DivisionByZeroError, DTypeError, ShapeError, check, check_same_device
+from ..errors import (
+    DivisionByZeroError,
+    DTypeError,
+    GTensorError,
+    ShapeError,
+    check,
+    check_same_device,
+)
 from ..graph.autocast_mode import with_autocast
 from ..graph.grad_mode import state
 from ..graph.inplace import differentiable_inplace
@@ -334,7 +341,7 @@ def _check_inplace_target(self: Tensor, other_shape: tuple[int, ...], op: str) -
           f"{broadcast_shapes(self.shape, other_shape, op=op)}", ShapeError)
     check(all(s != 0 or n <= 1 for n, s in zip(self.shape, self._strides, strict=True)), op,
           "unsupported operation: more than one element of the written-to tensor refers to a "
-          "single memory location; clone() it first", RuntimeError)
+          "single memory location; clone() it first", GTensorError)
 
 
 _writable = PlanCache()  # in-place targets whose layout passed _check_inplace_target
