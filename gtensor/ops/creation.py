@@ -23,6 +23,7 @@ from ..dtypes import (
     float32,
     get_default_dtype,
     int64,
+    promote_types,
 )
 from ..errors import DTypeError, ShapeError, check
 from ..graph.grad_mode import is_grad_enabled
@@ -45,6 +46,13 @@ def finish_creation(t: Tensor, requires_grad: bool) -> Tensor:
 def _infer_dtype(data: Any) -> dtype:
     if isinstance(data, (np.ndarray, np.generic)):  # a NumPy scalar keeps its dtype too
         return as_dtype(data.dtype)
+    if isinstance(data, TensorBase):
+        return data.dtype
+    if isinstance(data, (list, tuple)) and data and isinstance(data[0], TensorBase):
+        dt = data[0].dtype  # a sequence of tensors: their dtypes promote, as in PyTorch
+        for item in data[1:]:
+            dt = promote_types(dt, _infer_dtype(item), "tensor")
+        return dt
     arr = host_array(data, None, "tensor")
     if arr.dtype.kind == "b":
         return bool_

@@ -51,10 +51,12 @@ def test_like_constructors(device):
     assert gt.full((2,), 1.5).dtype is gt.float32 and gt.full((2,), 3).dtype is gt.int64
 
 
-def test_numpy_scalars_keep_their_dtype_in_tensor_but_not_in_full():
+def test_numpy_scalars_and_tensors_in_lists_keep_their_dtype_in_tensor():
     assert gt.tensor(np.float64(1.5)).dtype is gt.float64  # as a 0-d array would
     assert gt.as_tensor(np.int32(2)).dtype is gt.int32
     assert gt.full((2,), np.float64(1.5)).dtype is gt.float32  # a fill value is a number
+    assert gt.tensor([gt.tensor(1.0, dtype=gt.float64), 2.5]).dtype is gt.float64
+    assert gt.tensor([gt.tensor(1, dtype=gt.int32), gt.tensor(2.5)]).dtype is gt.float32
 
 
 def test_ranges(device):
