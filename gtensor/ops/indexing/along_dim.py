@@ -90,7 +90,7 @@ def index_select(self: Tensor, dim: int, index: Any, *, out: Tensor | None = Non
                 self, (slice(None),) * d + (idx,), "index_select"))
     record("index_select", res, (self,), _index_select_vjp, save=(idx,), dim=d,
            in_shape=self.shape)
-    return write_out(res, out, "index_select")
+    return res if out is None else write_out(res, out, "index_select")
 
 
 def _index_write(self: Tensor, dim: int, index: Any, source: Any, mode: str, op: str) -> Tensor:
@@ -319,7 +319,8 @@ def gather(self: Tensor, dim: int, index: Any, *, sparse_grad: bool = False,
         >>> gt.tensor([[1, 2], [3, 4]]).gather(1, gt.tensor([[1], [0]])).tolist()
         [[2], [3]]
     """
-    return write_out(gather_indices(self, dim, index, "gather"), out, "gather")
+    result = gather_indices(self, dim, index, "gather")
+    return result if out is None else write_out(result, out, "gather")
 
 
 def gather_indices(self: Tensor, dim: int, index: Any, op: str, strict: bool = False) -> Tensor:

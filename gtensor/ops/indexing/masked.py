@@ -148,11 +148,12 @@ def where(condition: Any, input: Any = _NO_ARG, other: Any = _NO_ARG, *,
         >>> [t.tolist() for t in gt.where(gt.tensor([[0, 1], [1, 0]]))]
         [[0, 1], [1, 0]]
     """
-    if input is _NO_ARG and other is _NO_ARG:
-        return nonzero(condition, as_tuple=True)
-    check(input is not _NO_ARG and other is not _NO_ARG, "where",
+    if input is not _NO_ARG and other is not _NO_ARG:
+        result = elementwise_where(condition, input, other)
+        return result if out is None else write_out(result, out, "where")
+    check(input is _NO_ARG and other is _NO_ARG, "where",
           "takes either condition alone or condition, input and other", TypeError)
-    return write_out(elementwise_where(condition, input, other), out, "where")
+    return nonzero(condition, as_tuple=True)
 
 
 # Functional forms, exported as gt.<name> (PyTorch's torch.<name>).

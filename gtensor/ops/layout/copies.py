@@ -80,7 +80,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0, *, axis: int | None = None,
     result = library_call("cat", functools.partial(_concatenated, tuple(shape), dt, d),
                        tuple(parts), tuple(shape), dt)
     record("cat", result, parts, _cat_vjp, dim=d, sizes=[t.shape[d] for t in parts])
-    return write_out(result, out, "cat")
+    return result if out is None else write_out(result, out, "cat")
 
 
 def _concatenated(shape: tuple[int, ...], dt: Any, dim: int, *parts: Tensor) -> Tensor:
