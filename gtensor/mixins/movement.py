@@ -41,6 +41,7 @@ class MovementMethods:
     flatten = views.flatten
     unflatten = views.unflatten
     narrow = views.narrow
+    narrow_copy = views.narrow_copy
     select = views.select
     unbind = views.unbind
     split = copies.split

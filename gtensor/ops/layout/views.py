@@ -19,7 +19,7 @@ from ...errors import ShapeError, check, check_same_device
 from ...graph.node import Node, record
 from ...shape_rules import broadcast_shapes, normalize_shape, wrap_dim, wrap_sized_dim
 from ...tensor_base import TensorBase, contiguous_strides, from_storage
-from ..copy import broadcast_view
+from ..copy import broadcast_view, clone
 from ..creation import zeros
 
 if TYPE_CHECKING:
@@ -312,6 +312,16 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     shape = self.shape[:d] + (length,) + self.shape[d + 1:]
     out = self._make_view(shape, self._strides, self._offset + start * self._strides[d])
     return _reindexed(out, self, "narrow", lambda z: narrow(z, d, start, length))
+
+
+def narrow_copy(self: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """Return a copy of :func:`narrow` (its own contiguous storage).
+
+    Example:
+        >>> gt.arange(5).narrow_copy(0, 1, 2).tolist()
+        [1, 2]
+    """
+    return clone(narrow(self, dim, start, length))
 
 
 def select(self: Tensor, dim: int, index: int) -> Tensor:

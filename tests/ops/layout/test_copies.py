@@ -50,6 +50,8 @@ def test_flip_spread_dims_roll_repeated_dims_narrow_tensor_start(device):
     assert x.roll((1, 1), (1, 1)).tolist() == [[1, 2, 0], [4, 5, 3]]  # shifts add up
     assert x.narrow(1, gt.tensor(1), 2).tolist() == [[1, 2], [4, 5]]
     assert gt.cat([x, x], axis=1).shape == (2, 6)  # NumPy's name for dim, as torch takes
+    part = gt.narrow_copy(x, 1, 1, 2)
+    assert part.tolist() == [[1, 2], [4, 5]] and part.is_contiguous()
 
 
 def test_repeat_tile_repeat_interleave(device, rng):
