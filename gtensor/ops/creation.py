@@ -68,6 +68,8 @@ def _infer_dtype(data: Any) -> dtype:
 
 def host_array(data: Any, np_dtype: Any, op: str) -> np.ndarray:
     """A new NumPy array of Python data, NumPy's refusals raised as typed errors naming ``op``."""
+    check(not isinstance(data, (str, bytes)), op, lambda: f"cannot build a tensor from "
+          f"{type(data).__name__}", DTypeError)
     try:
         return np.array(data, dtype=np_dtype, copy=True)
     except (TypeError, ValueError, OverflowError) as err:
@@ -345,14 +347,14 @@ def arange(start: float, end: float | None = None, step: float = 1, *, dtype: An
     start, end, step = (v.item() if isinstance(v, TensorBase) else v for v in (start, end, step))
     is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
     dt = (int64 if is_int else get_default_dtype()) if dtype is None else as_dtype(dtype)
+    check(math.isfinite(start) and math.isfinite(end), "arange",
+          lambda: f"unsupported range: {start} -> {end}", ValueError)
     count = None
     if not (is_int or dt.is_inexact):  # as PyTorch: start and step truncated to the integer
         if dt is not int64 and step:  # dtype; int64 truncates end too, others count from it
             count = math.ceil((end - start) / step)
         start, end, step = int(start), int(end), int(step)
     check(step != 0, "arange", "step must be nonzero", ValueError)
-    check(math.isfinite(start) and math.isfinite(end), "arange",
-          lambda: f"unsupported range: {start} -> {end}", ValueError)
     check((end - start) * step >= 0 or end == start, "arange",
           lambda: f"upper bound and step sign are inconsistent ({start}, {end}, {step})",
           ValueError)

@@ -96,6 +96,8 @@ def test_integer_ranges_from_float_arguments_follow_torch(device):
     (lambda: gt.arange(5, 0, 1), ValueError, r"^\[arange\] upper bound and step"),
     (lambda: gt.arange(0, 1, 0.25, dtype=gt.int64), ValueError, r"^\[arange\] step must be"),
     (lambda: gt.arange(0, float("inf")), ValueError, r"^\[arange\] unsupported range"),
+    (lambda: gt.arange(float("nan"), dtype=gt.int64), ValueError, r"^\[arange\] unsupported"),
+    (lambda: gt.tensor("abc", dtype=gt.bool), gt.DTypeError, r"^\[tensor\] cannot build"),
     (lambda: gt.linspace(0, 1, -2), ValueError, r"^\[linspace\]"),
     (lambda: gt.eye(-1), ValueError, r"^\[eye\]"),
     (lambda: gt.tensor(["a"]), TypeError, r"^\[tensor\]"),
