@@ -153,6 +153,7 @@ from .ops.creation import (
     ones,
     ones_like,
     tensor,
+    zero_,
     zeros,
     zeros_like,
 )
@@ -181,7 +182,6 @@ from .ops.elementwise import (
     remainder,
     right_shift,
     sub,
-    where,
 )
 from .ops.float_math import (
     acosh,
@@ -204,7 +204,7 @@ from .ops.indexing.along_dim import (
     take,
     take_along_dim,
 )
-from .ops.indexing.masked import argwhere, masked_fill, masked_select, nonzero
+from .ops.indexing.masked import argwhere, masked_fill, masked_select, nonzero, where
 from .ops.indexing.scatter_reduce import scatter_reduce
 from .ops.indexing.subscript import index_put, index_put_
 from .ops.interop import from_dlpack
@@ -252,6 +252,7 @@ from .ops.layout.views import (
     flatten,
     meshgrid,
     narrow,
+    narrow_copy,
     permute,
     reshape,
     select,
@@ -525,7 +526,8 @@ __all__ = [
     "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "logsumexp", "lt",
     "manual_seed", "masked_fill", "masked_select", "matmul", "max", "max_pool2d", "maximum",
     "mean", "memory", "meshgrid", "min", "minimum", "mm", "mul", "multinomial", "multiply",
-    "narrow", "ne", "neg", "neg_", "negative", "nn", "no_grad", "nonzero", "norm", "numel",
+    "narrow", "narrow_copy", "ne", "neg", "neg_", "negative", "nn", "no_grad", "nonzero", "norm",
+    "numel",
     "one_hot", "ones", "ones_like", "optim", "outer", "pad", "permute", "pow", "prod",
     "promote_types",
     "rand", "rand_like", "randint", "randn", "randn_like", "randperm", "reciprocal", "reciprocal_",
@@ -539,6 +541,6 @@ __all__ = [
     "tan_", "tanh", "tanh_", "tensor", "tile", "topk", "trace", "transfer_count", "transpose",
     "tril", "triu", "true_divide", "trunc", "trunc_", "uint8", "uint16", "uint32", "uint64",
     "unbind", "unflatten", "unique",
-    "unsqueeze", "utils", "var", "vmap", "where", "zeros", "zeros_like"
+    "unsqueeze", "utils", "var", "vmap", "where", "zero_", "zeros", "zeros_like"
 ]
 __all__ += ops.torch_names.__all__ + linalg.legacy.__all__  # noqa: F405

@@ -124,3 +124,18 @@ def wrap_dim(dim: int, ndim: int, op: str) -> int:
         raise IndexError(f"[{op}] dimension out of range (expected to be in range of "
                          f"[{lo}, {hi}], but got {dim})")
     return int(dim) % max(ndim, 1)
+
+
+def wrap_sized_dim(dim: int, ndim: int, op: str) -> int:
+    """:func:`wrap_dim` for ops that need a dim with a size (0-d tensors have none).
+
+    Raises:
+        IndexError: the tensor is 0-d, or ``dim`` is out of range.
+
+    Example:
+        >>> wrap_sized_dim(-1, 2, "narrow")
+        1
+    """
+    if ndim == 0:
+        raise IndexError(f"[{op}] dimension specified as {dim} but tensor has no dimensions")
+    return wrap_dim(dim, ndim, op)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import check
+from .errors import GTensorError, check
 from .mixins import (
     ArithmeticMethods,
     AutogradMethods,
@@ -61,7 +61,7 @@ class Tensor(TensorBase, AutogradMethods, CopyMethods, ArithmeticMethods, UnaryM
             return self.detach().cpu().numpy()
         check(not self._requires_grad or force, "numpy",
               "can't call numpy() on a tensor that requires grad; use .detach().numpy()",
-              RuntimeError)
+              GTensorError)
         return host_view(self._storage, self._dtype.numpy, self._shape, self._strides,
                          self._offset)
 
@@ -74,7 +74,7 @@ class Tensor(TensorBase, AutogradMethods, CopyMethods, ArithmeticMethods, UnaryM
     def item(self) -> bool | int | float:
         """Return the value of a one-element tensor as a Python number."""
         check(self.numel() == 1, "item", lambda: "a Tensor with "
-              f"{self.numel()} elements cannot be converted to Scalar", RuntimeError)
+              f"{self.numel()} elements cannot be converted to Scalar", GTensorError)
         return self.detach().cpu().numpy().reshape(()).item()
 
     def tolist(self) -> Any:
@@ -88,7 +88,7 @@ class Tensor(TensorBase, AutogradMethods, CopyMethods, ArithmeticMethods, UnaryM
 
     def __bool__(self) -> bool:
         check(self.numel() == 1, "bool", lambda: f"Boolean value of Tensor with {self.numel()} "
-              "elements is ambiguous", RuntimeError)
+              "elements is ambiguous", GTensorError)
         return bool(self.item())
 
     def __float__(self) -> float:

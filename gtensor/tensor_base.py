@@ -22,7 +22,7 @@ from .cuda import current_stream, runtime
 from .device import CPU, device
 from .dtypes import as_dtype, dtype
 from .errors import DeviceMismatchError, DTypeError, GTensorError, ShapeError, check
-from .shape_rules import wrap_dim
+from .shape_rules import wrap_sized_dim
 from .storage import Storage, cuda_array_interface, host_view, interface_typestr
 from .trace_state import state as _tracing
 
@@ -289,7 +289,7 @@ class TensorBase:
         self._storage.version += 1
 
     def _wrap_dim(self, dim: int, op: str) -> int:
-        return wrap_dim(dim, self.ndim, op)
+        return wrap_sized_dim(dim, self.ndim, op)
 
     def __len__(self) -> int:
         if not self._shape:

@@ -80,3 +80,14 @@ def test_empty_sets_every_field_as_the_constructor_does():
         assert made.__dict__ == built.__dict__ == {}
     view = built[1]
     assert view._ptr == built._ptr + 3 * 4
+
+
+@pytest.mark.parametrize("op, call", [
+    ("item", lambda: gt.ones(2).item()), ("bool", lambda: bool(gt.ones(2))),
+    ("numpy", lambda: gt.ones(2, requires_grad=True).numpy()),
+    ("add_", lambda: gt.ones(2, requires_grad=True).add_(1)),
+    ("add_", lambda: gt.ones(1).expand(3).add_(1)),
+])
+def test_refusals_are_gtensor_errors_naming_the_op(op, call):
+    with pytest.raises(gt.GTensorError, match=rf"^\[{op}\] "):  # still RuntimeErrors
+        call()

@@ -18,6 +18,7 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..errors import GTensorError
 from ..storage import Storage
 from ..tensor_base import TensorBase, from_storage
 from .grad_mode import is_grad_enabled
@@ -38,14 +39,14 @@ def check_inplace(t: Tensor, op: str) -> None:
         >>> check_inplace(gt.zeros(2, requires_grad=True), "add_")
         Traceback (most recent call last):
             ...
-        RuntimeError: [add_] a leaf Variable that requires grad is being used in an in-place ...
+        gtensor.errors.GTensorError: [add_] a leaf Variable that requires grad is being used ...
     """
     if not is_grad_enabled():
         return
     root = t if t._base is None else t._base
     if root.requires_grad and root.is_leaf:
         what = "a leaf Variable" if root is t else "a view of a leaf Variable"
-        raise RuntimeError(f"[{op}] {what} that requires grad is being used in an in-place "
+        raise GTensorError(f"[{op}] {what} that requires grad is being used in an in-place "
                            "operation")
 
 

@@ -105,6 +105,7 @@ class CopyMethods:
     cpu = copy.cpu
     cuda = copy.cuda
     fill_ = creation.fill_
+    zero_ = creation.zero_
     new_empty_strided = creation_extra.new_empty_strided
     is_signed = queries.is_signed
     is_nonzero = queries.is_nonzero

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..ops import arrangement
 from ..ops.layout import copies, diagonals, inplace_views, stacking, strided, views, writes
@@ -41,11 +41,22 @@ class MovementMethods:
     flatten = views.flatten
     unflatten = views.unflatten
     narrow = views.narrow
+    narrow_copy = views.narrow_copy
     select = views.select
     unbind = views.unbind
     split = copies.split
     chunk = copies.chunk
-    flip = copies.flip
+
+    def flip(self, *dims: Any, **kwargs: Any) -> Tensor:
+        """:func:`gtensor.flip` with the dims as one sequence or spread out (``x.flip(0, 1)``).
+
+        Example:
+            >>> gt.arange(4).view(2, 2).flip(0, 1).tolist()
+            [[3, 2], [1, 0]]
+        """
+        return copies.flip(self, *((dims[0] if len(dims) == 1 else dims,) if dims else ()),
+                           **kwargs)
+
     rot90 = arrangement.rot90
     roll = copies.roll
     repeat = copies.repeat

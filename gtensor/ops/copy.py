@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..cuda import current_stream
 from ..device import DeviceLike, device, resolve
 from ..dtypes import as_dtype, dtype
-from ..errors import check
+from ..errors import DTypeError, GTensorError, ShapeError, check
 from ..graph.inplace import check_inplace, record_write
 from ..graph.node import needs_grad, record
 from ..graph.overlap import unaliased
@@ -113,6 +113,29 @@ def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     if grad:
         record_write(self, src)
     return self
+
+
+def write_out(result: Tensor, out: Tensor | None, op: str) -> Tensor:
+    """``result``, or ``out`` holding it when an ``out=`` tensor was given.
+
+    ``out`` must have the result's shape and a dtype category (bool, integer,
+    float, complex) at least as wide; it cannot take part in autograd.
+
+    Example:
+        >>> o = gt.empty(2)
+        >>> write_out(gt.ones(2), o, "ones") is o
+        True
+    """
+    if out is None:
+        return result
+    check(not needs_grad(result), op, "out=... arguments don't support automatic "
+          "differentiation", GTensorError)
+    check(out.shape == result.shape, op, lambda: f"out has shape {out.shape} but the result "
+          f"has shape {result.shape}", ShapeError)
+    check(result.dtype.category <= out.dtype.category, op, lambda: f"result type "
+          f"{result.dtype.name} can't be cast to the desired output type {out.dtype.name}",
+          DTypeError)
+    return copy_(out, result)
 
 
 def contiguous(self: Tensor) -> Tensor:

@@ -23,8 +23,9 @@ from ..dtypes import (
     float32,
     get_default_dtype,
     int64,
+    promote_types,
 )
-from ..errors import check
+from ..errors import DTypeError, ShapeError, check
 from ..graph.grad_mode import is_grad_enabled
 from ..graph.inplace import check_inplace, record_write
 from ..shape_rules import checked_numel, normalize_shape
@@ -43,9 +44,16 @@ def finish_creation(t: Tensor, requires_grad: bool) -> Tensor:
 
 
 def _infer_dtype(data: Any) -> dtype:
-    if isinstance(data, np.ndarray):
+    if isinstance(data, (np.ndarray, np.generic)):  # a NumPy scalar keeps its dtype too
         return as_dtype(data.dtype)
-    arr = np.asarray(data)
+    if isinstance(data, TensorBase):
+        return data.dtype
+    if isinstance(data, (list, tuple)) and data and isinstance(data[0], TensorBase):
+        dt = data[0].dtype  # a sequence of tensors: their dtypes promote, as in PyTorch
+        for item in data[1:]:
+            dt = promote_types(dt, _infer_dtype(item), "tensor")
+        return dt
+    arr = host_array(data, None, "tensor")
     if arr.dtype.kind == "b":
         return bool_
     if arr.dtype.kind in "iu":
@@ -56,6 +64,19 @@ def _infer_dtype(data: Any) -> dtype:
         return default_complex_dtype()
     raise TypeError(f"[tensor] cannot build a tensor from {type(data).__name__} "
                     f"(NumPy sees dtype {arr.dtype})")
+
+
+def host_array(data: Any, np_dtype: Any, op: str) -> np.ndarray:
+    """A new NumPy array of Python data, NumPy's refusals raised as typed errors naming ``op``."""
+    check(not isinstance(data, (str, bytes)), op, lambda: f"cannot build a tensor from "
+          f"{type(data).__name__}", DTypeError)
+    try:
+        return np.array(data, dtype=np_dtype, copy=True)
+    except (TypeError, ValueError, OverflowError) as err:
+        kind = ShapeError if "inhomogeneous" in str(err) else DTypeError
+        what = "the default dtype" if np_dtype is None else np.dtype(np_dtype).name
+        raise kind(f"[{op}] cannot convert {type(data).__name__} data to {what}: {err}") \
+            from None
 
 
 def _from_host(array: np.ndarray, dt: dtype, dev: DeviceLike | None) -> Tensor:
@@ -100,7 +121,7 @@ def tensor(data: Any, dtype: Any = None, device: DeviceLike | None = None,
             isinstance(data, np.ndarray):
         return tensor(as_tensor(data), dtype=dtype, device=device, requires_grad=requires_grad)
     dt = _infer_dtype(data) if dtype is None else as_dtype(dtype)
-    arr = np.array(data, dtype=dt.numpy, copy=True)
+    arr = host_array(data, dt.numpy, "tensor")
     return finish_creation(_from_host(arr, dt, device), requires_grad)
 
 
@@ -185,6 +206,16 @@ def fill_(t: Tensor, value: Any) -> Tensor:
     return t
 
 
+def zero_(input: Tensor) -> Tensor:
+    """Set every element of ``input`` to zero in place (``fill_(input, 0)``).
+
+    Example:
+        >>> gt.ones(2).zero_().tolist()
+        [0.0, 0.0]
+    """
+    return fill_(input, 0)
+
+
 def _filled(shape: tuple[int, ...], dt: dtype, dev: Any, value: Any) -> Tensor:
     """A new contiguous tensor set to the number ``value`` (fresh: nothing to check)."""
     t = TensorBase.empty(shape, dt, dev)
@@ -215,7 +246,10 @@ def kernel_scalar(value: Any, dt: dtype) -> Any:
 
 
 def _kernel_scalar(value: Any, dt: dtype) -> Any:
-    v = _cast_scalar(value, dt)
+    try:
+        v = _cast_scalar(value, dt)
+    except (TypeError, ValueError, OverflowError):
+        raise DTypeError(f"[fill] value {value!r} cannot be converted to {dt.name}") from None
     return int(np.array(v, dt.numpy).view(dt.kernel)) if dt.is_half else v
 
 
@@ -230,6 +264,8 @@ def full(size: Any, fill_value: Any, dtype: Any = None, device: DeviceLike | Non
         >>> full((2,), 7).tolist()
         [7, 7]
     """
+    if isinstance(fill_value, np.generic):  # a number here, whatever its NumPy dtype
+        fill_value = fill_value.item()
     default = _infer_dtype(fill_value) if dtype is None else None
     dims, dt, dev = creation_args((size,) if not isinstance(size, (tuple, list)) else
                                    (tuple(size),), dtype, device, "full", default)
@@ -308,13 +344,21 @@ def arange(start: float, end: float | None = None, step: float = 1, *, dtype: An
     """
     if end is None:
         start, end = 0, start
+    start, end, step = (v.item() if isinstance(v, TensorBase) else v for v in (start, end, step))
+    is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
+    dt = (int64 if is_int else get_default_dtype()) if dtype is None else as_dtype(dtype)
+    check(math.isfinite(start) and math.isfinite(end), "arange",
+          lambda: f"unsupported range: {start} -> {end}", ValueError)
+    count = None
+    if not (is_int or dt.is_inexact):  # as PyTorch: start and step truncated to the integer
+        if dt is not int64 and step:  # dtype; int64 truncates end too, others count from it
+            count = math.ceil((end - start) / step)
+        start, end, step = int(start), int(end), int(step)
     check(step != 0, "arange", "step must be nonzero", ValueError)
     check((end - start) * step >= 0 or end == start, "arange",
           lambda: f"upper bound and step sign are inconsistent ({start}, {end}, {step})",
           ValueError)
-    is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
-    dt = (int64 if is_int else get_default_dtype()) if dtype is None else as_dtype(dtype)
-    n = max(0, math.ceil((end - start) / step))
+    n = max(0, math.ceil((end - start) / step) if count is None else count)
     dev = resolve(device, "arange")
     out = tracing.library_call("arange", functools.partial(_arange, n, dt, dev, start, step), (),
                                (n,), dt)
@@ -341,7 +385,16 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None,
     """
     check(isinstance(steps, int) and steps >= 0, "linspace",
           lambda: f"number of steps must be a non-negative int, got {steps}", ValueError)
-    dt = get_default_dtype() if dtype is None else as_dtype(dtype)
+    ends_complex = complex in (type(start), type(end))
+    if dtype is not None:
+        dt = as_dtype(dtype)
+        check(dt.is_complex or not ends_complex, "linspace", lambda: f"complex ends need a "
+              f"complex dtype, got {dt.name}", DTypeError)
+    else:
+        dt = default_complex_dtype() if ends_complex else get_default_dtype()
+    if dt.is_complex or not dt.is_inexact:
+        return finish_creation(tensor(_host_linspace(start, end, steps, dt.is_complex), dt,
+                                      device), requires_grad)
     if dt.is_half:  # values worked out in float32, each rounded once
         return finish_creation(linspace(start, end, steps, dtype=float32, device=device).to(dt),
                                requires_grad)
@@ -349,6 +402,17 @@ def linspace(start: float, end: float, steps: int, *, dtype: Any = None,
     out = tracing.library_call("linspace", functools.partial(_linspace, steps, dt, dev, start,
                                                              end), (), (steps,), dt)
     return finish_creation(out, requires_grad)
+
+
+def _host_linspace(start: Any, end: Any, steps: int, is_complex: bool) -> np.ndarray:
+    """PyTorch's complex or integer ``linspace`` (integers: truncated ends and values), each
+    half stepped from its own end."""
+    first, last = (complex(start), complex(end)) if is_complex else (int(start), int(end))
+    step = (last - first) / max(steps - 1, 1)
+    i = np.arange(steps)
+    from_first = (i < steps // 2) | (steps == 1)
+    values = np.where(from_first, first + step * i, last - step * (steps - 1 - i))
+    return values if is_complex else np.trunc(values)
 
 
 def _linspace(steps: int, dt: dtype, dev: Any, start: float, end: float) -> Tensor:

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..device import DeviceLike, resolve
-from ..dtypes import as_dtype, float64, get_default_dtype, int64
+from ..dtypes import (
+    as_dtype,
+    complex128,
+    default_complex_dtype,
+    float64,
+    get_default_dtype,
+    int64,
+)
 from ..errors import DTypeError, ShapeError, check
 from ..shape_rules import normalize_shape
 from ..tensor_base import TensorBase, from_numpy
@@ -30,8 +37,11 @@ def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype:
         >>> gt.logspace(0, 2, 3).tolist()
         [1.0, 10.0, 100.0]
     """
-    dt = get_default_dtype() if dtype is None else as_dtype(dtype)
-    exponents = linspace(start, end, steps, dtype=float64, device=device)
+    ends_complex = complex in (type(start), type(end))
+    dt = as_dtype(dtype) if dtype is not None else (
+        default_complex_dtype() if ends_complex else get_default_dtype())
+    exponents = linspace(start, end, steps, dtype=complex128 if ends_complex else float64,
+                         device=device)
     out = ew.pow(float(base), exponents)
     if not (dt.is_floating_point or dt.is_complex):
         out = out.trunc()  # type: ignore[attr-defined]

@@ -17,13 +17,21 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..dtypes import ALL_DTYPES, bool_, dtype, get_default_dtype, result_type
-from ..errors import DivisionByZeroError, DTypeError, ShapeError, check, check_same_device
+from ..errors import (
+    DivisionByZeroError,
+    DTypeError,
+    GTensorError,
+    ShapeError,
+    check,
+    check_same_device,
+)
 from ..graph.autocast_mode import with_autocast
 from ..graph.grad_mode import state
 from ..graph.inplace import differentiable_inplace
-from ..graph.node import Node, make_node, needs_grad, record
+from ..graph.node import Node, make_node, record
 from ..shape_rules import broadcast_shapes
 from .complex_rules import COMPLEX_BINARY, conj_of, refuse_complex
+from .copy import write_out
 from .creation import as_tensor
 from .dispatch import PlanCache
 from .launch_plans import Operand, planned_binary, run_kernel
@@ -73,16 +81,7 @@ def finish(result: Tensor, want: dtype, out: Tensor | None, op: str) -> Tensor:
     """Cast a result to ``want``, or write it into ``out=``."""
     if result.dtype is not want:
         result = result.to(want)  # type: ignore[attr-defined]
-    if out is None:
-        return result
-    check(not needs_grad(result), op, "out=... arguments don't support automatic "
-          "differentiation", RuntimeError)
-    check(out.shape == result.shape, op, lambda: f"out has shape {out.shape} but the result "
-          f"has shape {result.shape}", ShapeError)
-    check(result.dtype.category <= out.dtype.category, op, lambda: f"result type "
-          f"{result.dtype.name} can't be cast to the desired output type {out.dtype.name}",
-          DTypeError)
-    return out.copy_(result)  # type: ignore[attr-defined]
+    return result if out is None else write_out(result, out, op)
 
 
 @dataclass(frozen=True)
@@ -342,7 +341,7 @@ def _check_inplace_target(self: Tensor, other_shape: tuple[int, ...], op: str) -
           f"{broadcast_shapes(self.shape, other_shape, op=op)}", ShapeError)
     check(all(s != 0 or n <= 1 for n, s in zip(self.shape, self._strides, strict=True)), op,
           "unsupported operation: more than one element of the written-to tensor refers to a "
-          "single memory location; clone() it first", RuntimeError)
+          "single memory location; clone() it first", GTensorError)
 
 
 _writable = PlanCache()  # in-place targets whose layout passed _check_inplace_target

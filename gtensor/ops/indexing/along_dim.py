@@ -32,6 +32,7 @@ from ...graph.node import Node, needs_grad, record
 from ...shape_rules import broadcast_shapes, wrap_dim
 from ...tensor_base import TensorBase
 from .. import tracing
+from ..copy import write_out
 from ..creation import arange, full, zeros
 from ..layout.padding import pad_to
 from ..layout.views import expand_to
@@ -67,7 +68,7 @@ def _index_select_grad(g: Tensor, idx: Tensor, dim: int, in_shape: tuple[int, ..
     return index_add(z, dim, idx, g)
 
 
-def index_select(self: Tensor, dim: int, index: Any) -> Tensor:
+def index_select(self: Tensor, dim: int, index: Any, *, out: Tensor | None = None) -> Tensor:
     """Return the entries ``index`` (1-D integers) of ``self`` along ``dim``.
 
     Differentiable in ``self`` (the gradient is index-added back).
@@ -80,16 +81,16 @@ def index_select(self: Tensor, dim: int, index: Any) -> Tensor:
         if self.ndim == 0:
             flat = self.reshape(1)
             idx = int_index(index, self.device, "index_select").reshape(-1)
-            out = advanced_getitem(flat, plan_index(flat, (idx,), "index_select")  # type: ignore
+            res = advanced_getitem(flat, plan_index(flat, (idx,), "index_select")  # type: ignore
                                    ).reshape(())
             d = 0
         else:
             d, idx = _dim_index(self, dim, index, "index_select")
-            out = advanced_getitem(self, plan_index(  # type: ignore[arg-type]
+            res = advanced_getitem(self, plan_index(  # type: ignore[arg-type]
                 self, (slice(None),) * d + (idx,), "index_select"))
-    record("index_select", out, (self,), _index_select_vjp, save=(idx,), dim=d,
+    record("index_select", res, (self,), _index_select_vjp, save=(idx,), dim=d,
            in_shape=self.shape)
-    return out
+    return res if out is None else write_out(res, out, "index_select")
 
 
 def _index_write(self: Tensor, dim: int, index: Any, source: Any, mode: str, op: str) -> Tensor:
@@ -218,7 +219,7 @@ def index_fill_(self: Tensor, dim: int, index: Any, value: Any) -> Tensor:
     return _index_write(self, dim, index, value, "copy", "index_fill_")
 
 
-def take(self: Tensor, index: Any) -> Tensor:
+def take(self: Tensor, index: Any, *, out: Tensor | None = None) -> Tensor:
     """Index ``self`` as if flattened; the result has ``index``'s shape (differentiable).
 
     Example:
@@ -227,7 +228,8 @@ def take(self: Tensor, index: Any) -> Tensor:
     """
     idx = int_index(index, self.device, "take")
     flat = self.reshape(-1)
-    return advanced_getitem(flat, plan_index(flat, (idx,), "take"))  # type: ignore[arg-type]
+    return write_out(advanced_getitem(flat, plan_index(flat, (idx,), "take")),  # type: ignore
+                     out, "take")
 
 
 def take_along_dim(self: Tensor, indices: Any, dim: int | None = None) -> Tensor:
@@ -295,7 +297,8 @@ def _gather_vjp(ctx: Node, g: Tensor) -> Tensor:
     return scatter_add(zeros(ctx.in_shape, dtype=g.dtype, device=g.device), ctx.dim, index, g)
 
 
-def gather(self: Tensor, dim: int, index: Any) -> Tensor:
+def gather(self: Tensor, dim: int, index: Any, *, sparse_grad: bool = False,
+           out: Tensor | None = None) -> Tensor:
     """Return ``out[i][j] = self[index[i][j]][j]`` (for ``dim=0``; likewise for other dims).
 
     Differentiable in ``self`` (the gradient is scatter-added back).
@@ -303,6 +306,8 @@ def gather(self: Tensor, dim: int, index: Any) -> Tensor:
     Args:
         dim: the dim ``index`` selects along.
         index: integer tensor with ``self``'s rank; outside ``dim`` no larger than ``self``.
+        sparse_grad: accepted for PyTorch compatibility; the gradient is always dense.
+        out: the tensor to write the result into.
 
     Returns:
         A tensor of ``index``'s shape.
@@ -314,7 +319,8 @@ def gather(self: Tensor, dim: int, index: Any) -> Tensor:
         >>> gt.tensor([[1, 2], [3, 4]]).gather(1, gt.tensor([[1], [0]])).tolist()
         [[2], [3]]
     """
-    return gather_indices(self, dim, index, "gather")
+    result = gather_indices(self, dim, index, "gather")
+    return result if out is None else write_out(result, out, "gather")
 
 
 def gather_indices(self: Tensor, dim: int, index: Any, op: str, strict: bool = False) -> Tensor:

@@ -15,9 +15,10 @@ from ...graph.grad_mode import no_grad
 from ...graph.inplace import differentiable_inplace
 from ...shape_rules import broadcast_shapes
 from ...tensor_base import TensorBase
+from ..copy import write_out
 from ..creation import full
 from ..dispatch import launch
-from ..elementwise import where
+from ..elementwise import where as elementwise_where
 from ..layout.views import expand_to
 from .rows import plan_index
 from .subscript import advanced_getitem
@@ -50,7 +51,7 @@ def _masked_fill_raw(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """The in-place path of ``masked_fill_`` (no recording): the select written back."""
     mask, fill = _select_args(self, mask, value, "masked_fill_")
     with no_grad():
-        self.copy_(where(mask, fill, self))
+        self.copy_(elementwise_where(mask, fill, self))
     return self
 
 
@@ -67,7 +68,7 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
         [2.0, 0.0, 2.0]
     """
     mask, fill = _select_args(self, mask, value, "masked_fill")
-    return where(mask, fill, self)
+    return elementwise_where(mask, fill, self)
 
 
 @differentiable_inplace(masked_fill)
@@ -118,11 +119,9 @@ def nonzero(self: Tensor, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, .
     coords = TensorBase.empty((count, src.ndim), int64, self.device)
     if count:
         launch("nonzero", self.device, (src.dtype,), native, coords._native())
-    if self.ndim == 0:
-        coords = coords[:, :0]
-    if as_tuple:
+    if as_tuple:  # a 0-d input counts as 1-d here, as in PyTorch
         return tuple(coords.select(1, j) for j in range(coords.shape[1]))
-    return coords
+    return coords[:, :0] if self.ndim == 0 else coords
 
 
 def argwhere(self: Tensor) -> Tensor:
@@ -135,5 +134,27 @@ def argwhere(self: Tensor) -> Tensor:
     return nonzero(self)  # type: ignore[return-value]
 
 
+_NO_ARG: Any = object()
+
+
+def where(condition: Any, input: Any = _NO_ARG, other: Any = _NO_ARG, *,
+          out: Tensor | None = None) -> Tensor | tuple[Tensor, ...]:
+    """``input`` where ``condition`` is true, else ``other``; alone, ``condition.nonzero``.
+
+    With only ``condition`` it returns ``nonzero(condition, as_tuple=True)``, as
+    ``torch.where(condition)`` does; otherwise see :func:`gtensor.ops.elementwise.where`.
+
+    Example:
+        >>> [t.tolist() for t in gt.where(gt.tensor([[0, 1], [1, 0]]))]
+        [[0, 1], [1, 0]]
+    """
+    if input is not _NO_ARG and other is not _NO_ARG:
+        result = elementwise_where(condition, input, other)
+        return result if out is None else write_out(result, out, "where")
+    check(input is _NO_ARG and other is _NO_ARG, "where",
+          "takes either condition alone or condition, input and other", TypeError)
+    return nonzero(condition, as_tuple=True)
+
+
 # Functional forms, exported as gt.<name> (PyTorch's torch.<name>).
-EXPORTS = ("masked_fill", "masked_select", "nonzero", "argwhere")
+EXPORTS = ("masked_fill", "masked_select", "nonzero", "argwhere", "where")

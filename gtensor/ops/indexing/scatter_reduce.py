@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...dtypes import float32, int64
-from ...errors import check
+from ...errors import DTypeError, check
 from ...graph.grad_mode import no_grad
 from ...graph.inplace import differentiable_inplace
 from ...graph.node import Node, needs_grad, record
@@ -36,6 +36,9 @@ def _scatter_reduce_raw(self: Tensor, dim: int, index: Any, src: Tensor, reduce:
                         include_self: bool = True) -> Tensor:
     check(reduce in REDUCTIONS, "scatter_reduce", lambda: f"reduce must be one of "
           f"{sorted(REDUCTIONS)}, got {reduce!r}", ValueError)
+    refused = {"amax": 3, "amin": 3, "mean": 0}.get(reduce)  # complex has no order; bool no mean
+    check(self.dtype.category != refused, "scatter_reduce", lambda: f"reduce={reduce!r} is "
+          f"not defined for {self.dtype.name}", DTypeError)
     mode = REDUCTIONS[reduce]
     if reduce != "mean":
         return scatter_raw(self, dim, index, src, mode, "scatter_reduce", include_self)

@@ -87,10 +87,17 @@ def _values_for(self: Tensor, value: Any, shape: tuple[int, ...], op: str) -> An
     if v.dtype is not self.dtype or v.device != self.device:
         v = v.to(self.device, self.dtype)
     broadcast_shapes(v.shape, shape, op=op)
-    check(v.ndim <= len(shape) or all(n == 1 for n in v.shape[:v.ndim - len(shape)]), op,
+    return _leading_ones_dropped(v, shape, op)
+
+
+def _leading_ones_dropped(v: Tensor, shape: tuple[int, ...], op: str) -> Tensor:
+    """``v`` without the leading size-1 dims it has beyond ``shape``'s rank (as PyTorch)."""
+    if v.ndim <= len(shape):
+        return v
+    check(all(n == 1 for n in v.shape[:v.ndim - len(shape)]), op,
           lambda: f"shape mismatch: value of shape {v.shape} cannot be broadcast to {shape}",
           IndexError)
-    return v.reshape(v.shape[v.ndim - len(shape):]) if v.ndim > len(shape) else v
+    return v.reshape(v.shape[v.ndim - len(shape):])
 
 
 def write_plan(self: Tensor, plan: IndexPlan, v: Tensor, mode: str) -> None:
@@ -224,7 +231,10 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
     self._check_writable("setitem")
     plan = plan_index(self, index, "setitem")
     if plan is None:
-        basic_index(self, index).copy_(value)
+        target = basic_index(self, index)
+        if isinstance(value, TensorBase):
+            value = _leading_ones_dropped(value, target.shape, "setitem")
+        target.copy_(value)
     else:
         advanced_setitem(self, plan, value)
 

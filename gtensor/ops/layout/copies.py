@@ -25,9 +25,10 @@ from ...errors import ShapeError, check
 from ...graph.autocast_mode import autocast_inputs
 from ...graph.grad_mode import no_grad
 from ...graph.node import Node, record
-from ...shape_rules import normalize_shape, wrap_dim
+from ...shape_rules import normalize_shape, wrap_dim, wrap_sized_dim
 from ...tensor_base import TensorBase, contiguous_strides, from_storage
 from ...trace_state import state as trace_state
+from ..copy import write_out
 from ..creation import arange, tensor, zeros
 from ..dispatch import launch
 from ..indexing.along_dim import index_select, scatter_, scatter_add_
@@ -47,8 +48,11 @@ def _cat_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, ...]:
     return tuple(grads)
 
 
-def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+def cat(tensors: Sequence[Tensor], dim: int = 0, *, axis: int | None = None,
+        out: Tensor | None = None) -> Tensor:
     """Concatenate tensors along an existing dim (dtypes promote; 1-D empty tensors are skipped).
+
+    ``axis`` is NumPy's name for ``dim``, which PyTorch accepts too.
 
     Differentiable: each input gets its slice of the gradient.
 
@@ -56,6 +60,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         >>> gt.cat([gt.ones(2), gt.zeros(1)]).tolist()
         [1.0, 1.0, 0.0]
     """
+    dim = dim if axis is None else axis
     (tensors,) = autocast_inputs("cat", tensors)
     ts = tensor_list(tensors, "cat")
     dt = ts[0].dtype
@@ -72,10 +77,10 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
             f"and {t.shape}", ShapeError)
     shape = list(ref.shape)
     shape[d] = sum(t.shape[d] for t in parts)
-    out = library_call("cat", functools.partial(_concatenated, tuple(shape), dt, d),
+    result = library_call("cat", functools.partial(_concatenated, tuple(shape), dt, d),
                        tuple(parts), tuple(shape), dt)
-    record("cat", out, parts, _cat_vjp, dim=d, sizes=[t.shape[d] for t in parts])
-    return out
+    record("cat", result, parts, _cat_vjp, dim=d, sizes=[t.shape[d] for t in parts])
+    return result if out is None else write_out(result, out, "cat")
 
 
 def _concatenated(shape: tuple[int, ...], dt: Any, dim: int, *parts: Tensor) -> Tensor:
@@ -89,7 +94,7 @@ def _concatenated(shape: tuple[int, ...], dt: Any, dim: int, *parts: Tensor) -> 
     return out
 
 
-def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+def stack(tensors: Sequence[Tensor], dim: int = 0, *, out: Tensor | None = None) -> Tensor:
     """Stack same-shape tensors along a new dim.
 
     Example:
@@ -101,7 +106,7 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     check(all(t.shape == ts[0].shape for t in ts), "stack", lambda: "stack expects each "
           f"tensor to be equal size, got {[t.shape for t in ts]}", ShapeError)
     d = wrap_dim(dim, ts[0].ndim + 1, "stack")
-    return cat([t.unsqueeze(d) for t in ts], d)
+    return write_out(cat([t.unsqueeze(d) for t in ts], d), out, "stack")
 
 
 def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0
@@ -115,7 +120,7 @@ def split(self: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 
         >>> [t.shape for t in gt.ones(5).split(2)]
         [(2,), (2,), (1,)]
     """
-    d = wrap_dim(dim, self.ndim, "split")
+    d = wrap_sized_dim(dim, self.ndim, "split")
     n = self.shape[d]
     if isinstance(split_size_or_sections, int):
         size = split_size_or_sections
@@ -148,8 +153,8 @@ def chunk(self: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """
     check(isinstance(chunks, int) and chunks > 0, "chunk", lambda: "chunks must be a positive "
           f"int, got {chunks!r}", ValueError)
-    n = self.shape[wrap_dim(dim, self.ndim, "chunk")]
-    return split(self, max(1, -(-n // chunks)) if n else 0, dim)
+    n = self.shape[wrap_sized_dim(dim, self.ndim, "chunk")]
+    return split(self, -(-n // chunks) if n else [0] * chunks, dim)  # n == 0: chunks empties
 
 
 def _dims(dims: Any, ndim: int, op: str) -> list[int]:
@@ -166,7 +171,7 @@ def flip(self: Tensor, dims: int | Sequence[int]) -> Tensor:
         >>> gt.tensor([1, 2, 3]).flip(0).tolist()
         [3, 2, 1]
     """
-    ds = _dims(dims, self.ndim, "flip")
+    ds = _dims(dims, self.ndim, "flip") if self.ndim else []  # a 0-d tensor has nothing to flip
     items = [slice(None)] * self.ndim
     for d in ds:
         items[d] = slice(None, None, -1)
@@ -196,7 +201,7 @@ def roll(self: Tensor, shifts: int | Sequence[int], dims: int | Sequence[int] | 
         shift = shifts if isinstance(shifts, int) else shifts[0]
         return roll(self.reshape(-1), shift, 0).reshape(self.shape)
     ss = [shifts] if isinstance(shifts, int) else list(shifts)
-    ds = _dims(dims, self.ndim, "roll")
+    ds = [wrap_sized_dim(d, self.ndim, "roll") for d in ([dims] if isinstance(dims, int) else dims)]
     check(len(ss) == len(ds), "roll", lambda: f"got {len(ss)} shifts for {len(ds)} dims",
           ValueError)
     out = self
@@ -256,18 +261,27 @@ def tile(self: Tensor, *dims: Any) -> Tensor:
     return repeat(self, (1,) * (self.ndim - len(reps)) + reps)
 
 
-def repeat_interleave(self: Tensor, repeats: int | Tensor, dim: int | None = None) -> Tensor:
+def repeat_interleave(self: Tensor, repeats: int | Tensor | None = None, dim: int | None = None,
+                      *, output_size: int | None = None) -> Tensor:
     """Repeat each element ``repeats`` times (an int, or one count per element) along ``dim``.
 
     With a tensor of counts the host reads them once to size the result.
-    Differentiable (an ``index_select``).
+    Differentiable (an ``index_select``). Without ``repeats``, ``self`` holds
+    the counts and the result repeats their positions: ``arange(n)`` repeated.
+    ``output_size``, when given, must be the result's length along ``dim``.
 
     Example:
         >>> gt.tensor([1, 2]).repeat_interleave(gt.tensor([1, 3])).tolist()
         [1, 2, 2, 2]
+        >>> gt.repeat_interleave(gt.tensor([2, 0, 1])).tolist()
+        [0, 0, 2]
     """
+    if repeats is None:
+        check(self.ndim <= 1, "repeat_interleave", "repeats must be 0-d or 1-d", ShapeError)
+        return repeat_interleave(arange(self.numel(), dtype=int64, device=self.device), self,
+                                 output_size=output_size)
     x = self.reshape(-1) if dim is None else self
-    d = 0 if dim is None else wrap_dim(dim, self.ndim, "repeat_interleave")
+    d = 0 if dim is None else wrap_sized_dim(dim, self.ndim, "repeat_interleave")
     n = x.shape[d]
     if isinstance(repeats, int):
         check(repeats >= 0, "repeat_interleave", "repeats must be >= 0", ValueError)
@@ -282,6 +296,8 @@ def repeat_interleave(self: Tensor, repeats: int | Tensor, dim: int | None = Non
               ValueError)
     ends = tensor(np.cumsum(counts).reshape(1, -1), dtype=int64, device=self.device)
     total = int(counts.sum())
+    check(output_size is None or output_size == total, "repeat_interleave", lambda: "output_size "
+          f"{output_size} is not the repeated length {total}", ValueError)
     positions = arange(total, dtype=int64, device=self.device).reshape(1, -1)
     index = TensorBase.empty((1, total), int64, self.device)
     if total:
@@ -379,9 +395,11 @@ def _triangle(self: Tensor, diagonal: int, lower: bool, op: str) -> Tensor:
 
 def _triangle_run(diagonal: int, lower: bool, x: Tensor) -> Tensor:
     rows, cols = x.shape[-2:]
-    src = x.contiguous().reshape((-1, rows, cols))  # one layout per launch plan
+    batch = int(np.prod(x.shape[:-2]))  # not -1: a size-0 shape has no inferable dim
+    src = x.contiguous().reshape((batch, rows, cols))  # one layout per launch plan
     out = TensorBase.empty(src.shape, x.dtype, x.device)
-    launch("triangle", x.device, (x.dtype,), src._native(), out._native(), diagonal, lower)
+    if out.numel():  # an empty grid is no launch on a GPU
+        launch("triangle", x.device, (x.dtype,), src._native(), out._native(), diagonal, lower)
     return from_storage(out._storage, x.shape, contiguous_strides(x.shape), 0, out.dtype)
 
 

@@ -145,6 +145,8 @@ def movedim(input: Tensor, source: int | Sequence[int], destination: int | Seque
     dst = [wrap_dim(d, input.ndim, "movedim") for d in dst]
     check(len(set(src)) == len(src) and len(set(dst)) == len(dst), "movedim",
           lambda: f"repeated dim in source {src} or destination {dst}", ShapeError)
+    if not input.ndim:  # dims 0 and -1 of a 0-d tensor: nothing moves
+        return permute(input, ())
     order = [-1] * input.ndim
     for s, t in zip(src, dst, strict=True):
         order[t] = s

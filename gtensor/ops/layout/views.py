@@ -17,9 +17,9 @@ import numpy as np
 from ...dtypes import as_dtype, dtype
 from ...errors import ShapeError, check, check_same_device
 from ...graph.node import Node, record
-from ...shape_rules import broadcast_shapes, normalize_shape, wrap_dim
+from ...shape_rules import broadcast_shapes, normalize_shape, wrap_dim, wrap_sized_dim
 from ...tensor_base import TensorBase, contiguous_strides, from_storage
-from ..copy import broadcast_view
+from ..copy import broadcast_view, clone
 from ..creation import zeros
 
 if TYPE_CHECKING:
@@ -292,15 +292,19 @@ def flatten(self: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 def unflatten(self: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
     """Split dim ``dim`` into ``sizes`` (one entry may be -1)."""
-    d = wrap_dim(dim, self.ndim, "unflatten")
+    d = wrap_sized_dim(dim, self.ndim, "unflatten")
     sizes = _infer_shape(normalize_shape((sizes,), "unflatten"), self.shape[d], "unflatten")
     return view(self, self.shape[:d] + sizes + self.shape[d + 1:])
 
 
 def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     """Return the view ``self[..., start:start+length, ...]`` along ``dim``."""
-    d = wrap_dim(dim, self.ndim, "narrow")
+    d = wrap_sized_dim(dim, self.ndim, "narrow")
     n = self.shape[d]
+    if isinstance(start, TensorBase):  # a 0-d integer tensor, as PyTorch accepts
+        check(start.numel() == 1 and not start.dtype.is_inexact, "narrow",
+              "start must be an int or a 0-d integer tensor", TypeError)
+        start = int(start.item())
     if start < 0:
         start += n
     check(0 <= start <= n and 0 <= length and start + length <= n, "narrow",
@@ -308,6 +312,16 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     shape = self.shape[:d] + (length,) + self.shape[d + 1:]
     out = self._make_view(shape, self._strides, self._offset + start * self._strides[d])
     return _reindexed(out, self, "narrow", lambda z: narrow(z, d, start, length))
+
+
+def narrow_copy(self: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """Return a copy of :func:`narrow` (its own contiguous storage).
+
+    Example:
+        >>> gt.arange(5).narrow_copy(0, 1, 2).tolist()
+        [1, 2]
+    """
+    return clone(narrow(self, dim, start, length))
 
 
 def select(self: Tensor, dim: int, index: int) -> Tensor:
@@ -326,7 +340,7 @@ def select(self: Tensor, dim: int, index: int) -> Tensor:
 
 def unbind(self: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     """Return the views along ``dim``, that dim removed."""
-    d = wrap_dim(dim, self.ndim, "unbind")
+    d = wrap_sized_dim(dim, self.ndim, "unbind")
     return tuple(select(self, d, i) for i in range(self.shape[d]))
 
 
@@ -367,7 +381,10 @@ def basic_index(self: Tensor, index: Any) -> Tensor:
             continue
         n, s = self.shape[d], self._strides[d]
         if isinstance(item, slice):
-            start, stop, step = item.indices(n)
+            try:
+                start, stop, step = item.indices(n)
+            except (TypeError, ValueError) as err:  # a zero step, or bounds that are not ints
+                raise IndexError(f"[getitem] invalid slice {item}: {err}") from None
             length = len(range(start, stop, step))
             if length:
                 offset += start * s

@@ -144,6 +144,35 @@ def test_masks_and_nonzero(device, rng):
     assert gt.tensor(2.0, device=device).nonzero().shape == (1, 0)
 
 
+
+def test_where_of_a_condition_alone_is_nonzero_as_tuple(device):
+    m = gt.tensor([[0, 1], [1, 0]], device=device)
+    assert [t.tolist() for t in gt.where(m)] == [[0, 1], [1, 0]]
+    # a 0-d input counts as 1-d for as_tuple (one index tensor), as in PyTorch
+    (zero,), (two,) = gt.tensor(0.0, device=device).nonzero(as_tuple=True), gt.where(
+        gt.tensor(2.0, device=device))
+    assert (zero.dtype, zero.shape, two.tolist()) == (gt.int64, (0,), [0])
+    with pytest.raises(TypeError, match=r"^\[where\] takes either condition alone"):
+        gt.where(m > 0, 1.0)
+
+
+def test_out_arguments_of_gather_select_take_where_cat_stack(device):
+    x = gt.arange(6.0, device=device).view(2, 3)
+    i = gt.tensor([[2], [0]], device=device)
+    calls = {
+        "gather": (lambda o: gt.gather(x, 1, i, out=o), (2, 1), [[2.0], [3.0]]),
+        "index_select": (lambda o: gt.index_select(x, 0, i[1], out=o), (1, 3), [[0, 1, 2]]),
+        "take": (lambda o: gt.take(x, i[0], out=o), (1,), [2.0]),
+        "where": (lambda o: gt.where(x > 2, x, 0.0, out=o), (2, 3), [[0, 0, 0], [3, 4, 5]]),
+        "cat": (lambda o: gt.cat([x[0], x[1, :1]], out=o), (4,), [0, 1, 2, 3]),
+        "stack": (lambda o: gt.stack([x[0], x[1]], 1, out=o), (3, 2), [[0, 3], [1, 4], [2, 5]]),
+    }
+    for op, (call, shape, want) in calls.items():
+        o = gt.empty(shape, dtype=gt.float64, device=device)
+        assert call(o) is o and o.tolist() == want, op
+        with pytest.raises(gt.ShapeError, match=rf"^\[{op}\] out has shape"):
+            call(gt.empty(7, device=device))
+
 def test_errors(device):
     x = gt.zeros(3, 4, device=device)
     i = gt.tensor([[0, 5]], device=device)
@@ -164,6 +193,11 @@ def test_errors(device):
                                                                 device=device))
     with pytest.raises(ValueError, match=r"^\[scatter_reduce\] reduce must be one of"):
         x.scatter_reduce(0, gt.tensor([[0]], device=device), x, "median")
+    z = gt.zeros(2, dtype=gt.complex64, device=device)
+    with pytest.raises(gt.DTypeError, match=r"^\[scatter_reduce\] reduce='amax' is not defined"):
+        z.scatter_reduce(0, gt.tensor([0], device=device), z, "amax")
+    with pytest.raises(gt.DTypeError, match=r"^\[scatter_reduce\] reduce='mean' is not"):
+        (z != 0).scatter_reduce(0, gt.tensor([0], device=device), z != 0, "mean")
     with pytest.raises(TypeError, match=r"^\[gather\] expected an integer index"):
         x.gather(0, gt.tensor([[True]], device=device))
     for op in ("masked_fill", "masked_fill_"):

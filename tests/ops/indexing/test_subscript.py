@@ -88,6 +88,15 @@ def test_setitem_converts_dtype_and_mask_assign(device, rng):
     np.testing.assert_array_equal(x.cpu().numpy(), a)
 
 
+def test_setitem_drops_leading_size_one_dims_of_the_value(device):
+    x = gt.zeros(2, 3, device=device)
+    x[0] = gt.ones(1, 3, device=device)  # a basic index, as an advanced one already did
+    x[1, 1:] = gt.full((1, 1, 2), 2.0, device=device)
+    assert x.tolist() == [[1.0, 1.0, 1.0], [0.0, 2.0, 2.0]]
+    with pytest.raises(IndexError, match=r"^\[setitem\] shape mismatch: value of shape"):
+        x[0] = gt.ones(2, 3, device=device)
+
+
 @pytest.mark.parametrize("idx, dim, size, value", [
     (([0, 3],), 0, 3, 3), ((slice(None), [-5]), 1, 4, -5), ((0, [1], [9]), 2, 5, 9)])
 def test_out_of_range_raises_on_every_device(device, idx, dim, size, value):

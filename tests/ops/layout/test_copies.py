@@ -43,6 +43,17 @@ def test_flip_roll(device, rng, dims):
     np.testing.assert_array_equal(np_(x.roll(7)), np.roll(a, 7))
 
 
+def test_flip_spread_dims_roll_repeated_dims_narrow_tensor_start(device):
+    x = gt.arange(6, device=device).view(2, 3)
+    assert x.flip(0, 1).tolist() == x.flip((0, 1)).tolist() == [[5, 4, 3], [2, 1, 0]]
+    assert x.flip(dims=[1]).tolist() == [[2, 1, 0], [5, 4, 3]]
+    assert x.roll((1, 1), (1, 1)).tolist() == [[1, 2, 0], [4, 5, 3]]  # shifts add up
+    assert x.narrow(1, gt.tensor(1), 2).tolist() == [[1, 2], [4, 5]]
+    assert gt.cat([x, x], axis=1).shape == (2, 6)  # NumPy's name for dim, as torch takes
+    part = gt.narrow_copy(x, 1, 1, 2)
+    assert part.tolist() == [[1, 2], [4, 5]] and part.is_contiguous()
+
+
 def test_repeat_tile_repeat_interleave(device, rng):
     a = rng.integers(0, 9, size=(2, 3))
     x = gt.tensor(a, device=device)
@@ -57,6 +68,11 @@ def test_repeat_tile_repeat_interleave(device, rng):
         x.repeat(2)
     with pytest.raises(ValueError, match=r"^\[repeat_interleave\] repeats must be >= 0"):
         x.repeat_interleave(gt.tensor([1, -1], device=device), dim=0)
+    # the counts alone: their positions repeated; output_size must be the length
+    assert gt.repeat_interleave(gt.tensor([2, 0, 1], device=device)).tolist() == [0, 0, 2]
+    assert x.repeat_interleave(2, dim=0, output_size=4).shape == (4, 3)
+    with pytest.raises(ValueError, match=r"^\[repeat_interleave\] output_size 5 is not"):
+        x.repeat_interleave(2, dim=0, output_size=5)
 
 
 @pytest.mark.parametrize("mode, np_mode", [("reflect", "reflect"), ("replicate", "edge"),
@@ -98,6 +114,9 @@ def test_tril_triu_diag_diagonal_trace(device, rng, k):
     np.testing.assert_array_equal(np_(x.diagonal(k, 2, 0)), np.diagonal(a, k, 2, 0))
     np.testing.assert_allclose(x[1].trace().item(), np.trace(a[1]))
     assert gt.tensor([[1, 2], [3, 4]], device=device).trace().item() == 5
+    for shape in ((0, 3), (2, 0, 3)):  # no elements: nothing to infer a batch size from
+        assert gt.zeros(shape, device=device).tril(k).shape == shape
+        assert gt.zeros(shape, device=device).triu_(k).shape == shape
     with pytest.raises(gt.ShapeError, match=r"^\[tril\] expected a tensor with >= 2 dims"):
         x[0, 0].tril()
     with pytest.raises(gt.ShapeError, match=r"^\[trace\] expected a 2-D tensor"):

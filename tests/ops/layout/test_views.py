@@ -227,9 +227,29 @@ def test_view_ops(device):
     (lambda t: t[2], IndexError, r"^\[getitem\] index 2 is out of bounds for dimension 0"),
     (lambda t: t[0, 0, 0, 0], IndexError, r"^\[getitem\] too many indices"),
     (lambda t: t[..., ...], IndexError, r"^\[getitem\] an index can only have a single"),
+    (lambda t: t[::0], IndexError, r"^\[getitem\] invalid slice .*step cannot be zero"),
+    (lambda t: t[1.5:], IndexError, r"^\[getitem\] invalid slice"),
     (lambda t: t.unflatten(1, (2, 2)), gt.ShapeError, r"^\[unflatten\]"),
 ])
 def test_view_errors(call, err, msg):
     t = gt.zeros(2, 3, 4)
     with pytest.raises(err, match=msg):
         call(t)
+
+
+@pytest.mark.parametrize("op,call", [
+    ("narrow", lambda t: t.narrow(0, 0, 1)), ("unbind", lambda t: t.unbind(0)),
+    ("unflatten", lambda t: t.unflatten(0, (1,))), ("size", lambda t: t.size(-1)),
+    ("stride", lambda t: t.stride(0)), ("split", lambda t: t.split(1)),
+    ("chunk", lambda t: t.chunk(2)), ("roll", lambda t: t.roll(1, 0)),
+    ("repeat_interleave", lambda t: t.repeat_interleave(2, dim=0)),
+])
+def test_ops_that_need_a_sized_dim_refuse_a_0d_tensor(op, call):
+    with pytest.raises(IndexError, match=rf"^\[{op}\] dimension specified as -?[01] but tensor"):
+        call(gt.tensor(1.5))
+
+
+def test_flip_and_movedim_of_a_0d_tensor_keep_it(device):
+    t = gt.tensor(1.5, device=device)
+    assert t.flip(0).item() == t.flip(-1).item() == t.movedim(0, -1).item() == 1.5
+    assert [c.shape for c in gt.zeros(0, 2, device=device).chunk(3)] == [(0, 2)] * 3
