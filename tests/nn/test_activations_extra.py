@@ -85,3 +85,9 @@ def test_rrelu_training_draws_slopes_in_range(device):
 def test_bad_input_names_the_op(call, error):
     with pytest.raises((gt.GTensorError, ValueError), match=rf"^\[{error}\]"):
         call()
+
+
+def test_nan_passes_through_shrinks_and_threshold(device):
+    a = np.array([np.nan, -0.0, np.inf, -np.inf, 0.25])
+    check(lambda x: F.hardshrink(x) + F.softshrink(x) + F.threshold(x, 0.0, 2.0),
+          lambda x: TF.hardshrink(x) + TF.softshrink(x) + TF.threshold(x, 0.0, 2.0), device, a)

@@ -52,7 +52,7 @@ def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
         [0.0, -0.75]
     """
     check_floating(input, "hardshrink")
-    return where((input > lambd) | (input < -lambd), input, 0.0)
+    return where((input >= -lambd) & (input <= lambd), 0.0, input)
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
@@ -64,11 +64,12 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """
     check_floating(input, "softshrink")
     _lambd("softshrink", lambd)
-    return where(input > lambd, input - lambd, where(input < -lambd, input + lambd, 0.0))
+    inside = (input >= -lambd) & (input <= lambd)
+    return where(inside, input * 0, input - input.sign() * lambd)
 
 
 def _threshold(x: Tensor, threshold: float, value: float) -> Tensor:
-    out = where(x > threshold, x, value)
+    out = where(x <= threshold, value, x)
     return out if out.dtype is x.dtype else out.to(x.dtype)
 
 
