@@ -152,6 +152,17 @@ def test_batch_norm_1d_cumulative_and_gradcheck(rng) -> None:
     assert gradcheck(m, (_t(rng.standard_normal((3, 2)), grad=True),))
 
 
+@pytest.mark.parametrize("make", [
+    lambda: nn.BatchNorm2d(3, bias=False), lambda: nn.InstanceNorm1d(3, affine=True, bias=False),
+    lambda: nn.GroupNorm(1, 3, bias=False), lambda: nn.LazyBatchNorm1d(bias=False)])
+def test_norm_layers_without_bias(make) -> None:
+    m = make()
+    x = gt.ones(2, 3, 2, 2) if isinstance(m, nn.BatchNorm2d) else gt.ones(2, 3, 2)
+    assert m(x).shape == x.shape
+    assert m.bias is None and "bias=False" in repr(m)
+    assert [k for k in m.state_dict() if k in ("weight", "bias")] == ["weight"]
+
+
 def test_dropout(device) -> None:
     gt.manual_seed(0)
     n = 4000 if device == "cpu" else 64
