@@ -41,6 +41,20 @@ def test_conv_layer_variants_shapes():
         gt.nn.Conv2d(3, 4, 3, groups=2)
 
 
+@pytest.mark.parametrize("nd", [1, 2])
+def test_conv_layers_hold_tuples_and_transposed_take_output_size(nd):
+    torch = pytest.importorskip("torch")
+    for name in (f"Conv{nd}d", f"ConvTranspose{nd}d"):
+        mine = getattr(gt.nn, name)(4, 6, 3, stride=2, padding=1, groups=2, bias=False)
+        theirs = getattr(torch.nn, name)(4, 6, 3, stride=2, padding=1, groups=2, bias=False)
+        assert repr(mine) == repr(theirs) and mine.stride == (2,) * nd
+    layer = getattr(gt.nn, f"ConvTranspose{nd}d")(4, 2, 3, stride=2)
+    size = (8, 7)[:nd]
+    assert layer(gt.ones(1, 4, *(3,) * nd), output_size=size).shape == (1, 2, *size)
+    with pytest.raises(ValueError, match=rf"^\[ConvTranspose{nd}d\] requested an output size"):
+        layer(gt.ones(1, 4, *(3,) * nd), output_size=(9, 9)[:nd])
+
+
 def test_small_cnn_gradcheck():
     gt.manual_seed(1)
     conv = gt.nn.Conv2d(1, 2, 2, dtype=gt.float64)
