@@ -210,6 +210,18 @@ def _mha_ref(x, w_in, b_in, w_out, b_out, heads, mask=None):
     return out @ w_out.T + b_out, a.mean(1)
 
 
+def test_embedding_from_pretrained_and_scale_grad_by_freq(device) -> None:
+    table = gt.arange(10.0, device=device).reshape(5, 2)
+    emb = nn.Embedding.from_pretrained(table, freeze=False, scale_grad_by_freq=True)
+    assert emb.weight.requires_grad and not nn.Embedding.from_pretrained(table).weight.requires_grad
+    out = emb(gt.tensor([[1, 1, 3], [3, 3, 0]], device=device))
+    (out * gt.arange(12.0, device=device).reshape(2, 3, 2)).sum().backward()
+    # rows picked k times get the sum of their gradients divided by k (torch's rule)
+    assert emb.weight.grad.tolist() == [[10, 11], [1, 2], [0, 0], [6, 7], [0, 0]]
+    bag = nn.EmbeddingBag.from_pretrained(table, mode="sum")
+    assert bag(gt.tensor([[0, 1]], device=device)).tolist() == [[2.0, 4.0]]
+
+
 def test_multihead_attention(device, rng) -> None:
     gt.manual_seed(0)
     m = nn.MultiheadAttention(4, 2, batch_first=True).to(device, gt.float64)
