@@ -45,6 +45,42 @@ def test_shared_parameter_listed_once() -> None:
     assert len(list(m.parameters())) == 1
 
 
+def test_shared_module_keys_like_torch() -> None:
+    a = Leaf(2)
+    m = Sequential(a, a)
+    assert list(m.state_dict()) == ["0.w", "0.stat", "0.count", "1.w", "1.stat", "1.count"]
+    assert [n for n, _ in m.named_parameters(remove_duplicate=False)] == ["0.w", "1.w"]
+    Sequential(Leaf(2), Leaf(2)).load_state_dict(m.state_dict())
+    assert m.get_parameter("1.w") is a.w and m.get_buffer("0.count") is a.count
+    with pytest.raises(AttributeError, match=r"^\[get_parameter\]"):
+        m.get_parameter("0.stat")
+
+
+def test_load_state_dict_assign_and_old_batch_norm_checkpoints() -> None:
+    lin = gt.nn.Linear(2, 2)
+    w = gt.ones(2, 2)
+    lin.load_state_dict({"weight": w, "bias": gt.zeros(2)}, assign=True)
+    assert isinstance(lin.weight, Parameter) and lin.weight.requires_grad
+    assert lin.weight.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+    bn = gt.nn.BatchNorm1d(2)
+    bn.num_batches_tracked.fill_(5)
+    sd = {k: v for k, v in bn.state_dict().items() if k != "num_batches_tracked"}
+    assert bn.load_state_dict(sd).missing_keys == [] and bn.num_batches_tracked.item() == 0
+
+
+def test_sequential_and_module_list_edits() -> None:
+    s = Sequential(gt.nn.ReLU(), gt.nn.Tanh(), gt.nn.Sigmoid())
+    s.insert(0, gt.nn.Identity())
+    del s[1]
+    s[0] = gt.nn.ELU()
+    s.extend([gt.nn.ReLU()])
+    assert [type(m).__name__ for m in s] == ["ELU", "Tanh", "Sigmoid", "ReLU"]
+    assert type(s.pop(1)).__name__ == "Tanh" and list(s._modules) == ["0", "1", "2"]
+    ml = ModuleList([gt.nn.ReLU()])
+    ml += [gt.nn.Tanh()]
+    assert len(ml + ModuleList([gt.nn.ReLU()])) == 3 and type(ml[-1]).__name__ == "Tanh"
+
+
 def test_setattr_rules() -> None:
     m = Leaf(2)
     with pytest.raises(TypeError, match="parameter 'w'"):

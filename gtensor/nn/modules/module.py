@@ -243,17 +243,20 @@ class Module:
             raise KeyError(f"[{op}] invalid name {name!r}: a non-empty string without '.'")
 
     # -- traversal -----------------------------------------------------------------------
-    def named_modules(self, memo: set[int] | None = None,
-                      prefix: str = "") -> Iterator[tuple[str, Module]]:
-        """Yield ``(qualified name, module)`` for this module and all below it, once each."""
+    def named_modules(self, memo: set[int] | None = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
+        """Yield ``(qualified name, module)`` for this module and all below it, once each
+        (under every name it has when not ``remove_duplicate``)."""
         memo = set() if memo is None else memo
-        if id(self) in memo:
-            return
-        memo.add(id(self))
+        if remove_duplicate:
+            if id(self) in memo:
+                return
+            memo.add(id(self))
         yield prefix, self
         for name, child in self._modules.items():
             if child is not None:
-                yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name)
+                yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name,
+                                               remove_duplicate)
 
     def modules(self) -> Iterator[Module]:
         """Yield this module and every module below it."""
@@ -273,36 +276,38 @@ class Module:
         for _, child in self.named_children():
             yield child
 
-    def _named_members(self, table: str, prefix: str,
-                       recurse: bool) -> Iterator[tuple[str, Tensor]]:
+    def _named_members(self, table: str, prefix: str, recurse: bool,
+                       remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
         seen: set[int] = set()
-        mods = self.named_modules(prefix=prefix) if recurse else iter([(prefix, self)])
+        mods = (self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+                if recurse else iter([(prefix, self)]))
         for mod_prefix, mod in mods:
             for name, value in getattr(mod, table).items():
-                if value is None or id(value) in seen:
+                if value is None or (remove_duplicate and id(value) in seen):
                     continue
                 seen.add(id(value))
                 yield (f"{mod_prefix}.{name}" if mod_prefix else name), value
 
-    def named_parameters(self, prefix: str = "",
-                         recurse: bool = True) -> Iterator[tuple[str, Parameter]]:
-        """Yield ``(qualified name, parameter)``, each shared parameter once.
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """Yield ``(qualified name, parameter)``, each shared parameter once (under every
+        name when not ``remove_duplicate``).
 
         Example:
             >>> [n for n, _ in gt.nn.Linear(2, 3).named_parameters()]
             ['weight', 'bias']
         """
-        yield from self._named_members("_parameters", prefix, recurse)  # type: ignore[misc]
+        yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)  # type: ignore[misc]
 
     def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
         """Yield the parameters (what an optimizer takes)."""
         for _, p in self.named_parameters(recurse=recurse):
             yield p
 
-    def named_buffers(self, prefix: str = "",
-                      recurse: bool = True) -> Iterator[tuple[str, Tensor]]:
+    def named_buffers(self, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
         """Yield ``(qualified name, buffer)``."""
-        yield from self._named_members("_buffers", prefix, recurse)
+        yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
 
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
         """Yield the buffers."""
@@ -319,6 +324,22 @@ class Module:
                                      f"'{part}' (in '{target}')")
             mod = child
         return mod
+
+    def _get_member(self, target: str, table: str, op: str) -> Any:
+        path, _, name = target.rpartition(".")
+        mod = self.get_submodule(path)
+        if name not in getattr(mod, table):
+            raise AttributeError(f"[{op}] {type(mod).__name__} has no {table[1:-1]} '{name}' "
+                                 f"(in '{target}')")
+        return getattr(mod, table)[name]
+
+    def get_parameter(self, target: str) -> Parameter:
+        """Return the parameter at dotted path ``target`` (e.g. ``"fc.weight"``)."""
+        return self._get_member(target, "_parameters", "get_parameter")  # type: ignore[no-any-return]
+
+    def get_buffer(self, target: str) -> Tensor:
+        """Return the buffer at dotted path ``target`` (e.g. ``"bn.running_mean"``)."""
+        return self._get_member(target, "_buffers", "get_buffer")  # type: ignore[no-any-return]
 
     def apply(self, fn: Callable[[Module], Any]) -> Module:
         """Call ``fn`` on every submodule (children first) and then on this module.
@@ -439,7 +460,8 @@ class Module:
             ['weight', 'bias']
         """
         out: OrderedDict[str, Tensor] = OrderedDict() if destination is None else destination  # type: ignore[assignment]
-        for mod_prefix, mod in self.named_modules(prefix=prefix.rstrip(".")):
+        for mod_prefix, mod in self.named_modules(prefix=prefix.rstrip("."),
+                                                  remove_duplicate=False):  # as torch keys them
             head = f"{mod_prefix}." if mod_prefix else ""
             for name, p in mod._parameters.items():
                 if p is not None:
@@ -449,8 +471,11 @@ class Module:
                     out[head + name] = b if keep_vars else b.detach()
         return out
 
-    def load_state_dict(self, state_dict: dict[str, Tensor],
-                        strict: bool = True) -> IncompatibleKeys:
+    def _fill_missing_state(self, state_dict: dict[str, Any], prefix: str) -> None:
+        """Add to ``state_dict`` (a copy) entries that older checkpoints of this layer lack."""
+
+    def load_state_dict(self, state_dict: dict[str, Tensor], strict: bool = True,
+                        assign: bool = False) -> IncompatibleKeys:
         """Copy values from ``state_dict`` into the parameters and buffers, in place.
 
         Values are converted to each target's device and dtype. Shapes must
@@ -475,6 +500,9 @@ class Module:
             True
         """
         own = self.state_dict(keep_vars=True)
+        state_dict = OrderedDict(state_dict)
+        for mod_prefix, mod in self.named_modules():
+            mod._fill_missing_state(state_dict, f"{mod_prefix}." if mod_prefix else "")
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
         mismatched = []
@@ -504,10 +532,24 @@ class Module:
                 if k in state_dict:
                     value = state_dict[k]
                     value = value if isinstance(value, Tensor) else as_tensor(value)
+                    if assign:
+                        self._assign(k, value)
+                        continue
                     if isinstance(target, UninitializedTensorMixin):
                         target.materialize(tuple(value.shape))
                     target.copy_(value)
         return IncompatibleKeys(missing, unexpected)
+
+    def _assign(self, key: str, value: Tensor) -> None:
+        """Make ``value`` the parameter or buffer at dotted path ``key``."""
+        path, _, name = key.rpartition(".")
+        mod = self.get_submodule(path)
+        if name in mod._parameters:
+            old = mod._parameters[name]
+            mod._parameters[name] = value if isinstance(value, Parameter) else Parameter(
+                value, requires_grad=bool(old is not None and old.requires_grad))
+        else:
+            mod._buffers[name] = value
 
     # -- repr ----------------------------------------------------------------------------
     def extra_repr(self) -> str:

@@ -43,6 +43,12 @@ class _BatchNorm(Module):
             self.register_buffer("num_batches_tracked", None)
         self.reset_parameters()
 
+    def _fill_missing_state(self, state_dict: dict[str, Any], prefix: str) -> None:
+        """Checkpoints from before ``num_batches_tracked`` load with a count of 0."""
+        key = prefix + "num_batches_tracked"
+        if self.track_running_stats and key not in state_dict:
+            state_dict[key] = zeros((), dtype=int64)
+
     def reset_running_stats(self) -> None:
         """Reset the running mean to 0, the running variance to 1 and the batch count."""
         if self.track_running_stats:
