@@ -120,6 +120,16 @@ def test_forward_hooks_replace_and_remove() -> None:
     assert m(x) is x
 
 
+def test_forward_hooks_with_kwargs_and_prepend() -> None:
+    lin, log = gt.nn.Linear(2, 2), []
+    lin.register_forward_pre_hook(lambda m, a, kw: ((), {"input": kw["input"] * 0}),
+                                  with_kwargs=True)
+    lin.register_forward_hook(lambda m, a, kw, out: log.append(sorted(kw)), with_kwargs=True)
+    lin.register_forward_hook(lambda m, a, out: log.append("first"), prepend=True)
+    out = lin(input=gt.ones(1, 2))
+    assert log == ["first", ["input"]] and out.tolist() == [lin.bias.tolist()]
+
+
 def test_state_dict_round_trip() -> None:
     gt.manual_seed(0)
     a, b = make(), make()

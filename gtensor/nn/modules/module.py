@@ -59,6 +59,13 @@ def _parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[device | N
     return dev, dt
 
 
+class _WithKwargs:
+    """A forward (pre-)hook registered with ``with_kwargs=True``: it also takes the kwargs."""
+
+    def __init__(self, hook: Callable[..., Any]) -> None:
+        self.hook = hook
+
+
 class Module:
     """Base class of every layer: subclass it, create children in ``__init__``, define ``forward``.
 
@@ -95,19 +102,37 @@ class Module:
         if trace is not None:  # a compiled call replays this forward only in this mode
             trace.guard_attribute(self, "training")
         for hook in list(self._forward_pre_hooks):
+            if isinstance(hook, _WithKwargs):
+                result = hook.hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("[Module] a forward pre-hook with kwargs must "
+                                           f"return None or (args, kwargs), got {result!r}")
+                    args, kwargs = result
+                continue
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
         out = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks):
-            result = hook(self, args, out)
+            result = (hook.hook(self, args, kwargs, out) if isinstance(hook, _WithKwargs)
+                      else hook(self, args, out))
             if result is not None:
                 out = result
         return out
 
-    def register_forward_hook(self, hook: Callable[[Module, tuple, Any], Any]) -> RemovableHandle:
+    @staticmethod
+    def _add_hook(hooks: list[Any], hook: Callable[..., Any], prepend: bool,
+                  with_kwargs: bool) -> RemovableHandle:
+        entry = _WithKwargs(hook) if with_kwargs else hook
+        hooks.insert(0 if prepend else len(hooks), entry)
+        return RemovableHandle(hooks, entry)
+
+    def register_forward_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
+                              with_kwargs: bool = False) -> RemovableHandle:
         """Call ``hook(module, inputs, output)`` after each forward; a non-None result replaces
-        the output.
+        the output. With ``with_kwargs`` the call is ``hook(module, inputs, kwargs, output)``;
+        ``prepend`` runs it before the hooks already registered.
 
         Returns:
             A handle whose ``remove()`` unregisters the hook.
@@ -119,18 +144,18 @@ class Module:
             (3, 1)
             >>> h.remove(); _ = lin(gt.ones(3, 2))  # prints nothing now
         """
-        self._forward_hooks.append(hook)
-        return RemovableHandle(self._forward_hooks, hook)
+        return self._add_hook(self._forward_hooks, hook, prepend, with_kwargs)
 
-    def register_forward_pre_hook(self, hook: Callable[[Module, tuple], Any]) -> RemovableHandle:
+    def register_forward_pre_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> RemovableHandle:
         """Call ``hook(module, inputs)`` before each forward; a non-None result replaces the
-        inputs.
+        inputs. With ``with_kwargs`` the call is ``hook(module, inputs, kwargs)`` and a
+        non-None result is the new ``(inputs, kwargs)``; ``prepend`` runs it first.
 
         Returns:
             A handle whose ``remove()`` unregisters the hook.
         """
-        self._forward_pre_hooks.append(hook)
-        return RemovableHandle(self._forward_pre_hooks, hook)
+        return self._add_hook(self._forward_pre_hooks, hook, prepend, with_kwargs)
 
     # -- registration --------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
