@@ -130,6 +130,28 @@ def test_forward_hooks_with_kwargs_and_prepend() -> None:
     assert log == ["first", ["input"]] and out.tolist() == [lin.bias.tolist()]
 
 
+def test_full_backward_hooks(device: str) -> None:
+    lin, log = gt.nn.Linear(2, 3, device=device), []
+    with gt.no_grad():
+        lin.weight.copy_(gt.tensor([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]], device=device))
+
+    def hook(m, grad_input, grad_output):
+        log.append((grad_input[0].tolist(), grad_output[0].tolist()))
+        return (grad_input[0] * 2,)
+
+    lin.register_full_backward_hook(hook)
+    pre = lin.register_full_backward_pre_hook(lambda m, grad_output: (grad_output[0] + 1,))
+    x = gt.ones(1, 2, device=device, requires_grad=True)
+    (lin(x) * gt.tensor([[1.0, 2.0, 3.0]], device=device)).sum().backward()
+    # torch's values: grad_output (after the pre-hook) [2, 3, 4]; grad_input = it @ weight
+    assert log == [([[13.0, 3.0]], [[2.0, 3.0, 4.0]])] and x.grad.tolist() == [[26.0, 6.0]]
+    pre.remove()
+    other = gt.nn.Linear(2, 3, device=device)
+    other.register_full_backward_hook(lambda m, gi, go: log.append((gi, go[0].tolist())))
+    other(gt.ones(1, 2, device=device)).sum().backward()  # no input needs grad: gi is None
+    assert log[-1] == ((None,), [[1.0, 1.0, 1.0]])
+
+
 def test_state_dict_round_trip() -> None:
     gt.manual_seed(0)
     a, b = make(), make()

@@ -22,6 +22,7 @@ from ...ops.creation import as_tensor
 from ...tensor import Tensor
 from ...trace_state import state as trace_state
 from ..parameter import Buffer, Parameter, UninitializedTensorMixin, replace_data_, zero_grads
+from .backward_hooks import BackwardHooks, with_backward_hooks
 
 
 class IncompatibleKeys(NamedTuple):
@@ -66,7 +67,7 @@ class _WithKwargs:
         self.hook = hook
 
 
-class Module:
+class Module(BackwardHooks):
     """Base class of every layer: subclass it, create children in ``__init__``, define ``forward``.
 
     Example:
@@ -91,6 +92,8 @@ class Module:
         object.__setattr__(self, "_modules", OrderedDict())
         object.__setattr__(self, "_forward_hooks", [])
         object.__setattr__(self, "_forward_pre_hooks", [])
+        object.__setattr__(self, "_backward_hooks", [])
+        object.__setattr__(self, "_backward_pre_hooks", [])
 
     # -- calling -------------------------------------------------------------------------
     def forward(self, *args: Any, **kwargs: Any) -> Any:
@@ -113,7 +116,10 @@ class Module:
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
-        out = self.forward(*args, **kwargs)
+        if self._backward_hooks or self._backward_pre_hooks:
+            out = with_backward_hooks(self, args, lambda a: self.forward(*a, **kwargs))
+        else:
+            out = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks):
             result = (hook.hook(self, args, kwargs, out) if isinstance(hook, _WithKwargs)
                       else hook(self, args, out))
