@@ -273,6 +273,16 @@ def test_scaled_dot_product_attention(device, rng) -> None:
                      args)
 
 
+def test_parameters_to_vector_and_back(device) -> None:
+    lin = nn.Linear(2, 2, device=device)
+    vec = nn.utils.parameters_to_vector(lin.parameters())
+    assert vec.shape == (6,) and vec.requires_grad
+    nn.utils.vector_to_parameters(gt.arange(6.0, device=device), lin.parameters())
+    assert lin.weight.tolist() == [[0.0, 1.0], [2.0, 3.0]] and lin.bias.tolist() == [4.0, 5.0]
+    with pytest.raises(gt.ShapeError, match=r"^\[vector_to_parameters\]"):
+        nn.utils.vector_to_parameters(gt.zeros(5), lin.parameters())
+
+
 def test_clip_grad(device) -> None:
     a = gt.nn.Parameter(gt.zeros(2, device=device))
     b = gt.nn.Parameter(gt.zeros(2, device=device))
