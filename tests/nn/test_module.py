@@ -68,6 +68,32 @@ def test_load_state_dict_assign_and_old_batch_norm_checkpoints() -> None:
     assert bn.load_state_dict(sd).missing_keys == [] and bn.num_batches_tracked.item() == 0
 
 
+def test_extra_state_and_state_dict_hooks() -> None:
+    class Counter(Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.steps, self.w = 0, Parameter(gt.ones(1))
+
+        def get_extra_state(self) -> dict:
+            return {"steps": self.steps}
+
+        def set_extra_state(self, state: dict) -> None:
+            self.steps = state["steps"]
+
+    a, b = Sequential(Counter()), Sequential(Counter())
+    a[0].steps = 7
+    assert list(a.state_dict()) == ["0.w", "0._extra_state"]
+    log: list = []
+    b[0].register_state_dict_pre_hook(lambda m, prefix, keep_vars: log.append(prefix))
+    b[0].register_load_state_dict_pre_hook(
+        lambda m, sd, prefix, *rest: sd.update({prefix + "w": sd.pop(prefix + "old_w")}))
+    b.register_load_state_dict_post_hook(lambda m, keys: log.append(list(keys.unexpected_keys)))
+    sd = a.state_dict()
+    sd["0.old_w"] = sd.pop("0.w") * 3
+    b.load_state_dict(sd)
+    assert b[0].steps == 7 and b[0].w.tolist() == [3.0] and log == ["0.", []]
+
+
 def test_sequential_and_module_list_edits() -> None:
     s = Sequential(gt.nn.ReLU(), gt.nn.Tanh(), gt.nn.Sigmoid())
     s.insert(0, gt.nn.Identity())

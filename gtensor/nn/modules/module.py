@@ -12,24 +12,19 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 from ...autograd.hooks import RemovableHandle
 from ...device import device, resolve
 from ...dtypes import as_dtype, bfloat16, dtype, float16, float32, float64
 from ...graph.grad_mode import no_grad
-from ...ops.creation import as_tensor
 from ...tensor import Tensor
 from ...trace_state import state as trace_state
-from ..parameter import Buffer, Parameter, UninitializedTensorMixin, replace_data_, zero_grads
+from ..parameter import Buffer, Parameter, replace_data_, zero_grads
 from .backward_hooks import BackwardHooks, with_backward_hooks
+from .state_dict import IncompatibleKeys, StateDict
 
-
-class IncompatibleKeys(NamedTuple):
-    """What :meth:`Module.load_state_dict` did not match (empty lists when all matched)."""
-
-    missing_keys: list[str]
-    unexpected_keys: list[str]
+__all__ = ["IncompatibleKeys", "Module"]
 
 
 def _parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[device | None,
@@ -67,7 +62,7 @@ class _WithKwargs:
         self.hook = hook
 
 
-class Module(BackwardHooks):
+class Module(StateDict, BackwardHooks):
     """Base class of every layer: subclass it, create children in ``__init__``, define ``forward``.
 
     Example:
@@ -475,112 +470,6 @@ class Module(BackwardHooks):
     def bfloat16(self) -> Module:
         """Cast floating parameters and buffers to bfloat16."""
         return self.to(bfloat16)
-
-    # -- state dict ----------------------------------------------------------------------
-    def state_dict(self, destination: dict[str, Tensor] | None = None, prefix: str = "",
-                   keep_vars: bool = False) -> OrderedDict[str, Tensor]:
-        """Return parameters and persistent buffers by qualified name.
-
-        Args:
-            destination: a mapping to fill (a new OrderedDict by default).
-            prefix: prepended to every key.
-            keep_vars: return the parameters themselves instead of detached tensors.
-
-        Example:
-            >>> list(gt.nn.Linear(2, 3).state_dict())
-            ['weight', 'bias']
-        """
-        out: OrderedDict[str, Tensor] = OrderedDict() if destination is None else destination  # type: ignore[assignment]
-        for mod_prefix, mod in self.named_modules(prefix=prefix.rstrip("."),
-                                                  remove_duplicate=False):  # as torch keys them
-            head = f"{mod_prefix}." if mod_prefix else ""
-            for name, p in mod._parameters.items():
-                if p is not None:
-                    out[head + name] = p if keep_vars else p.detach()
-            for name, b in mod._buffers.items():
-                if b is not None and name not in mod._non_persistent:
-                    out[head + name] = b if keep_vars else b.detach()
-        return out
-
-    def _fill_missing_state(self, state_dict: dict[str, Any], prefix: str) -> None:
-        """Add to ``state_dict`` (a copy) entries that older checkpoints of this layer lack."""
-
-    def load_state_dict(self, state_dict: dict[str, Tensor], strict: bool = True,
-                        assign: bool = False) -> IncompatibleKeys:
-        """Copy values from ``state_dict`` into the parameters and buffers, in place.
-
-        Values are converted to each target's device and dtype. Shapes must
-        match exactly. With ``strict`` (the default), missing and unexpected
-        keys are errors too; every problem is listed in one message.
-
-        Args:
-            state_dict: name -> tensor, as returned by :meth:`state_dict`.
-            strict: require the key sets to match.
-
-        Returns:
-            The missing and unexpected keys (both empty when strict succeeds).
-
-        Raises:
-            RuntimeError: on mis-shaped keys, or missing/unexpected keys when strict.
-
-        Example:
-            >>> a, b = nn.Linear(2, 1), nn.Linear(2, 1)
-            >>> b.load_state_dict(a.state_dict())
-            IncompatibleKeys(missing_keys=[], unexpected_keys=[])
-            >>> bool((a.weight == b.weight).all())
-            True
-        """
-        own = self.state_dict(keep_vars=True)
-        state_dict = OrderedDict(state_dict)
-        for mod_prefix, mod in self.named_modules():
-            mod._fill_missing_state(state_dict, f"{mod_prefix}." if mod_prefix else "")
-        missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
-        mismatched = []
-        for k, target in own.items():
-            if k not in state_dict:
-                continue
-            value = state_dict[k]
-            if not isinstance(value, Tensor):
-                value = as_tensor(value)
-            lazy = isinstance(target, UninitializedTensorMixin)
-            if not lazy and tuple(value.shape) != tuple(target.shape):
-                mismatched.append(f"size mismatch for {k}: copying a param with shape "
-                                  f"{tuple(value.shape)}, the shape in the current model is "
-                                  f"{tuple(target.shape)}")
-        problems = list(mismatched)
-        if strict and unexpected:
-            problems.insert(0, "Unexpected key(s) in state_dict: "
-                            + ", ".join(f'"{k}"' for k in unexpected) + ".")
-        if strict and missing:
-            problems.insert(0, "Missing key(s) in state_dict: "
-                            + ", ".join(f'"{k}"' for k in missing) + ".")
-        if problems:
-            raise RuntimeError(f"[load_state_dict] Error(s) in loading state_dict for "
-                               f"{type(self).__name__}:\n\t" + "\n\t".join(problems))
-        with no_grad():
-            for k, target in own.items():
-                if k in state_dict:
-                    value = state_dict[k]
-                    value = value if isinstance(value, Tensor) else as_tensor(value)
-                    if assign:
-                        self._assign(k, value)
-                        continue
-                    if isinstance(target, UninitializedTensorMixin):
-                        target.materialize(tuple(value.shape))
-                    target.copy_(value)
-        return IncompatibleKeys(missing, unexpected)
-
-    def _assign(self, key: str, value: Tensor) -> None:
-        """Make ``value`` the parameter or buffer at dotted path ``key``."""
-        path, _, name = key.rpartition(".")
-        mod = self.get_submodule(path)
-        if name in mod._parameters:
-            old = mod._parameters[name]
-            mod._parameters[name] = value if isinstance(value, Parameter) else Parameter(
-                value, requires_grad=bool(old is not None and old.requires_grad))
-        else:
-            mod._buffers[name] = value
 
     # -- repr ----------------------------------------------------------------------------
     def extra_repr(self) -> str:
