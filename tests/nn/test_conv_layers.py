@@ -36,6 +36,9 @@ def test_conv_layer_variants_shapes():
     assert gt.nn.AvgPool2d(2, stride=1)(gt.randn(1, 1, 4, 4)).shape == (1, 1, 3, 3)
     assert gt.nn.AdaptiveAvgPool2d(1)(gt.randn(2, 3, 5, 5)).shape == (2, 3, 1, 1)
     assert gt.nn.Upsample(scale_factor=2)(gt.randn(1, 1, 2, 2)).shape == (1, 1, 4, 4)
+    up = gt.nn.Upsample(scale_factor=0.7, mode="bilinear", recompute_scale_factor=True)
+    assert repr(up) == "Upsample(scale_factor=0.7, mode='bilinear')"  # torch's repr
+    assert up(gt.randn(1, 1, 5, 5)).shape == (1, 1, 3, 3)
     assert "kernel_size=(3, 3)" in repr(gt.nn.Conv2d(1, 2, 3))
     with pytest.raises(ValueError, match=r"^\[Conv2d\] in_channels \(3\) and out_channels"):
         gt.nn.Conv2d(3, 4, 3, groups=2)
