@@ -162,8 +162,14 @@ def _interpolate_3d(input: Any, size: tuple[Any, ...] | None,
     return out.reshape(n, c, out.shape[2], oh, ow)
 
 
-def _cubic_weights(t: np.ndarray) -> list[np.ndarray]:
-    """The four cubic-convolution weights (``a = -0.75``) of the taps at offsets -1, 0, 1, 2."""
+def cubic_weights(t: Any) -> list[Any]:
+    """The four cubic-convolution weights (``a = -0.75``) of the taps at offsets -1, 0, 1, 2,
+    for the fractions ``t`` (a NumPy array or a tensor: only arithmetic is used).
+
+    Example:
+        >>> [float(w) for w in cubic_weights(np.float64(0.0))]
+        [0.0, 1.0, 0.0, 0.0]
+    """
     a = CUBIC_A
 
     def near(d: np.ndarray) -> np.ndarray:
@@ -184,7 +190,7 @@ def _cubic_axis(x: Any, axis: int, n_out: int, scale: float, align: bool) -> Any
     shape = [1] * x.ndim
     shape[axis] = n_out
     out = None
-    for k, w in enumerate(_cubic_weights(src - base)):
+    for k, w in enumerate(cubic_weights(src - base)):
         picks = np.clip(base + k - 1, 0, n_in - 1).astype(np.int64)
         term = x.index_select(axis, tensor(picks, device=x.device)) * tensor(
             w.reshape(shape).astype(x.dtype.name), device=x.device)

@@ -21,7 +21,7 @@ from ...errors import DTypeError, ShapeError, check
 from ...graph.autocast_mode import autocast_inputs
 from ...ops.creation import tensor
 from ...ops.elementwise import where
-from ...ops.resample import interpolate
+from ...ops.resample import cubic_weights, interpolate
 from ...ops.widen import half_in_float32
 from ...tensor import Tensor
 from ...tensor_base import TensorBase
@@ -82,9 +82,17 @@ def _reflect(coord: Tensor, low2: int, high2: int) -> Tensor:
     return where(even, extra + low, (span - extra) + low)
 
 
+def _unnormalize(coord: Tensor, size: int, align: bool) -> Tensor:
+    return (coord + 1) * ((size - 1) / 2) if align else ((coord + 1) * size - 1) / 2
+
+
 def _source(coord: Tensor, size: int, padding_mode: str, align: bool) -> Tensor:
     """Pixel coordinate of normalized ``coord`` along an axis of ``size``, after padding."""
-    x = (coord + 1) * ((size - 1) / 2) if align else ((coord + 1) * size - 1) / 2
+    return _padded(_unnormalize(coord, size, align), size, padding_mode, align)
+
+
+def _padded(x: Tensor, size: int, padding_mode: str, align: bool) -> Tensor:
+    """Pixel coordinate ``x`` moved inside the input by ``padding_mode`` (zeros: unmoved)."""
     if padding_mode == "reflection":
         x = _reflect(x, 0, 2 * (size - 1)) if align else _reflect(x, -1, 2 * size - 1)
     if padding_mode != "zeros":
@@ -111,13 +119,14 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
         input: ``(N, C, H, W)`` float tensor.
         grid: ``(N, OH, OW, 2)`` of the input's dtype; ``-1`` and ``1`` are the
             input's edges (pixel centres of the corners with ``align_corners``).
-        mode: ``"bilinear"`` or ``"nearest"`` (rounds half to even).
+        mode: ``"bilinear"``, ``"nearest"`` (rounds half to even) or ``"bicubic"``
+            (PyTorch's cubic convolution, ``a = -0.75``, each tap padded).
         padding_mode: ``"zeros"``, ``"border"`` or ``"reflection"``.
         align_corners: map ``-1`` and ``1`` onto the corner pixel centres
             (None means False).
 
     Returns:
-        ``(N, C, OH, OW)``; differentiable in ``input`` and (bilinear) in ``grid``.
+        ``(N, C, OH, OW)``; differentiable in ``input`` and (bilinear, bicubic) in ``grid``.
 
     Example:
         >>> img = gt.arange(4.0).reshape(1, 1, 2, 2)
@@ -136,15 +145,17 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
     check(input.dtype.name in ("float32", "float64") and grid.dtype is input.dtype, op,
           lambda: f"expected float input and grid of one dtype, got {input.dtype.name} and "
           f"{grid.dtype.name}", DTypeError)
-    check(mode in ("bilinear", "nearest"), op,
-          lambda: f"mode must be 'bilinear' or 'nearest', got {mode!r}", ValueError)
+    check(mode in ("bilinear", "nearest", "bicubic"), op,
+          lambda: f"mode must be 'bilinear', 'nearest' or 'bicubic', got {mode!r}", ValueError)
     check(padding_mode in ("zeros", "border", "reflection"), op, lambda: "padding_mode must "
           f"be 'zeros', 'border' or 'reflection', got {padding_mode!r}", ValueError)
     n, c, h, w = input.shape
     align = bool(align_corners)
+    plane = input.reshape(n, c, h * w)
+    if mode == "bicubic":
+        return _bicubic(plane, grid, h, w, padding_mode, align)
     ix = _source(grid[..., 0], w, padding_mode, align)
     iy = _source(grid[..., 1], h, padding_mode, align)
-    plane = input.reshape(n, c, h * w)
     if mode == "nearest":
         return _read(plane, iy.detach().round(), ix.detach().round(), h, w)
     x0, y0 = ix.detach().floor(), iy.detach().floor()
@@ -153,6 +164,24 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
     return (_read(plane, y0, x0, h, w) * (wy0 * wx0) + _read(plane, y0, x0 + 1, h, w) * (wy0 * wx1)
             + _read(plane, y0 + 1, x0, h, w) * (wy1 * wx0)
             + _read(plane, y0 + 1, x0 + 1, h, w) * (wy1 * wx1))
+
+
+def _bicubic(plane: Tensor, grid: Tensor, h: int, w: int, padding_mode: str,
+             align: bool) -> Tensor:
+    """Sixteen taps around each point, each moved by ``padding_mode``, cubic-weighted."""
+    ux, uy = _unnormalize(grid[..., 0], w, align), _unnormalize(grid[..., 1], h, align)
+    x0, y0 = ux.detach().floor(), uy.detach().floor()
+    wx = [wt.unsqueeze(1) for wt in cubic_weights(ux - x0)]
+    wy = [wt.unsqueeze(1) for wt in cubic_weights(uy - y0)]
+    out = None
+    for i in range(4):
+        iy = _padded(y0 + (i - 1), h, padding_mode, align)
+        row = None
+        for j in range(4):
+            tap = _read(plane, iy, _padded(x0 + (j - 1), w, padding_mode, align), h, w) * wx[j]
+            row = tap if row is None else row + tap
+        out = row * wy[i] if out is None else out + row * wy[i]
+    return out  # type: ignore[return-value]
 
 
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:
