@@ -63,6 +63,12 @@ CASES: dict[str, tuple[Call, Make]] = {
         x, g, padding_mode="border", align_corners=False), GRID),
     "grid_sample_nearest": (lambda F, lit, x, g: F.grid_sample(
         x, g.detach(), "nearest", align_corners=False), GRID),
+    "grid_sample_3d": (lambda F, lit, x, g: F.grid_sample(
+        x, g, padding_mode="reflection", align_corners=False), lambda rng: [
+            rng.standard_normal((1, 2, 2, 3, 2)), rng.uniform(-1.3, 1.3, (1, 2, 1, 2, 3))]),
+    "grid_sample_3d_nearest": (lambda F, lit, x, g: F.grid_sample(
+        x, g.detach(), "nearest", align_corners=True), lambda rng: [
+            rng.standard_normal((1, 2, 2, 3, 2)), rng.uniform(-1.3, 1.3, (1, 2, 1, 2, 3))]),
     "grid_sample_bicubic": (lambda F, lit, x, g: F.grid_sample(
         x, g, "bicubic", padding_mode="reflection", align_corners=False), GRID),
     "grid_sample_bicubic_border": (lambda F, lit, x, g: F.grid_sample(
