@@ -18,24 +18,25 @@ from .activation import _in_place, leaky_relu
 
 
 def softsign(input: Tensor) -> Tensor:
-    """``x / (1 + |x|)``.
+    """``x / (1 + |x|)`` (integer input gives the default float dtype, as in PyTorch).
 
     Example:
         >>> F.softsign(gt.tensor([1.0, -3.0])).tolist()
         [0.5, -0.75]
     """
-    check_floating(input, "softsign")
-    return input / (input.abs() + 1.0)
+    check(input.dtype.name != "bool", "softsign", "not implemented for dtype bool", DTypeError)
+    return input / (input.abs() + 1)
 
 
 def tanhshrink(input: Tensor) -> Tensor:
-    """``x - tanh(x)``.
+    """``x - tanh(x)`` (integer input gives the default float dtype, as in PyTorch).
 
     Example:
         >>> F.tanhshrink(gt.tensor([0.0])).tolist()
         [0.0]
     """
-    check_floating(input, "tanhshrink")
+    check(input.dtype.name != "bool", "tanhshrink", "not implemented for dtype bool",
+          DTypeError)
     return input - input.tanh()
 
 
