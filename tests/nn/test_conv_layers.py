@@ -34,6 +34,9 @@ def test_conv_layer_variants_shapes():
     out, idx = gt.nn.MaxPool2d(2, return_indices=True)(gt.randn(1, 1, 4, 4))
     assert idx.dtype is gt.int64 and out.shape == idx.shape
     assert gt.nn.AvgPool2d(2, stride=1)(gt.randn(1, 1, 4, 4)).shape == (1, 1, 3, 3)
+    pool1 = gt.nn.AvgPool1d(3, 2, 1)
+    assert repr(pool1) == "AvgPool1d(kernel_size=(3,), stride=(2,), padding=(1,))"  # torch's
+    assert pool1(gt.randn(1, 1, 6)).shape == (1, 1, 3)
     assert gt.nn.AdaptiveAvgPool2d(1)(gt.randn(2, 3, 5, 5)).shape == (2, 3, 1, 1)
     assert gt.nn.Upsample(scale_factor=2)(gt.randn(1, 1, 2, 2)).shape == (1, 1, 4, 4)
     up = gt.nn.Upsample(scale_factor=0.7, mode="bilinear", recompute_scale_factor=True)

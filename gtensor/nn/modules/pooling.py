@@ -163,7 +163,11 @@ class AvgPool1d(AvgPool2d):
 
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  ceil_mode: bool = False, count_include_pad: bool = True) -> None:
-        super().__init__(kernel_size, stride, padding, ceil_mode, count_include_pad)
+        def one(v: Any) -> tuple[int, ...]:  # held as 1-tuples, as torch holds them
+            return tuple(v) if isinstance(v, (tuple, list)) else (v,)
+
+        super().__init__(one(kernel_size), one(kernel_size if stride is None else stride),
+                         one(padding), ceil_mode, count_include_pad)
 
     def forward(self, input: Tensor) -> Tensor:
         """Pool ``input``."""
