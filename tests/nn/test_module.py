@@ -107,6 +107,19 @@ def test_sequential_and_module_list_edits() -> None:
     assert len(ml + ModuleList([gt.nn.ReLU()])) == 3 and type(ml[-1]).__name__ == "Tanh"
 
 
+def test_registering_over_a_plain_attribute_is_refused() -> None:
+    m = Module()
+    m.plain = 3
+    for register in (lambda: m.register_buffer("plain", gt.ones(1)),
+                     lambda: m.register_parameter("plain", Parameter(gt.ones(1))),
+                     lambda: m.add_module("forward", gt.nn.ReLU())):
+        with pytest.raises(KeyError, match="already exists"):
+            register()
+    m.register_buffer("b", gt.ones(1))
+    m.register_buffer("b", gt.zeros(1))  # re-registering a buffer is fine
+    assert m.plain == 3 and m.b.tolist() == [0.0]
+
+
 def test_setattr_rules() -> None:
     m = Leaf(2)
     with pytest.raises(TypeError, match="parameter 'w'"):

@@ -226,7 +226,7 @@ class Module(StateDict, BackwardHooks):
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"[register_parameter] '{name}' must be a Parameter or None, got "
                             f"{type(param).__name__}")
-        self._check_name(name, "register_parameter")
+        self._check_name(name, "register_parameter", "_parameters")
         self._discard(name)
         self._parameters[name] = param
 
@@ -247,7 +247,7 @@ class Module(StateDict, BackwardHooks):
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"[register_buffer] '{name}' must be a Tensor or None, got "
                             f"{type(tensor).__name__}")
-        self._check_name(name, "register_buffer")
+        self._check_name(name, "register_buffer", "_buffers")
         self._discard(name)
         self._buffers[name] = tensor
         if not persistent:
@@ -257,16 +257,17 @@ class Module(StateDict, BackwardHooks):
         """Register ``module`` as a child called ``name``."""
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"[add_module] {type(module).__name__} is not a Module")
-        self._check_name(name, "add_module")
+        self._check_name(name, "add_module", "_modules")
         self._discard(name)
         self._modules[name] = module
 
     register_module = add_module
 
-    @staticmethod
-    def _check_name(name: str, op: str) -> None:
+    def _check_name(self, name: str, op: str, table: str) -> None:
         if not isinstance(name, str) or not name or "." in name:
             raise KeyError(f"[{op}] invalid name {name!r}: a non-empty string without '.'")
+        if hasattr(self, name) and name not in getattr(self, table):
+            raise KeyError(f"[{op}] attribute '{name}' already exists")
 
     # -- traversal -----------------------------------------------------------------------
     def named_modules(self, memo: set[int] | None = None, prefix: str = "",
