@@ -22,7 +22,7 @@ from .creation import tensor
 from .pooling import adaptive_avg_pool2d, batched, linear_map
 from .widen import half_in_float32
 
-MODES = ("nearest", "linear", "bilinear", "bicubic", "area", "nearest-exact")
+MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area", "nearest-exact")
 CUBIC_A = -0.75
 
 
@@ -36,12 +36,14 @@ def _per_axis(value: Any, n: int, op: str, name: str) -> tuple[Any, ...]:
 @half_in_float32
 def interpolate(input: Any, size: Any = None, scale_factor: Any = None,
                 mode: str = "nearest", align_corners: bool | None = None,
-                recompute_scale_factor: bool | None = None) -> Any:
-    """Resize the spatial dims of ``(N, C, L)`` or ``(N, C, H, W)`` tensors, as PyTorch does.
+                recompute_scale_factor: bool | None = None, antialias: bool = False) -> Any:
+    """Resize the spatial dims of ``(N, C, L)``, ``(N, C, H, W)`` or ``(N, C, D, H, W)``
+    tensors, as PyTorch does.
 
-    A 3-D input takes modes ``"nearest"``, ``"nearest-exact"``, ``"area"`` and
-    ``"linear"``, a 4-D one ``"nearest"``, ``"nearest-exact"``, ``"area"``,
-    ``"bilinear"`` and ``"bicubic"``; a 3-D input runs as ``(N, C, 1, L)``.
+    Every input takes modes ``"nearest"``, ``"nearest-exact"`` and ``"area"``; a
+    3-D one also ``"linear"``, a 4-D one ``"bilinear"`` and ``"bicubic"``, a 5-D one
+    ``"trilinear"``. A 3-D input runs as ``(N, C, 1, L)``; a 5-D one as two 4-D
+    passes (these modes are separable): ``(H, W)`` first, then ``D``.
 
     Args:
         input: float tensor.
@@ -51,13 +53,15 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,
             ``floor(n * scale_factor)``.
         mode: ``"nearest"``, ``"nearest-exact"`` (source pixel of each output
             centre), ``"area"`` (adaptive average), ``"linear"`` (3-D),
-            ``"bilinear"`` or ``"bicubic"`` (4-D).
-        align_corners: (bi)linear and bicubic only; map corner pixel centres onto each other.
+            ``"bilinear"`` or ``"bicubic"`` (4-D), ``"trilinear"`` (5-D).
+        align_corners: (bi/tri)linear and bicubic only; map corner pixel centres onto
+            each other.
         recompute_scale_factor: with ``scale_factor``, derive the sampling
             step from the output size instead of from ``scale_factor``.
+        antialias: must be False.
 
     Returns:
-        ``(N, C, OL)`` or ``(N, C, OH, OW)``.
+        ``(N, C, OL)``, ``(N, C, OH, OW)`` or ``(N, C, OD, OH, OW)``.
 
     Raises:
         ValueError, ShapeError, TypeError: messages start with ``[interpolate]``.
@@ -70,21 +74,27 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,
     op = "interpolate"
     check(mode in MODES, op,
           lambda: f"mode {mode!r} is not supported; expected one of {MODES}", ValueError)
+    check(not antialias, op, "antialias=True is not supported", ValueError)
     ndim = getattr(input, "ndim", None)
-    want = {"linear": (3,), "bilinear": (4,), "bicubic": (4,)}.get(mode, (3, 4))
+    want = {"linear": (3,), "bilinear": (4,), "bicubic": (4,), "trilinear": (5,)}.get(
+        mode, (3, 4, 5))
     check(ndim in want, op, lambda: f"expected {' or '.join(f'{n}-D' for n in want)} input "
           f"for mode {mode!r}, got shape {getattr(input, 'shape', type(input).__name__)}",
           ShapeError)
-    check(align_corners is None or mode in ("linear", "bilinear", "bicubic"), op,
-          "align_corners can only be set with modes 'linear', 'bilinear' and 'bicubic'",
-          ValueError)
+    check(align_corners is None or mode in ("linear", "bilinear", "bicubic", "trilinear"), op,
+          "align_corners can only be set with modes 'linear', 'bilinear', 'bicubic' and "
+          "'trilinear'", ValueError)
     check((size is None) != (scale_factor is None), op,
           "exactly one of size and scale_factor must be given", ValueError)
     n_sp = ndim - 2
     if size is not None:
-        size = (1, *_per_axis(size, n_sp, op, "size"))[-2:]
+        size = (1, *_per_axis(size, n_sp, op, "size"))[-n_sp if n_sp > 1 else -2:]
     else:
-        scale_factor = (1.0, *_per_axis(scale_factor, n_sp, op, "scale_factor"))[-2:]
+        scale_factor = (1.0, *_per_axis(scale_factor, n_sp, op, "scale_factor"))[
+            -n_sp if n_sp > 1 else -2:]
+    if ndim == 5:
+        return _interpolate_3d(input, size, scale_factor, mode, align_corners,
+                               recompute_scale_factor)
     flat = input.unsqueeze(2) if ndim == 3 else input
     out = _interpolate_2d(flat, size, scale_factor, mode, align_corners,
                           recompute_scale_factor)
@@ -133,8 +143,33 @@ def _interpolate_2d(input: Any, size: tuple[Any, Any] | None,
                       (scales, linear, align))
 
 
-def _cubic_weights(t: np.ndarray) -> list[np.ndarray]:
-    """The four cubic-convolution weights (``a = -0.75``) of the taps at offsets -1, 0, 1, 2."""
+def _interpolate_3d(input: Any, size: tuple[Any, ...] | None,
+                    scale_factor: tuple[Any, ...] | None, mode: str,
+                    align_corners: bool | None, recompute_scale_factor: bool | None) -> Any:
+    """Resample ``(N, C, D, H, W)``: ``(H, W)`` as ``(N, C*D, H, W)``, then ``D`` as
+    ``(N, C, D, OH*OW)`` with the last axis kept (a unit step maps it onto itself)."""
+    flat_mode = "bilinear" if mode == "trilinear" else mode
+    n, c, d = input.shape[:3]
+    planes = input.reshape(n, c * d, *input.shape[3:])
+    hw = _interpolate_2d(planes, None if size is None else size[1:],
+                         None if scale_factor is None else scale_factor[1:], flat_mode,
+                         align_corners, recompute_scale_factor)
+    oh, ow = hw.shape[2:]
+    lines = hw.reshape(n, c, d, oh * ow)
+    out = _interpolate_2d(lines, None if size is None else (size[0], oh * ow),
+                          None if scale_factor is None else (scale_factor[0], 1.0), flat_mode,
+                          align_corners, recompute_scale_factor)
+    return out.reshape(n, c, out.shape[2], oh, ow)
+
+
+def cubic_weights(t: Any) -> list[Any]:
+    """The four cubic-convolution weights (``a = -0.75``) of the taps at offsets -1, 0, 1, 2,
+    for the fractions ``t`` (a NumPy array or a tensor: only arithmetic is used).
+
+    Example:
+        >>> [float(w) for w in cubic_weights(np.float64(0.0))]
+        [0.0, 1.0, 0.0, 0.0]
+    """
     a = CUBIC_A
 
     def near(d: np.ndarray) -> np.ndarray:
@@ -155,7 +190,7 @@ def _cubic_axis(x: Any, axis: int, n_out: int, scale: float, align: bool) -> Any
     shape = [1] * x.ndim
     shape[axis] = n_out
     out = None
-    for k, w in enumerate(_cubic_weights(src - base)):
+    for k, w in enumerate(cubic_weights(src - base)):
         picks = np.clip(base + k - 1, 0, n_in - 1).astype(np.int64)
         term = x.index_select(axis, tensor(picks, device=x.device)) * tensor(
             w.reshape(shape).astype(x.dtype.name), device=x.device)

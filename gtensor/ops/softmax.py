@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 def _fused_grad(op: str, y: Tensor, g: Tensor, d: int) -> Tensor | None:
     """The backward as one kernel, or None where it must be written in ops."""
-    if (is_grad_enabled() or y.dtype.is_half or g.dtype != y.dtype
+    if (is_grad_enabled() or y.dtype.is_half or g.dtype != y.dtype or y.ndim == 0
             or tracing.state.trace is not None):
         return None
     g = g.expand(y.shape).contiguous()  # type: ignore[attr-defined]
@@ -74,7 +74,9 @@ def _run(op: str, input: Tensor, dim: int, dtype: Any, vjp: Any) -> Tensor:
     else:
         out = TensorBase.empty(x.shape, x.dtype, x.device)
         if out.numel():
-            launch(op, x.device, (x.dtype,), bits_native(x), bits_native(out), d)
+            # a 0-d input is a line of one element
+            kx, kout = (x.reshape((1,)), out.reshape((1,))) if x.ndim == 0 else (x, out)
+            launch(op, x.device, (x.dtype,), bits_native(kx), bits_native(kout), d)
     record(op, out, (input if dtype is None else x,), vjp, save=[out], dim=d)
     return out
 

@@ -77,7 +77,7 @@ def test_rrelu_training_draws_slopes_in_range(device):
 
 
 @pytest.mark.parametrize("call, error", [
-    (lambda: F.softsign(gt.tensor([1, 2])), "softsign"),
+    (lambda: F.softsign(gt.tensor([True])), "softsign"),
     (lambda: F.softshrink(gt.ones(2), -1.0), "softshrink"),
     (lambda: F.rrelu(gt.ones(2), 0.5, 0.1), "rrelu"),
     (lambda: F.threshold(gt.tensor([1j]), 0.0, 1.0), "threshold"),
@@ -85,3 +85,17 @@ def test_rrelu_training_draws_slopes_in_range(device):
 def test_bad_input_names_the_op(call, error):
     with pytest.raises((gt.GTensorError, ValueError), match=rf"^\[{error}\]"):
         call()
+
+
+def test_softsign_and_tanhshrink_of_integers_are_float():
+    for name in ("softsign", "tanhshrink"):
+        got = getattr(F, name)(gt.tensor([1, -3]))
+        want = getattr(TF, name)(torch.tensor([1, -3]))
+        assert got.dtype is gt.float32
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+
+
+def test_nan_passes_through_shrinks_and_threshold(device):
+    a = np.array([np.nan, -0.0, np.inf, -np.inf, 0.25])
+    check(lambda x: F.hardshrink(x) + F.softshrink(x) + F.threshold(x, 0.0, 2.0),
+          lambda x: TF.hardshrink(x) + TF.softshrink(x) + TF.threshold(x, 0.0, 2.0), device, a)

@@ -34,11 +34,31 @@ def test_conv_layer_variants_shapes():
     out, idx = gt.nn.MaxPool2d(2, return_indices=True)(gt.randn(1, 1, 4, 4))
     assert idx.dtype is gt.int64 and out.shape == idx.shape
     assert gt.nn.AvgPool2d(2, stride=1)(gt.randn(1, 1, 4, 4)).shape == (1, 1, 3, 3)
+    pool1 = gt.nn.AvgPool1d(3, 2, 1)
+    assert repr(pool1) == "AvgPool1d(kernel_size=(3,), stride=(2,), padding=(1,))"  # torch's
+    assert pool1(gt.randn(1, 1, 6)).shape == (1, 1, 3)
     assert gt.nn.AdaptiveAvgPool2d(1)(gt.randn(2, 3, 5, 5)).shape == (2, 3, 1, 1)
     assert gt.nn.Upsample(scale_factor=2)(gt.randn(1, 1, 2, 2)).shape == (1, 1, 4, 4)
+    up = gt.nn.Upsample(scale_factor=0.7, mode="bilinear", recompute_scale_factor=True)
+    assert repr(up) == "Upsample(scale_factor=0.7, mode='bilinear')"  # torch's repr
+    assert up(gt.randn(1, 1, 5, 5)).shape == (1, 1, 3, 3)
     assert "kernel_size=(3, 3)" in repr(gt.nn.Conv2d(1, 2, 3))
     with pytest.raises(ValueError, match=r"^\[Conv2d\] in_channels \(3\) and out_channels"):
         gt.nn.Conv2d(3, 4, 3, groups=2)
+
+
+@pytest.mark.parametrize("nd", [1, 2])
+def test_conv_layers_hold_tuples_and_transposed_take_output_size(nd):
+    torch = pytest.importorskip("torch")
+    for name in (f"Conv{nd}d", f"ConvTranspose{nd}d"):
+        mine = getattr(gt.nn, name)(4, 6, 3, stride=2, padding=1, groups=2, bias=False)
+        theirs = getattr(torch.nn, name)(4, 6, 3, stride=2, padding=1, groups=2, bias=False)
+        assert repr(mine) == repr(theirs) and mine.stride == (2,) * nd
+    layer = getattr(gt.nn, f"ConvTranspose{nd}d")(4, 2, 3, stride=2)
+    size = (8, 7)[:nd]
+    assert layer(gt.ones(1, 4, *(3,) * nd), output_size=size).shape == (1, 2, *size)
+    with pytest.raises(ValueError, match=rf"^\[ConvTranspose{nd}d\] requested an output size"):
+        layer(gt.ones(1, 4, *(3,) * nd), output_size=(9, 9)[:nd])
 
 
 def test_small_cnn_gradcheck():

@@ -152,15 +152,18 @@ def test_options(case: int, rng: np.random.Generator) -> None:
     _check(call, make(rng))
 
 
-def test_softmin_dtype_and_implicit_dim(rng: np.random.Generator) -> None:
-    x = rng.standard_normal((2, 3)).astype(np.float32)
-    got = F.softmin(gt.tensor(x), 0, dtype=gt.float64)
+@pytest.mark.parametrize("name", ["softmin", "softmax", "log_softmax"])
+def test_softmaxes_dtype_and_implicit_dim(name: str, rng: np.random.Generator) -> None:
+    x = rng.standard_normal((2, 3, 2)).astype(np.float32)
+    got = getattr(F, name)(gt.tensor(x), 0, dtype=gt.float64)
     assert got.dtype is gt.float64
-    np.testing.assert_allclose(got.numpy(), TF.softmin(torch.tensor(x), 0,
-                                                       dtype=torch.float64).numpy(), rtol=1e-12)
+    want = getattr(TF, name)(torch.tensor(x), 0, dtype=torch.float64)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
     with pytest.warns(UserWarning, match="implicit dimension"):
-        implicit = F.softmin(gt.tensor(x))
-    np.testing.assert_allclose(implicit.numpy(), F.softmin(gt.tensor(x), 1).numpy())
+        implicit = getattr(F, name)(gt.tensor(x))  # dim 0 for a 3-d input, as torch picks
+    np.testing.assert_allclose(implicit.numpy(), got.numpy(), rtol=1e-6)
+    scalar = getattr(F, name)(gt.tensor(2.0), -1)
+    assert scalar.shape == () and scalar.item() == getattr(TF, name)(torch.tensor(2.0), -1).item()
 
 
 INPLACE = ["leaky_relu", "elu", "selu", "celu", "relu6", "hardtanh", "hardswish",

@@ -63,6 +63,16 @@ CASES: dict[str, tuple[Call, Make]] = {
         x, g, padding_mode="border", align_corners=False), GRID),
     "grid_sample_nearest": (lambda F, lit, x, g: F.grid_sample(
         x, g.detach(), "nearest", align_corners=False), GRID),
+    "grid_sample_3d": (lambda F, lit, x, g: F.grid_sample(
+        x, g, padding_mode="reflection", align_corners=False), lambda rng: [
+            rng.standard_normal((1, 2, 2, 3, 2)), rng.uniform(-1.3, 1.3, (1, 2, 1, 2, 3))]),
+    "grid_sample_3d_nearest": (lambda F, lit, x, g: F.grid_sample(
+        x, g.detach(), "nearest", align_corners=True), lambda rng: [
+            rng.standard_normal((1, 2, 2, 3, 2)), rng.uniform(-1.3, 1.3, (1, 2, 1, 2, 3))]),
+    "grid_sample_bicubic": (lambda F, lit, x, g: F.grid_sample(
+        x, g, "bicubic", padding_mode="reflection", align_corners=False), GRID),
+    "grid_sample_bicubic_border": (lambda F, lit, x, g: F.grid_sample(
+        x, g, "bicubic", padding_mode="border", align_corners=True), GRID),
     "instance_norm": (lambda F, lit, x, w, b: F.instance_norm(x, weight=w, bias=b),
                       _nn((2, 3, 4), (3,), (3,))),
     "rms_norm": (lambda F, lit, x, w: F.rms_norm(x, (3, 4), w, 1e-3), _nn((2, 3, 4), (3, 4))),
@@ -187,7 +197,7 @@ ERRORS: list[tuple[Call, type[Exception], str]] = [
     (lambda: F.pixel_unshuffle(gt.ones(1, 1, 3, 2), 2), ShapeError, r"\[pixel_unshuffle\]"),
     (lambda: F.grid_sample(gt.ones(1, 1, 2, 2), gt.ones(1, 2, 2, 3)), ShapeError,
      r"\[grid_sample\] expected a grid"),
-    (lambda: F.grid_sample(gt.ones(1, 1, 2, 2), gt.ones(1, 2, 2, 2), "bicubic"), ValueError,
+    (lambda: F.grid_sample(gt.ones(1, 1, 2, 2), gt.ones(1, 2, 2, 2), "cubic"), ValueError,
      r"\[grid_sample\] mode"),
     (lambda: F.rms_norm(gt.ones(2, 3), (4,)), ShapeError, r"\[rms_norm\] input of shape"),
     (lambda: F.instance_norm(gt.ones(2, 3)), ShapeError, r"\[instance_norm\] expected input"),

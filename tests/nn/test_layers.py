@@ -152,6 +152,17 @@ def test_batch_norm_1d_cumulative_and_gradcheck(rng) -> None:
     assert gradcheck(m, (_t(rng.standard_normal((3, 2)), grad=True),))
 
 
+@pytest.mark.parametrize("make", [
+    lambda: nn.BatchNorm2d(3, bias=False), lambda: nn.InstanceNorm1d(3, affine=True, bias=False),
+    lambda: nn.GroupNorm(1, 3, bias=False), lambda: nn.LazyBatchNorm1d(bias=False)])
+def test_norm_layers_without_bias(make) -> None:
+    m = make()
+    x = gt.ones(2, 3, 2, 2) if isinstance(m, nn.BatchNorm2d) else gt.ones(2, 3, 2)
+    assert m(x).shape == x.shape
+    assert m.bias is None and "bias=False" in repr(m)
+    assert [k for k in m.state_dict() if k in ("weight", "bias")] == ["weight"]
+
+
 def test_dropout(device) -> None:
     gt.manual_seed(0)
     n = 4000 if device == "cpu" else 64
@@ -197,6 +208,18 @@ def _mha_ref(x, w_in, b_in, w_out, b_out, heads, mask=None):
     a /= a.sum(-1, keepdims=True)
     out = (a @ v).transpose(0, 2, 1, 3).reshape(n, l, e)
     return out @ w_out.T + b_out, a.mean(1)
+
+
+def test_embedding_from_pretrained_and_scale_grad_by_freq(device) -> None:
+    table = gt.arange(10.0, device=device).reshape(5, 2)
+    emb = nn.Embedding.from_pretrained(table, freeze=False, scale_grad_by_freq=True)
+    assert emb.weight.requires_grad and not nn.Embedding.from_pretrained(table).weight.requires_grad
+    out = emb(gt.tensor([[1, 1, 3], [3, 3, 0]], device=device))
+    (out * gt.arange(12.0, device=device).reshape(2, 3, 2)).sum().backward()
+    # rows picked k times get the sum of their gradients divided by k (torch's rule)
+    assert emb.weight.grad.tolist() == [[10, 11], [1, 2], [0, 0], [6, 7], [0, 0]]
+    bag = nn.EmbeddingBag.from_pretrained(table, mode="sum")
+    assert bag(gt.tensor([[0, 1]], device=device)).tolist() == [[2.0, 4.0]]
 
 
 def test_multihead_attention(device, rng) -> None:
@@ -248,6 +271,16 @@ def test_scaled_dot_product_attention(device, rng) -> None:
     args = tuple(_t(rng.standard_normal((1, 2, 3)), grad=True) for _ in range(3))
     assert gradcheck(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
                      args)
+
+
+def test_parameters_to_vector_and_back(device) -> None:
+    lin = nn.Linear(2, 2, device=device)
+    vec = nn.utils.parameters_to_vector(lin.parameters())
+    assert vec.shape == (6,) and vec.requires_grad
+    nn.utils.vector_to_parameters(gt.arange(6.0, device=device), lin.parameters())
+    assert lin.weight.tolist() == [[0.0, 1.0], [2.0, 3.0]] and lin.bias.tolist() == [4.0, 5.0]
+    with pytest.raises(gt.ShapeError, match=r"^\[vector_to_parameters\]"):
+        nn.utils.vector_to_parameters(gt.zeros(5), lin.parameters())
 
 
 def test_clip_grad(device) -> None:

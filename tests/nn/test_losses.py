@@ -7,7 +7,7 @@ import pytest
 
 import gtensor as gt
 import gtensor.nn.functional as F
-from gtensor.autograd import gradcheck
+from gtensor.autograd import gradcheck, gradgradcheck
 
 
 def _log_softmax(x: np.ndarray, axis: int) -> np.ndarray:
@@ -145,6 +145,9 @@ def test_binary_losses(rng) -> None:
     edge = F.binary_cross_entropy(gt.tensor([0.0, 1.0], dtype=gt.float64),
                                   gt.tensor([1.0, 0.0], dtype=gt.float64), reduction="none")
     assert edge.tolist() == [100.0, 100.0]
+    sat = gt.tensor([0.0, 1.0, 0.5], requires_grad=True)  # saturated probabilities: finite grads
+    F.binary_cross_entropy(sat, gt.tensor([1.0, 0.0, 1.0]), reduction="sum").backward()
+    assert sat.grad.tolist() == pytest.approx([-1e12, 1e12, -2.0], rel=1e-6)
     big = F.binary_cross_entropy_with_logits(gt.tensor([800.0, -800.0]), gt.tensor([0.0, 1.0]),
                                              reduction="none")
     assert big.tolist() == [800.0, 800.0]
@@ -173,6 +176,7 @@ def test_pointwise_losses_gradcheck(rng) -> None:
     assert gradcheck(lambda a: F.l1_loss(a, b, reduction="sum"), (a,))
     assert gradcheck(lambda a: F.smooth_l1_loss(a, b, beta=0.7), (a,))
     assert gradcheck(lambda p: F.binary_cross_entropy(p, t), (p,))
+    assert gradgradcheck(lambda p: F.binary_cross_entropy(p, t), (p,))
     assert gradcheck(lambda a: F.binary_cross_entropy_with_logits(a, t, pos_weight=pw), (a,))
     assert gradcheck(lambda a: F.kl_div(F.log_softmax(a, 1), t, reduction="batchmean"), (a,))
 

@@ -45,6 +45,81 @@ def test_shared_parameter_listed_once() -> None:
     assert len(list(m.parameters())) == 1
 
 
+def test_shared_module_keys_like_torch() -> None:
+    a = Leaf(2)
+    m = Sequential(a, a)
+    assert list(m.state_dict()) == ["0.w", "0.stat", "0.count", "1.w", "1.stat", "1.count"]
+    assert [n for n, _ in m.named_parameters(remove_duplicate=False)] == ["0.w", "1.w"]
+    Sequential(Leaf(2), Leaf(2)).load_state_dict(m.state_dict())
+    assert m.get_parameter("1.w") is a.w and m.get_buffer("0.count") is a.count
+    with pytest.raises(AttributeError, match=r"^\[get_parameter\]"):
+        m.get_parameter("0.stat")
+
+
+def test_load_state_dict_assign_and_old_batch_norm_checkpoints() -> None:
+    lin = gt.nn.Linear(2, 2)
+    w = gt.ones(2, 2)
+    lin.load_state_dict({"weight": w, "bias": gt.zeros(2)}, assign=True)
+    assert isinstance(lin.weight, Parameter) and lin.weight.requires_grad
+    assert lin.weight.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+    bn = gt.nn.BatchNorm1d(2)
+    bn.num_batches_tracked.fill_(5)
+    sd = {k: v for k, v in bn.state_dict().items() if k != "num_batches_tracked"}
+    assert bn.load_state_dict(sd).missing_keys == [] and bn.num_batches_tracked.item() == 0
+
+
+def test_extra_state_and_state_dict_hooks() -> None:
+    class Counter(Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.steps, self.w = 0, Parameter(gt.ones(1))
+
+        def get_extra_state(self) -> dict:
+            return {"steps": self.steps}
+
+        def set_extra_state(self, state: dict) -> None:
+            self.steps = state["steps"]
+
+    a, b = Sequential(Counter()), Sequential(Counter())
+    a[0].steps = 7
+    assert list(a.state_dict()) == ["0.w", "0._extra_state"]
+    log: list = []
+    b[0].register_state_dict_pre_hook(lambda m, prefix, keep_vars: log.append(prefix))
+    b[0].register_load_state_dict_pre_hook(
+        lambda m, sd, prefix, *rest: sd.update({prefix + "w": sd.pop(prefix + "old_w")}))
+    b.register_load_state_dict_post_hook(lambda m, keys: log.append(list(keys.unexpected_keys)))
+    sd = a.state_dict()
+    sd["0.old_w"] = sd.pop("0.w") * 3
+    b.load_state_dict(sd)
+    assert b[0].steps == 7 and b[0].w.tolist() == [3.0] and log == ["0.", []]
+
+
+def test_sequential_and_module_list_edits() -> None:
+    s = Sequential(gt.nn.ReLU(), gt.nn.Tanh(), gt.nn.Sigmoid())
+    s.insert(0, gt.nn.Identity())
+    del s[1]
+    s[0] = gt.nn.ELU()
+    s.extend([gt.nn.ReLU()])
+    assert [type(m).__name__ for m in s] == ["ELU", "Tanh", "Sigmoid", "ReLU"]
+    assert type(s.pop(1)).__name__ == "Tanh" and list(s._modules) == ["0", "1", "2"]
+    ml = ModuleList([gt.nn.ReLU()])
+    ml += [gt.nn.Tanh()]
+    assert len(ml + ModuleList([gt.nn.ReLU()])) == 3 and type(ml[-1]).__name__ == "Tanh"
+
+
+def test_registering_over_a_plain_attribute_is_refused() -> None:
+    m = Module()
+    m.plain = 3
+    for register in (lambda: m.register_buffer("plain", gt.ones(1)),
+                     lambda: m.register_parameter("plain", Parameter(gt.ones(1))),
+                     lambda: m.add_module("forward", gt.nn.ReLU())):
+        with pytest.raises(KeyError, match="already exists"):
+            register()
+    m.register_buffer("b", gt.ones(1))
+    m.register_buffer("b", gt.zeros(1))  # re-registering a buffer is fine
+    assert m.plain == 3 and m.b.tolist() == [0.0]
+
+
 def test_setattr_rules() -> None:
     m = Leaf(2)
     with pytest.raises(TypeError, match="parameter 'w'"):
@@ -82,6 +157,38 @@ def test_forward_hooks_replace_and_remove() -> None:
     assert m(x).tolist() == [0.0, 0.0, 0.0]
     pre.remove()
     assert m(x) is x
+
+
+def test_forward_hooks_with_kwargs_and_prepend() -> None:
+    lin, log = gt.nn.Linear(2, 2), []
+    lin.register_forward_pre_hook(lambda m, a, kw: ((), {"input": kw["input"] * 0}),
+                                  with_kwargs=True)
+    lin.register_forward_hook(lambda m, a, kw, out: log.append(sorted(kw)), with_kwargs=True)
+    lin.register_forward_hook(lambda m, a, out: log.append("first"), prepend=True)
+    out = lin(input=gt.ones(1, 2))
+    assert log == ["first", ["input"]] and out.tolist() == [lin.bias.tolist()]
+
+
+def test_full_backward_hooks(device: str) -> None:
+    lin, log = gt.nn.Linear(2, 3, device=device), []
+    with gt.no_grad():
+        lin.weight.copy_(gt.tensor([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]], device=device))
+
+    def hook(m, grad_input, grad_output):
+        log.append((grad_input[0].tolist(), grad_output[0].tolist()))
+        return (grad_input[0] * 2,)
+
+    lin.register_full_backward_hook(hook)
+    pre = lin.register_full_backward_pre_hook(lambda m, grad_output: (grad_output[0] + 1,))
+    x = gt.ones(1, 2, device=device, requires_grad=True)
+    (lin(x) * gt.tensor([[1.0, 2.0, 3.0]], device=device)).sum().backward()
+    # torch's values: grad_output (after the pre-hook) [2, 3, 4]; grad_input = it @ weight
+    assert log == [([[13.0, 3.0]], [[2.0, 3.0, 4.0]])] and x.grad.tolist() == [[26.0, 6.0]]
+    pre.remove()
+    other = gt.nn.Linear(2, 3, device=device)
+    other.register_full_backward_hook(lambda m, gi, go: log.append((gi, go[0].tolist())))
+    other(gt.ones(1, 2, device=device)).sum().backward()  # no input needs grad: gi is None
+    assert log[-1] == ((None,), [[1.0, 1.0, 1.0]])
 
 
 def test_state_dict_round_trip() -> None:

@@ -86,11 +86,28 @@ def test_interpolate_on_device(device: str, rng: np.random.Generator) -> None:
     np.testing.assert_allclose(_np(got), want, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("kw", [
+    dict(size=(3, 4, 2), mode="trilinear", align_corners=False),
+    dict(scale_factor=(1.5, 0.5, 2), mode="trilinear", align_corners=True),
+    dict(scale_factor=1.7, mode="nearest"), dict(size=(1, 3, 3), mode="area")])
+def test_interpolate_5d_against_torch(kw: dict, device: str, rng: np.random.Generator) -> None:
+    torch = pytest.importorskip("torch")
+    x = rng.standard_normal((1, 2, 2, 3, 2))
+    tx, mine = torch.tensor(x, requires_grad=True), _t(x, device, True)
+    want, got = torch.nn.functional.interpolate(tx, **kw), gt.interpolate(mine, **kw)
+    np.testing.assert_allclose(_np(got), want.detach().numpy(), rtol=1e-12, atol=1e-12)
+    (got * _t(_np(got) ** 2, device)).sum().backward()
+    (want * want.detach() ** 2).sum().backward()
+    np.testing.assert_allclose(_np(mine.grad), tx.grad.numpy(), rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("call,exc,text", [
-    (lambda x: gt.interpolate(x, size=4, mode="trilinear"), ValueError,
-     "[interpolate] mode 'trilinear' is not supported"),
+    (lambda x: gt.interpolate(x, size=4, mode="trilinear"), ShapeError,
+     "[interpolate] expected 5-D input for mode 'trilinear'"),
     (lambda x: gt.interpolate(x[0, 0], size=4), ShapeError,
-     "[interpolate] expected 3-D or 4-D input"),
+     "[interpolate] expected 3-D or 4-D or 5-D input"),
+    (lambda x: gt.interpolate(x, size=4, antialias=True), ValueError,
+     "[interpolate] antialias=True is not supported"),
     (lambda x: gt.interpolate(x, size=4, align_corners=True), ValueError,
      "[interpolate] align_corners can only be set"),
     (lambda x: gt.interpolate(x), ValueError, "[interpolate] exactly one of size"),

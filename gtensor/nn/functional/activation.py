@@ -22,6 +22,7 @@ from ...graph.inplace import differentiable_inplace
 from ...ops.creation import zeros_like
 from ...ops.elementwise import where
 from ...ops.random import rand
+from ...ops.softmax import log_softmax as _log_softmax
 from ...ops.softmax import softmax as _softmax
 from ...ops.unary import check_floating
 from ...ops.unary import softplus as _softplus
@@ -79,24 +80,41 @@ def sigmoid(input: Tensor) -> Tensor:
     return input.sigmoid()
 
 
-def softmax(input: Tensor, dim: int) -> Tensor:
-    """``exp(x) / sum(exp(x))`` along ``dim`` (numerically stable).
+def _implicit_dim(op: str, input: Tensor, dim: int | None, stacklevel: int) -> int:
+    """``dim``, or PyTorch's deprecated choice when None (0 for 0-, 1- and 3-d inputs, else 1)."""
+    if dim is not None:
+        return dim
+    warnings.warn(f"[{op}] implicit dimension choice for {op} has been deprecated. "
+                  "Change the call to include dim=X as an argument.", UserWarning,
+                  stacklevel=stacklevel)
+    return 0 if input.ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: Any = None) -> Tensor:
+    """``exp(x) / sum(exp(x))`` along ``dim`` (numerically stable), in ``dtype`` when given.
+
+    Without ``dim``, PyTorch's deprecated choice is made (0 for 0-, 1- and 3-d inputs, else
+    1), with a warning.
 
     Example:
         >>> F.softmax(gt.tensor([0.0, 1.0]), dim=-1)
         tensor([0.2689, 0.7311])
     """
-    return input.softmax(dim)
+    return _softmax(input, _implicit_dim("softmax", input, dim, _stacklevel), dtype)
 
 
-def log_softmax(input: Tensor, dim: int) -> Tensor:
-    """``x - logsumexp(x)`` along ``dim`` (numerically stable).
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype: Any = None) -> Tensor:
+    """``x - logsumexp(x)`` along ``dim`` (numerically stable), in ``dtype`` when given.
+
+    Without ``dim``, PyTorch's deprecated choice is made, as in :func:`softmax`.
 
     Example:
         >>> F.log_softmax(gt.tensor([[0.0, 0.0]]), dim=1)
         tensor([[-0.6931, -0.6931]])
     """
-    return input.log_softmax(dim)
+    return _log_softmax(input, _implicit_dim("log_softmax", input, dim, _stacklevel), dtype)
 
 
 def _leaky_relu(x: Tensor, negative_slope: float) -> Tensor:
@@ -365,12 +383,7 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
         >>> F.softmin(gt.tensor([1.0, 2.0]), dim=0)
         tensor([0.7311, 0.2689])
     """
-    if dim is None:
-        warnings.warn("[softmin] implicit dimension choice for softmin has been deprecated. "
-                      "Change the call to include dim=X as an argument.", UserWarning,
-                      stacklevel=_stacklevel)
-        dim = 0 if input.ndim in (0, 1, 3) else 1
-    return _softmax(-input, dim, dtype)
+    return _softmax(-input, _implicit_dim("softmin", input, dim, _stacklevel), dtype)
 
 
 def relu_(input: Tensor) -> Tensor:

@@ -5,7 +5,10 @@ label sequence (blanks between and around the targets), all batch elements
 and all states at once: per step, the log-sum-exp of the state, its left
 neighbour and (where the labels allow a skip) the state two to the left, plus
 the emission. Autograd differentiates through the recursion, which gives the
-usual alpha-beta gradient.
+usual alpha-beta gradient: the exact gradient with respect to ``log_probs``.
+PyTorch's kernel instead returns the gradient taken through a ``log_softmax``
+(it adds ``exp(log_probs)``); the two agree on anything upstream of a
+``log_softmax``, the way ``log_probs`` are meant to be made.
 """
 
 from __future__ import annotations

@@ -12,6 +12,8 @@ import warnings
 
 from ...errors import DTypeError, ShapeError, check, check_same_device
 from ...graph.autocast_mode import autocast_inputs
+from ...graph.grad_mode import no_grad
+from ...graph.node import Node, record
 from ...ops.elementwise import minimum
 from ...ops.indexing.along_dim import gather_indices
 from ...ops.nll import nll_rows
@@ -340,6 +342,14 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
     return _reduce(loss, reduction, "triplet_margin_loss")
 
 
+def _bce_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
+    """torch's gradients: ``(x - t) / max(x (1 - x), 1e-12)``, finite at 0 and 1."""
+    x, t = ctx.saved_tensors
+    gx = g * (x - t) / (x * (1 - x)).clamp(min=1e-12)
+    gt_ = g * ((1 - x).log().clamp(min=-100) - x.log().clamp(min=-100))
+    return gx, gt_
+
+
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                          reduction: str = "mean") -> Tensor:
     """``-(t * log(x) + (1 - t) * log(1 - x))`` for probabilities ``x``; logs clamped at -100.
@@ -350,9 +360,11 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     """
     input, target, weight = autocast_inputs("binary_cross_entropy", input, target, weight)
     _check_same_shape(input, target, "binary_cross_entropy")
-    log_x = input.log().clamp(min=-100)
-    log_1mx = (1 - input).log().clamp(min=-100)
-    loss = -(target * log_x + (1 - target) * log_1mx)
+    with no_grad():
+        log_x = input.log().clamp(min=-100)
+        log_1mx = (1 - input).log().clamp(min=-100)
+        loss = -(target * log_x + (1 - target) * log_1mx)
+    record("binary_cross_entropy", loss, (input, target), _bce_vjp, save=[input, target])
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction, "binary_cross_entropy")

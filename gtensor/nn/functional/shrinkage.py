@@ -18,24 +18,25 @@ from .activation import _in_place, leaky_relu
 
 
 def softsign(input: Tensor) -> Tensor:
-    """``x / (1 + |x|)``.
+    """``x / (1 + |x|)`` (integer input gives the default float dtype, as in PyTorch).
 
     Example:
         >>> F.softsign(gt.tensor([1.0, -3.0])).tolist()
         [0.5, -0.75]
     """
-    check_floating(input, "softsign")
-    return input / (input.abs() + 1.0)
+    check(input.dtype.name != "bool", "softsign", "not implemented for dtype bool", DTypeError)
+    return input / (input.abs() + 1)
 
 
 def tanhshrink(input: Tensor) -> Tensor:
-    """``x - tanh(x)``.
+    """``x - tanh(x)`` (integer input gives the default float dtype, as in PyTorch).
 
     Example:
         >>> F.tanhshrink(gt.tensor([0.0])).tolist()
         [0.0]
     """
-    check_floating(input, "tanhshrink")
+    check(input.dtype.name != "bool", "tanhshrink", "not implemented for dtype bool",
+          DTypeError)
     return input - input.tanh()
 
 
@@ -52,7 +53,7 @@ def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
         [0.0, -0.75]
     """
     check_floating(input, "hardshrink")
-    return where((input > lambd) | (input < -lambd), input, 0.0)
+    return where((input >= -lambd) & (input <= lambd), 0.0, input)
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
@@ -64,11 +65,12 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """
     check_floating(input, "softshrink")
     _lambd("softshrink", lambd)
-    return where(input > lambd, input - lambd, where(input < -lambd, input + lambd, 0.0))
+    inside = (input >= -lambd) & (input <= lambd)
+    return where(inside, input * 0, input - input.sign() * lambd)
 
 
 def _threshold(x: Tensor, threshold: float, value: float) -> Tensor:
-    out = where(x > threshold, x, value)
+    out = where(x <= threshold, value, x)
     return out if out.dtype is x.dtype else out.to(x.dtype)
 
 

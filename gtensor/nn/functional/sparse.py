@@ -19,6 +19,11 @@ from ...tensor import Tensor
 
 def _embedding_vjp(ctx: Node, g: Tensor) -> Tensor:
     rows = g.reshape(-1, g.shape[-1])
+    if ctx.scale_grad_by_freq:  # each row's gradient over how often the batch picked it
+        index = ctx.index
+        counts = zeros(ctx.num_embeddings, dtype=g.dtype, device=g.device)
+        counts.index_add_(0, index, ones(index.shape[0], dtype=g.dtype, device=g.device))  # type: ignore[attr-defined]
+        rows = rows / counts.index_select(0, index).unsqueeze(1)  # type: ignore[attr-defined]
     return library_call("embedding_backward",
                         functools.partial(_row_sums, ctx.num_embeddings, ctx.padding_idx),
                         (rows, ctx.index), (ctx.num_embeddings, g.shape[-1]), g.dtype)
@@ -45,7 +50,8 @@ def _picked_rows(n: int, flat: Tensor, weight: Tensor) -> Tensor:
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
-              max_norm: float | None = None, norm_type: float = 2.0) -> Tensor:
+              max_norm: float | None = None, norm_type: float = 2.0,
+              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     """Rows of ``weight`` picked by the integer tensor ``input``.
 
     The gradient adds each output row's gradient into its table row
@@ -59,6 +65,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
         max_norm: before the lookup, rows that ``input`` picks whose ``norm_type``
             norm exceeds this are rescaled in place (without recording) to it.
         norm_type: the p of that norm.
+        scale_grad_by_freq: divide each row's gradient by how many times ``input`` picks it.
+        sparse: must be False (gradients are dense).
 
     Returns:
         ``(*input.shape, embedding_dim)``.
@@ -75,6 +83,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
           f"dtype int64 or int32, got {input.dtype.name}", DTypeError)
     check(weight.ndim == 2, "embedding", lambda: f"expected a 2-D weight, got shape "
           f"{weight.shape}", ShapeError)
+    check(not sparse, "embedding", "sparse gradients are not supported", ValueError)
     n = weight.shape[0]
     if padding_idx is not None:
         check(-n <= padding_idx < n, "embedding", lambda: f"padding_idx {padding_idx} is out "
@@ -87,7 +96,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
                         (flat.shape[0], weight.shape[1]), weight.dtype)
     out = rows.reshape(*input.shape, weight.shape[1])
     record("embedding", out, (weight,), _embedding_vjp, index=flat, num_embeddings=n,
-           padding_idx=padding_idx)
+           padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
     return out
 
 

@@ -11,6 +11,7 @@ host-built base grid times the transposed matrices.
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from typing import Any
 
@@ -21,7 +22,7 @@ from ...errors import DTypeError, ShapeError, check
 from ...graph.autocast_mode import autocast_inputs
 from ...ops.creation import tensor
 from ...ops.elementwise import where
-from ...ops.resample import interpolate
+from ...ops.resample import cubic_weights, interpolate
 from ...ops.widen import half_in_float32
 from ...tensor import Tensor
 from ...tensor_base import TensorBase
@@ -82,9 +83,17 @@ def _reflect(coord: Tensor, low2: int, high2: int) -> Tensor:
     return where(even, extra + low, (span - extra) + low)
 
 
+def _unnormalize(coord: Tensor, size: int, align: bool) -> Tensor:
+    return (coord + 1) * ((size - 1) / 2) if align else ((coord + 1) * size - 1) / 2
+
+
 def _source(coord: Tensor, size: int, padding_mode: str, align: bool) -> Tensor:
     """Pixel coordinate of normalized ``coord`` along an axis of ``size``, after padding."""
-    x = (coord + 1) * ((size - 1) / 2) if align else ((coord + 1) * size - 1) / 2
+    return _padded(_unnormalize(coord, size, align), size, padding_mode, align)
+
+
+def _padded(x: Tensor, size: int, padding_mode: str, align: bool) -> Tensor:
+    """Pixel coordinate ``x`` moved inside the input by ``padding_mode`` (zeros: unmoved)."""
     if padding_mode == "reflection":
         x = _reflect(x, 0, 2 * (size - 1)) if align else _reflect(x, -1, 2 * size - 1)
     if padding_mode != "zeros":
@@ -92,32 +101,43 @@ def _source(coord: Tensor, size: int, padding_mode: str, align: bool) -> Tensor:
     return x
 
 
-def _read(plane: Tensor, iy: Tensor, ix: Tensor, h: int, w: int) -> Tensor:
-    """``plane[n, c, iy, ix]`` with zeros outside ``[0, h) x [0, w)``; plane is ``(N, C, H*W)``."""
-    inside = (iy >= 0) & (iy <= h - 1) & (ix >= 0) & (ix <= w - 1)
-    flat = iy.clamp(0, h - 1) * w + ix.clamp(0, w - 1)
+def _read(plane: Tensor, idx: tuple[Tensor, ...], sizes: tuple[int, ...]) -> Tensor:
+    """``plane[n, c, *idx]`` with zeros outside the volume of ``sizes``; plane is
+    ``(N, C, prod(sizes))`` and ``idx`` the (float, integral) coordinates, slowest first."""
+    inside = None
+    flat = None
+    for i, size in zip(idx, sizes, strict=True):
+        ok = (i >= 0) & (i <= size - 1)
+        inside = ok if inside is None else inside & ok
+        flat = i.clamp(0, size - 1) if flat is None else flat * size + i.clamp(0, size - 1)
+    assert flat is not None and inside is not None
     n, c = plane.shape[:2]
     index = flat.reshape(n, 1, -1).to(int64).expand(n, c, flat[0].numel())
-    vals = plane.gather(2, index).reshape(n, c, *iy.shape[1:])
+    vals = plane.gather(2, index).reshape(n, c, *idx[0].shape[1:])
     return vals * inside.unsqueeze(1).to(plane.dtype)
 
 
 @half_in_float32
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
                 padding_mode: str = "zeros", align_corners: bool | None = None) -> Tensor:
-    """Sample ``(N, C, H, W)`` input at the normalized ``(x, y)`` points of ``grid``.
+    """Sample ``(N, C, H, W)`` input at the normalized ``(x, y)`` points of ``grid``
+    (``(N, C, D, H, W)`` input at ``(x, y, z)`` points).
 
     Args:
-        input: ``(N, C, H, W)`` float tensor.
-        grid: ``(N, OH, OW, 2)`` of the input's dtype; ``-1`` and ``1`` are the
-            input's edges (pixel centres of the corners with ``align_corners``).
-        mode: ``"bilinear"`` or ``"nearest"`` (rounds half to even).
+        input: ``(N, C, H, W)`` or ``(N, C, D, H, W)`` float tensor.
+        grid: ``(N, OH, OW, 2)`` or ``(N, OD, OH, OW, 3)`` of the input's dtype; ``-1``
+            and ``1`` are the input's edges (pixel centres of the corners with
+            ``align_corners``).
+        mode: ``"bilinear"`` (trilinear for 5-D), ``"nearest"`` (rounds half to
+            even) or ``"bicubic"`` (4-D; PyTorch's cubic convolution, ``a = -0.75``,
+            each tap padded).
         padding_mode: ``"zeros"``, ``"border"`` or ``"reflection"``.
         align_corners: map ``-1`` and ``1`` onto the corner pixel centres
             (None means False).
 
     Returns:
-        ``(N, C, OH, OW)``; differentiable in ``input`` and (bilinear) in ``grid``.
+        ``(N, C, OH, OW)`` or ``(N, C, OD, OH, OW)``; differentiable in ``input`` and
+        (bilinear, bicubic) in ``grid``.
 
     Example:
         >>> img = gt.arange(4.0).reshape(1, 1, 2, 2)
@@ -128,31 +148,60 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
     op = "grid_sample"
     check(isinstance(input, TensorBase) and isinstance(grid, TensorBase), op,
           "input and grid must be tensors", TypeError)
-    check(input.ndim == 4, op, lambda: f"expected a 4-D input, got shape {input.shape}",
-          ShapeError)
-    check(grid.ndim == 4 and grid.shape[3] == 2 and grid.shape[0] == input.shape[0], op,
-          lambda: f"expected a grid of shape ({input.shape[0]}, OH, OW, 2), got {grid.shape}",
-          ShapeError)
+    check(input.ndim in (4, 5), op, lambda: f"expected a 4-D or 5-D input, got shape "
+          f"{input.shape}", ShapeError)
+    k = input.ndim - 2
+    check(grid.ndim == input.ndim and grid.shape[-1] == k and grid.shape[0] == input.shape[0],
+          op, lambda: f"expected a grid of shape ({input.shape[0]}, {'OD, ' * (k - 2)}OH, OW, "
+          f"{k}), got {grid.shape}", ShapeError)
     check(input.dtype.name in ("float32", "float64") and grid.dtype is input.dtype, op,
           lambda: f"expected float input and grid of one dtype, got {input.dtype.name} and "
           f"{grid.dtype.name}", DTypeError)
-    check(mode in ("bilinear", "nearest"), op,
-          lambda: f"mode must be 'bilinear' or 'nearest', got {mode!r}", ValueError)
+    check(mode in ("bilinear", "nearest", "bicubic"), op,
+          lambda: f"mode must be 'bilinear', 'nearest' or 'bicubic', got {mode!r}", ValueError)
+    check(mode != "bicubic" or k == 2, op, "mode 'bicubic' needs a 4-D input", ValueError)
     check(padding_mode in ("zeros", "border", "reflection"), op, lambda: "padding_mode must "
           f"be 'zeros', 'border' or 'reflection', got {padding_mode!r}", ValueError)
-    n, c, h, w = input.shape
     align = bool(align_corners)
-    ix = _source(grid[..., 0], w, padding_mode, align)
-    iy = _source(grid[..., 1], h, padding_mode, align)
-    plane = input.reshape(n, c, h * w)
+    sizes = tuple(input.shape[2:])
+    plane = input.reshape(*input.shape[:2], -1)
+    if mode == "bicubic":
+        return _bicubic(plane, grid, *sizes, padding_mode, align)
+    # grid's last axis lists x (the fastest input axis) first
+    src = [_source(grid[..., k], size, padding_mode, align)
+           for k, size in zip(range(len(sizes) - 1, -1, -1), sizes, strict=True)]
     if mode == "nearest":
-        return _read(plane, iy.detach().round(), ix.detach().round(), h, w)
-    x0, y0 = ix.detach().floor(), iy.detach().floor()
-    wx1, wy1 = (ix - x0).unsqueeze(1), (iy - y0).unsqueeze(1)
-    wx0, wy0 = 1 - wx1, 1 - wy1
-    return (_read(plane, y0, x0, h, w) * (wy0 * wx0) + _read(plane, y0, x0 + 1, h, w) * (wy0 * wx1)
-            + _read(plane, y0 + 1, x0, h, w) * (wy1 * wx0)
-            + _read(plane, y0 + 1, x0 + 1, h, w) * (wy1 * wx1))
+        return _read(plane, tuple(s.detach().round() for s in src), sizes)
+    low = [s.detach().floor() for s in src]
+    frac = [(s - f).unsqueeze(1) for s, f in zip(src, low, strict=True)]
+    out = None
+    for corner in itertools.product((0, 1), repeat=len(sizes)):
+        weight = None
+        for up, f in zip(corner, frac, strict=True):
+            part = f if up else 1 - f
+            weight = part if weight is None else weight * part
+        term = _read(plane, tuple(f + up for f, up in zip(low, corner, strict=True)), sizes)
+        out = term * weight if out is None else out + term * weight
+    return out  # type: ignore[return-value]
+
+
+def _bicubic(plane: Tensor, grid: Tensor, h: int, w: int, padding_mode: str,
+             align: bool) -> Tensor:
+    """Sixteen taps around each point, each moved by ``padding_mode``, cubic-weighted."""
+    ux, uy = _unnormalize(grid[..., 0], w, align), _unnormalize(grid[..., 1], h, align)
+    x0, y0 = ux.detach().floor(), uy.detach().floor()
+    wx = [wt.unsqueeze(1) for wt in cubic_weights(ux - x0)]
+    wy = [wt.unsqueeze(1) for wt in cubic_weights(uy - y0)]
+    out = None
+    for i in range(4):
+        iy = _padded(y0 + (i - 1), h, padding_mode, align)
+        row = None
+        for j in range(4):
+            tap = _read(plane, (iy, _padded(x0 + (j - 1), w, padding_mode, align)),
+                        (h, w)) * wx[j]
+            row = tap if row is None else row + tap
+        out = row * wy[i] if out is None else out + row * wy[i]
+    return out  # type: ignore[return-value]
 
 
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:

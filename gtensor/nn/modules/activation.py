@@ -77,15 +77,15 @@ class Sigmoid(Module):
 
 
 class Softmax(Module):
-    """Softmax along ``dim``."""
+    """Softmax along ``dim`` (PyTorch's deprecated implicit choice when None)."""
 
-    def __init__(self, dim: int = -1) -> None:
+    def __init__(self, dim: int | None = None) -> None:
         super().__init__()
         self.dim = dim
 
     def forward(self, input: Tensor) -> Tensor:
         """Apply softmax."""
-        return F.softmax(input, self.dim)
+        return F.softmax(input, self.dim, _stacklevel=5)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
@@ -107,15 +107,15 @@ class Softmax2d(Module):
 
 
 class LogSoftmax(Module):
-    """Log-softmax along ``dim``."""
+    """Log-softmax along ``dim`` (PyTorch's deprecated implicit choice when None)."""
 
-    def __init__(self, dim: int = -1) -> None:
+    def __init__(self, dim: int | None = None) -> None:
         super().__init__()
         self.dim = dim
 
     def forward(self, input: Tensor) -> Tensor:
         """Apply log-softmax."""
-        return F.log_softmax(input, self.dim)
+        return F.log_softmax(input, self.dim, _stacklevel=5)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"

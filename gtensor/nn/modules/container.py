@@ -12,7 +12,60 @@ from ..parameter import Parameter
 from .module import Module
 
 
-class Sequential(Module):
+class _ListOps(Module):
+    """List edits shared by Sequential and ModuleList; keys are renumbered ``"0"..`` after
+    an edit, as PyTorch does."""
+
+    def _renumber(self, mods: list[Module]) -> None:
+        for m in mods:
+            if not isinstance(m, Module):
+                raise TypeError(f"[{type(self).__name__}] {type(m).__name__} is not a Module")
+        self._modules.clear()
+        self._modules.update((str(i), m) for i, m in enumerate(mods))
+
+    def __setitem__(self, idx: int, module: Module) -> None:
+        name = type(self).__name__
+        if not isinstance(module, Module):
+            raise TypeError(f"[{name}] {type(module).__name__} is not a Module")
+        self._modules[list(self._modules)[_index(idx, len(self._modules), name)]] = module
+
+    def __delitem__(self, idx: int | slice) -> None:
+        mods = list(self._modules.values())
+        if isinstance(idx, slice):
+            del mods[idx]
+        else:
+            del mods[_index(idx, len(mods), type(self).__name__)]
+        self._renumber(mods)
+
+    def insert(self, index: int, module: Module) -> Any:
+        """Put ``module`` before position ``index``."""
+        mods = list(self._modules.values())
+        mods.insert(index, module)
+        self._renumber(mods)
+        return self
+
+    def extend(self, modules: Iterable[Module]) -> Any:
+        """Add each of ``modules`` at the end."""
+        for m in modules:
+            self.add_module(str(len(self._modules)), m)
+        return self
+
+    def pop(self, index: int = -1) -> Module:
+        """Remove and return the module at ``index``."""
+        mods = list(self._modules.values())
+        out = mods.pop(_index(index, len(mods), type(self).__name__))
+        self._renumber(mods)
+        return out
+
+    def __iadd__(self, modules: Iterable[Module]) -> Any:
+        return self.extend(modules)
+
+    def __add__(self, other: Iterable[Module]) -> Any:
+        return type(self)(*self, *other) if isinstance(self, Sequential) else type(self)(
+            [*self, *other])
+
+
+class Sequential(_ListOps):
     """Apply modules one after another; the output of each is the input of the next.
 
     Args:
@@ -64,7 +117,7 @@ def _index(idx: int, n: int, op: str) -> int:
     return idx % n
 
 
-class ModuleList(Module):
+class ModuleList(_ListOps):
     """A list of modules whose parameters are registered (index them like a list).
 
     Example:
@@ -95,18 +148,9 @@ class ModuleList(Module):
             return ModuleList(mods[idx])
         return mods[_index(idx, len(mods), "ModuleList")]
 
-    def __setitem__(self, idx: int, module: Module) -> None:
-        self.add_module(str(_index(idx, len(self), "ModuleList")), module)
-
     def append(self, module: Module) -> ModuleList:
         """Add ``module`` at the end."""
         self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules: Iterable[Module]) -> ModuleList:
-        """Add each of ``modules`` at the end."""
-        for m in modules:
-            self.append(m)
         return self
 
 

@@ -36,8 +36,12 @@ class _ConvNd(Module):
                              f"out_channels ({out_channels}) must be divisible by groups "
                              f"({groups})")
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride, self.padding = kernel, stride, padding
-        self.dilation, self.groups = dilation, groups
+        n = len(kernel)
+        self.kernel_size = kernel
+        self.stride = tuple_of(stride, n, name, "stride", 1)
+        self.padding = padding if isinstance(padding, str) else tuple_of(padding, n, name,
+                                                                         "padding", 0)
+        self.dilation, self.groups = tuple_of(dilation, n, name, "dilation", 1), groups
         shape = ((in_channels, out_channels // groups) if transposed else
                  (out_channels, in_channels // groups)) + kernel
         self.weight = Parameter(empty(*shape, device=device, dtype=dtype))
@@ -70,13 +74,34 @@ class _ConvNd(Module):
         widths = [w for lo_hi in reversed(sides) for w in lo_hi]
         return pad(input, widths, mode=self.padding_mode), 0
 
+    def _output_padding(self, input: Tensor, output_size: Any) -> tuple[int, ...]:
+        """``output_padding``, or the one that gives ``output_size`` (transposed layers)."""
+        if output_size is None:
+            return self.output_padding
+        n, name = len(self.kernel_size), type(self).__name__
+        size = tuple(int(v) for v in output_size)[-n:]
+        least = [(i - 1) * s - 2 * p + d * (k - 1) + 1 for i, s, p, d, k in
+                 zip(input.shape[-n:], self.stride, self.padding, self.dilation,
+                     self.kernel_size, strict=True)]
+        extra = tuple(o - m for o, m in zip(size, least, strict=False))
+        if len(size) != n or any(e < 0 or e >= max(s, d)
+                                 for e, s, d in zip(extra, self.stride, self.dilation,
+                                                    strict=True)):
+            raise ValueError(f"[{name}] requested an output size of {tuple(output_size)}, "
+                             f"but valid sizes lie from {tuple(least)} up to the stride "
+                             "(or dilation) above it")
+        return extra
+
     def extra_repr(self) -> str:
+        n = len(self.kernel_size)
         text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
                 f"stride={self.stride}")
-        if self.padding not in (0, (0, 0), (0,)):
+        if self.padding != (0,) * n:
             text += f", padding={self.padding}"
-        if self.dilation not in (1, (1, 1), (1,)):
+        if self.dilation != (1,) * n:
             text += f", dilation={self.dilation}"
+        if getattr(self, "output_padding", (0,) * n) != (0,) * n:
+            text += f", output_padding={self.output_padding}"
         if self.groups != 1:
             text += f", groups={self.groups}"
         if self.padding_mode != "zeros":
@@ -168,12 +193,15 @@ class ConvTranspose1d(_ConvNd):
         super().__init__(in_channels, out_channels,
                          tuple_of(kernel_size, 1, "ConvTranspose1d", "kernel_size", 1), stride,
                          padding, dilation, groups, bias, True, device, dtype, padding_mode)
-        self.output_padding = output_padding
+        self.output_padding = tuple_of(output_padding, 1, type(self).__name__,
+                                       "output_padding", 0)
 
-    def forward(self, input: Tensor) -> Tensor:
-        """Apply the transposed convolution to ``input``."""
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
+        """Apply the transposed convolution to ``input``; ``output_size`` picks the
+        ``output_padding`` that gives that size."""
         return conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding,
-                                self.output_padding, self.groups, self.dilation)
+                                self._output_padding(input, output_size), self.groups,
+                                self.dilation)
 
 
 class ConvTranspose2d(_ConvNd):
@@ -191,12 +219,15 @@ class ConvTranspose2d(_ConvNd):
         super().__init__(in_channels, out_channels,
                          pair(kernel_size, "ConvTranspose2d", "kernel_size", 1), stride, padding,
                          dilation, groups, bias, True, device, dtype, padding_mode)
-        self.output_padding = output_padding
+        self.output_padding = tuple_of(output_padding, 2, type(self).__name__,
+                                       "output_padding", 0)
 
-    def forward(self, input: Tensor) -> Tensor:
-        """Apply the transposed convolution to ``input``."""
+    def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
+        """Apply the transposed convolution to ``input``; ``output_size`` picks the
+        ``output_padding`` that gives that size."""
         return conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
-                                self.output_padding, self.groups, self.dilation)
+                                self._output_padding(input, output_size), self.groups,
+                                self.dilation)
 
 
 class ConvTranspose3d(_ConvNd):
@@ -214,25 +245,12 @@ class ConvTranspose3d(_ConvNd):
         super().__init__(in_channels, out_channels,
                          tuple_of(kernel_size, 3, "ConvTranspose3d", "kernel_size", 1), stride,
                          padding, dilation, groups, bias, True, device, dtype, padding_mode)
-        self.output_padding = output_padding
+        self.output_padding = tuple_of(output_padding, 3, type(self).__name__,
+                                       "output_padding", 0)
 
     def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
         """Apply the transposed convolution to ``input``; ``output_size`` picks the
         ``output_padding`` that gives that size."""
-        extra = self.output_padding
-        if output_size is not None:
-            name = type(self).__name__
-            s = tuple_of(self.stride, 3, name, "stride", 1)
-            p = tuple_of(self.padding, 3, name, "padding", 0)
-            d = tuple_of(self.dilation, 3, name, "dilation", 1)
-            size = tuple(int(v) for v in output_size)[-3:]
-            least = [(n - 1) * si - 2 * pi + di * (k - 1) + 1 for n, si, pi, di, k in
-                     zip(input.shape[-3:], s, p, d, self.kernel_size, strict=True)]
-            extra = tuple(o - m for o, m in zip(size, least, strict=True))
-            if len(size) != 3 or any(e < 0 or e >= max(si, di)
-                                     for e, si, di in zip(extra, s, d, strict=True)):
-                raise ValueError(f"[{name}] requested an output size of {tuple(output_size)}, "
-                                 f"but valid sizes lie from {tuple(least)} up to the stride "
-                                 "(or dilation) above it")
         return conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding,
-                                extra, self.groups, self.dilation)
+                                self._output_padding(input, output_size), self.groups,
+                                self.dilation)

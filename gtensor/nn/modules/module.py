@@ -12,23 +12,19 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 from ...autograd.hooks import RemovableHandle
 from ...device import device, resolve
 from ...dtypes import as_dtype, bfloat16, dtype, float16, float32, float64
 from ...graph.grad_mode import no_grad
-from ...ops.creation import as_tensor
 from ...tensor import Tensor
 from ...trace_state import state as trace_state
-from ..parameter import Buffer, Parameter, UninitializedTensorMixin, replace_data_, zero_grads
+from ..parameter import Buffer, Parameter, replace_data_, zero_grads
+from .backward_hooks import BackwardHooks, with_backward_hooks
+from .state_dict import IncompatibleKeys, StateDict
 
-
-class IncompatibleKeys(NamedTuple):
-    """What :meth:`Module.load_state_dict` did not match (empty lists when all matched)."""
-
-    missing_keys: list[str]
-    unexpected_keys: list[str]
+__all__ = ["IncompatibleKeys", "Module"]
 
 
 def _parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[device | None,
@@ -59,7 +55,14 @@ def _parse_to(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[device | N
     return dev, dt
 
 
-class Module:
+class _WithKwargs:
+    """A forward (pre-)hook registered with ``with_kwargs=True``: it also takes the kwargs."""
+
+    def __init__(self, hook: Callable[..., Any]) -> None:
+        self.hook = hook
+
+
+class Module(StateDict, BackwardHooks):
     """Base class of every layer: subclass it, create children in ``__init__``, define ``forward``.
 
     Example:
@@ -84,6 +87,8 @@ class Module:
         object.__setattr__(self, "_modules", OrderedDict())
         object.__setattr__(self, "_forward_hooks", [])
         object.__setattr__(self, "_forward_pre_hooks", [])
+        object.__setattr__(self, "_backward_hooks", [])
+        object.__setattr__(self, "_backward_pre_hooks", [])
 
     # -- calling -------------------------------------------------------------------------
     def forward(self, *args: Any, **kwargs: Any) -> Any:
@@ -95,19 +100,40 @@ class Module:
         if trace is not None:  # a compiled call replays this forward only in this mode
             trace.guard_attribute(self, "training")
         for hook in list(self._forward_pre_hooks):
+            if isinstance(hook, _WithKwargs):
+                result = hook.hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("[Module] a forward pre-hook with kwargs must "
+                                           f"return None or (args, kwargs), got {result!r}")
+                    args, kwargs = result
+                continue
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
-        out = self.forward(*args, **kwargs)
+        if self._backward_hooks or self._backward_pre_hooks:
+            out = with_backward_hooks(self, args, lambda a: self.forward(*a, **kwargs))
+        else:
+            out = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks):
-            result = hook(self, args, out)
+            result = (hook.hook(self, args, kwargs, out) if isinstance(hook, _WithKwargs)
+                      else hook(self, args, out))
             if result is not None:
                 out = result
         return out
 
-    def register_forward_hook(self, hook: Callable[[Module, tuple, Any], Any]) -> RemovableHandle:
+    @staticmethod
+    def _add_hook(hooks: list[Any], hook: Callable[..., Any], prepend: bool,
+                  with_kwargs: bool) -> RemovableHandle:
+        entry = _WithKwargs(hook) if with_kwargs else hook
+        hooks.insert(0 if prepend else len(hooks), entry)
+        return RemovableHandle(hooks, entry)
+
+    def register_forward_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
+                              with_kwargs: bool = False) -> RemovableHandle:
         """Call ``hook(module, inputs, output)`` after each forward; a non-None result replaces
-        the output.
+        the output. With ``with_kwargs`` the call is ``hook(module, inputs, kwargs, output)``;
+        ``prepend`` runs it before the hooks already registered.
 
         Returns:
             A handle whose ``remove()`` unregisters the hook.
@@ -119,18 +145,18 @@ class Module:
             (3, 1)
             >>> h.remove(); _ = lin(gt.ones(3, 2))  # prints nothing now
         """
-        self._forward_hooks.append(hook)
-        return RemovableHandle(self._forward_hooks, hook)
+        return self._add_hook(self._forward_hooks, hook, prepend, with_kwargs)
 
-    def register_forward_pre_hook(self, hook: Callable[[Module, tuple], Any]) -> RemovableHandle:
+    def register_forward_pre_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> RemovableHandle:
         """Call ``hook(module, inputs)`` before each forward; a non-None result replaces the
-        inputs.
+        inputs. With ``with_kwargs`` the call is ``hook(module, inputs, kwargs)`` and a
+        non-None result is the new ``(inputs, kwargs)``; ``prepend`` runs it first.
 
         Returns:
             A handle whose ``remove()`` unregisters the hook.
         """
-        self._forward_pre_hooks.append(hook)
-        return RemovableHandle(self._forward_pre_hooks, hook)
+        return self._add_hook(self._forward_pre_hooks, hook, prepend, with_kwargs)
 
     # -- registration --------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
@@ -200,7 +226,7 @@ class Module:
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"[register_parameter] '{name}' must be a Parameter or None, got "
                             f"{type(param).__name__}")
-        self._check_name(name, "register_parameter")
+        self._check_name(name, "register_parameter", "_parameters")
         self._discard(name)
         self._parameters[name] = param
 
@@ -221,7 +247,7 @@ class Module:
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"[register_buffer] '{name}' must be a Tensor or None, got "
                             f"{type(tensor).__name__}")
-        self._check_name(name, "register_buffer")
+        self._check_name(name, "register_buffer", "_buffers")
         self._discard(name)
         self._buffers[name] = tensor
         if not persistent:
@@ -231,29 +257,33 @@ class Module:
         """Register ``module`` as a child called ``name``."""
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"[add_module] {type(module).__name__} is not a Module")
-        self._check_name(name, "add_module")
+        self._check_name(name, "add_module", "_modules")
         self._discard(name)
         self._modules[name] = module
 
     register_module = add_module
 
-    @staticmethod
-    def _check_name(name: str, op: str) -> None:
+    def _check_name(self, name: str, op: str, table: str) -> None:
         if not isinstance(name, str) or not name or "." in name:
             raise KeyError(f"[{op}] invalid name {name!r}: a non-empty string without '.'")
+        if hasattr(self, name) and name not in getattr(self, table):
+            raise KeyError(f"[{op}] attribute '{name}' already exists")
 
     # -- traversal -----------------------------------------------------------------------
-    def named_modules(self, memo: set[int] | None = None,
-                      prefix: str = "") -> Iterator[tuple[str, Module]]:
-        """Yield ``(qualified name, module)`` for this module and all below it, once each."""
+    def named_modules(self, memo: set[int] | None = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
+        """Yield ``(qualified name, module)`` for this module and all below it, once each
+        (under every name it has when not ``remove_duplicate``)."""
         memo = set() if memo is None else memo
-        if id(self) in memo:
-            return
-        memo.add(id(self))
+        if remove_duplicate:
+            if id(self) in memo:
+                return
+            memo.add(id(self))
         yield prefix, self
         for name, child in self._modules.items():
             if child is not None:
-                yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name)
+                yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name,
+                                               remove_duplicate)
 
     def modules(self) -> Iterator[Module]:
         """Yield this module and every module below it."""
@@ -273,36 +303,38 @@ class Module:
         for _, child in self.named_children():
             yield child
 
-    def _named_members(self, table: str, prefix: str,
-                       recurse: bool) -> Iterator[tuple[str, Tensor]]:
+    def _named_members(self, table: str, prefix: str, recurse: bool,
+                       remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
         seen: set[int] = set()
-        mods = self.named_modules(prefix=prefix) if recurse else iter([(prefix, self)])
+        mods = (self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+                if recurse else iter([(prefix, self)]))
         for mod_prefix, mod in mods:
             for name, value in getattr(mod, table).items():
-                if value is None or id(value) in seen:
+                if value is None or (remove_duplicate and id(value) in seen):
                     continue
                 seen.add(id(value))
                 yield (f"{mod_prefix}.{name}" if mod_prefix else name), value
 
-    def named_parameters(self, prefix: str = "",
-                         recurse: bool = True) -> Iterator[tuple[str, Parameter]]:
-        """Yield ``(qualified name, parameter)``, each shared parameter once.
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """Yield ``(qualified name, parameter)``, each shared parameter once (under every
+        name when not ``remove_duplicate``).
 
         Example:
             >>> [n for n, _ in gt.nn.Linear(2, 3).named_parameters()]
             ['weight', 'bias']
         """
-        yield from self._named_members("_parameters", prefix, recurse)  # type: ignore[misc]
+        yield from self._named_members("_parameters", prefix, recurse, remove_duplicate)  # type: ignore[misc]
 
     def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
         """Yield the parameters (what an optimizer takes)."""
         for _, p in self.named_parameters(recurse=recurse):
             yield p
 
-    def named_buffers(self, prefix: str = "",
-                      recurse: bool = True) -> Iterator[tuple[str, Tensor]]:
+    def named_buffers(self, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
         """Yield ``(qualified name, buffer)``."""
-        yield from self._named_members("_buffers", prefix, recurse)
+        yield from self._named_members("_buffers", prefix, recurse, remove_duplicate)
 
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
         """Yield the buffers."""
@@ -319,6 +351,22 @@ class Module:
                                      f"'{part}' (in '{target}')")
             mod = child
         return mod
+
+    def _get_member(self, target: str, table: str, op: str) -> Any:
+        path, _, name = target.rpartition(".")
+        mod = self.get_submodule(path)
+        if name not in getattr(mod, table):
+            raise AttributeError(f"[{op}] {type(mod).__name__} has no {table[1:-1]} '{name}' "
+                                 f"(in '{target}')")
+        return getattr(mod, table)[name]
+
+    def get_parameter(self, target: str) -> Parameter:
+        """Return the parameter at dotted path ``target`` (e.g. ``"fc.weight"``)."""
+        return self._get_member(target, "_parameters", "get_parameter")  # type: ignore[no-any-return]
+
+    def get_buffer(self, target: str) -> Tensor:
+        """Return the buffer at dotted path ``target`` (e.g. ``"bn.running_mean"``)."""
+        return self._get_member(target, "_buffers", "get_buffer")  # type: ignore[no-any-return]
 
     def apply(self, fn: Callable[[Module], Any]) -> Module:
         """Call ``fn`` on every submodule (children first) and then on this module.
@@ -423,91 +471,6 @@ class Module:
     def bfloat16(self) -> Module:
         """Cast floating parameters and buffers to bfloat16."""
         return self.to(bfloat16)
-
-    # -- state dict ----------------------------------------------------------------------
-    def state_dict(self, destination: dict[str, Tensor] | None = None, prefix: str = "",
-                   keep_vars: bool = False) -> OrderedDict[str, Tensor]:
-        """Return parameters and persistent buffers by qualified name.
-
-        Args:
-            destination: a mapping to fill (a new OrderedDict by default).
-            prefix: prepended to every key.
-            keep_vars: return the parameters themselves instead of detached tensors.
-
-        Example:
-            >>> list(gt.nn.Linear(2, 3).state_dict())
-            ['weight', 'bias']
-        """
-        out: OrderedDict[str, Tensor] = OrderedDict() if destination is None else destination  # type: ignore[assignment]
-        for mod_prefix, mod in self.named_modules(prefix=prefix.rstrip(".")):
-            head = f"{mod_prefix}." if mod_prefix else ""
-            for name, p in mod._parameters.items():
-                if p is not None:
-                    out[head + name] = p if keep_vars else p.detach()
-            for name, b in mod._buffers.items():
-                if b is not None and name not in mod._non_persistent:
-                    out[head + name] = b if keep_vars else b.detach()
-        return out
-
-    def load_state_dict(self, state_dict: dict[str, Tensor],
-                        strict: bool = True) -> IncompatibleKeys:
-        """Copy values from ``state_dict`` into the parameters and buffers, in place.
-
-        Values are converted to each target's device and dtype. Shapes must
-        match exactly. With ``strict`` (the default), missing and unexpected
-        keys are errors too; every problem is listed in one message.
-
-        Args:
-            state_dict: name -> tensor, as returned by :meth:`state_dict`.
-            strict: require the key sets to match.
-
-        Returns:
-            The missing and unexpected keys (both empty when strict succeeds).
-
-        Raises:
-            RuntimeError: on mis-shaped keys, or missing/unexpected keys when strict.
-
-        Example:
-            >>> a, b = nn.Linear(2, 1), nn.Linear(2, 1)
-            >>> b.load_state_dict(a.state_dict())
-            IncompatibleKeys(missing_keys=[], unexpected_keys=[])
-            >>> bool((a.weight == b.weight).all())
-            True
-        """
-        own = self.state_dict(keep_vars=True)
-        missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
-        mismatched = []
-        for k, target in own.items():
-            if k not in state_dict:
-                continue
-            value = state_dict[k]
-            if not isinstance(value, Tensor):
-                value = as_tensor(value)
-            lazy = isinstance(target, UninitializedTensorMixin)
-            if not lazy and tuple(value.shape) != tuple(target.shape):
-                mismatched.append(f"size mismatch for {k}: copying a param with shape "
-                                  f"{tuple(value.shape)}, the shape in the current model is "
-                                  f"{tuple(target.shape)}")
-        problems = list(mismatched)
-        if strict and unexpected:
-            problems.insert(0, "Unexpected key(s) in state_dict: "
-                            + ", ".join(f'"{k}"' for k in unexpected) + ".")
-        if strict and missing:
-            problems.insert(0, "Missing key(s) in state_dict: "
-                            + ", ".join(f'"{k}"' for k in missing) + ".")
-        if problems:
-            raise RuntimeError(f"[load_state_dict] Error(s) in loading state_dict for "
-                               f"{type(self).__name__}:\n\t" + "\n\t".join(problems))
-        with no_grad():
-            for k, target in own.items():
-                if k in state_dict:
-                    value = state_dict[k]
-                    value = value if isinstance(value, Tensor) else as_tensor(value)
-                    if isinstance(target, UninitializedTensorMixin):
-                        target.materialize(tuple(value.shape))
-                    target.copy_(value)
-        return IncompatibleKeys(missing, unexpected)
 
     # -- repr ----------------------------------------------------------------------------
     def extra_repr(self) -> str:

@@ -22,19 +22,17 @@ class _BatchNorm(Module):
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
                  affine: bool = True, track_running_stats: bool = True, device: Any = None,
-                 dtype: Any = None) -> None:
+                 dtype: Any = None, *, bias: bool = True) -> None:
         super().__init__()
         self.num_features = num_features
         self.eps = eps
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(empty(num_features, device=device, dtype=dtype))
-            self.bias = Parameter(empty(num_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        self.register_parameter("weight", Parameter(empty(num_features, device=device,
+                                                          dtype=dtype)) if affine else None)
+        self.register_parameter("bias", Parameter(empty(num_features, device=device,
+                                                        dtype=dtype)) if affine and bias else None)
         if track_running_stats:
             self.register_buffer("running_mean", zeros(num_features, device=device, dtype=dtype))
             self.register_buffer("running_var", ones(num_features, device=device, dtype=dtype))
@@ -44,6 +42,12 @@ class _BatchNorm(Module):
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
         self.reset_parameters()
+
+    def _fill_missing_state(self, state_dict: dict[str, Any], prefix: str) -> None:
+        """Checkpoints from before ``num_batches_tracked`` load with a count of 0."""
+        key = prefix + "num_batches_tracked"
+        if self.track_running_stats and key not in state_dict:
+            state_dict[key] = zeros((), dtype=int64)
 
     def reset_running_stats(self) -> None:
         """Reset the running mean to 0, the running variance to 1 and the batch count."""
@@ -58,6 +62,7 @@ class _BatchNorm(Module):
         self.reset_running_stats()
         if self.affine:
             init.ones_(self.weight)
+        if self.bias is not None:
             init.zeros_(self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
@@ -81,7 +86,8 @@ class _BatchNorm(Module):
 
     def extra_repr(self) -> str:
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
-                f"affine={self.affine}, track_running_stats={self.track_running_stats}")
+                f"affine={self.affine}, bias={self.bias is not None}, "
+                f"track_running_stats={self.track_running_stats}")
 
 
 class BatchNorm1d(_BatchNorm):
@@ -136,9 +142,9 @@ class _InstanceNorm(_BatchNorm):
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
                  affine: bool = False, track_running_stats: bool = False, device: Any = None,
-                 dtype: Any = None) -> None:
+                 dtype: Any = None, *, bias: bool = True) -> None:
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device,
-                         dtype)
+                         dtype, bias=bias)
 
     def forward(self, input: Tensor) -> Tensor:
         """Normalize each channel of each sample (unbatched input gets N = 1)."""
@@ -251,7 +257,7 @@ class LayerNorm(Module):
 
     def extra_repr(self) -> str:
         return (f"{self.normalized_shape}, eps={self.eps}, "
-                f"elementwise_affine={self.elementwise_affine}")
+                f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")
 
 
 class GroupNorm(Module):
@@ -263,7 +269,8 @@ class GroupNorm(Module):
     """
 
     def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5,
-                 affine: bool = True, device: Any = None, dtype: Any = None) -> None:
+                 affine: bool = True, device: Any = None, dtype: Any = None, *,
+                 bias: bool = True) -> None:
         super().__init__()
         if num_groups <= 0 or num_channels % num_groups:
             raise ValueError(f"[GroupNorm] num_channels ({num_channels}) must be divisible by "
@@ -272,19 +279,18 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if affine:
-            self.weight = Parameter(ones(num_channels, device=device, dtype=dtype))
-            self.bias = Parameter(zeros(num_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        self.register_parameter("weight", Parameter(ones(num_channels, device=device,
+                                                         dtype=dtype)) if affine else None)
+        self.register_parameter("bias", Parameter(zeros(num_channels, device=device,
+                                                       dtype=dtype)) if affine and bias else None)
 
     def forward(self, input: Tensor) -> Tensor:
         """Normalize ``input``."""
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self) -> str:
-        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
 
 
 class RMSNorm(Module):
@@ -320,4 +326,4 @@ class RMSNorm(Module):
 
     def extra_repr(self) -> str:
         return (f"{self.normalized_shape}, eps={self.eps}, "
-                f"elementwise_affine={self.elementwise_affine}")
+                f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")

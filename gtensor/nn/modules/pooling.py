@@ -94,17 +94,25 @@ class Upsample(Module):
     """
 
     def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
-                 align_corners: bool | None = None) -> None:
+                 align_corners: bool | None = None,
+                 recompute_scale_factor: bool | None = None) -> None:
         super().__init__()
-        self.size, self.scale_factor = size, scale_factor
+        self.size = size
+        self.scale_factor = (tuple(float(f) for f in scale_factor)
+                             if isinstance(scale_factor, (tuple, list))
+                             else None if scale_factor is None else float(scale_factor))
         self.mode, self.align_corners = mode, align_corners
+        self.recompute_scale_factor = recompute_scale_factor
 
     def forward(self, input: Tensor) -> Tensor:
         """Resize ``input``."""
-        return interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners)
+        return interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                           self.recompute_scale_factor)
 
     def extra_repr(self) -> str:
-        return f"size={self.size}, scale_factor={self.scale_factor}, mode={self.mode!r}"
+        if self.scale_factor is not None:
+            return f"scale_factor={self.scale_factor!r}, mode={self.mode!r}"
+        return f"size={self.size!r}, mode={self.mode!r}"
 
 
 class UpsamplingNearest2d(Upsample):
@@ -155,7 +163,11 @@ class AvgPool1d(AvgPool2d):
 
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  ceil_mode: bool = False, count_include_pad: bool = True) -> None:
-        super().__init__(kernel_size, stride, padding, ceil_mode, count_include_pad)
+        def one(v: Any) -> tuple[int, ...]:  # held as 1-tuples, as torch holds them
+            return tuple(v) if isinstance(v, (tuple, list)) else (v,)
+
+        super().__init__(one(kernel_size), one(kernel_size if stride is None else stride),
+                         one(padding), ceil_mode, count_include_pad)
 
     def forward(self, input: Tensor) -> Tensor:
         """Pool ``input``."""

@@ -1,4 +1,5 @@
-"""Helpers for training: gradient clipping, packed and padded sequences (``utils.rnn``).
+"""Helpers for training: gradient clipping, parameters as one vector, packed and padded
+sequences (``utils.rnn``).
 
 Example:
     >>> p = nn.Parameter(gt.zeros(2))
@@ -11,5 +12,7 @@ Example:
 
 from . import rnn
 from .clip_grad import clip_grad_norm_, clip_grad_value_
+from .convert_parameters import parameters_to_vector, vector_to_parameters
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "rnn"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "rnn",
+           "vector_to_parameters"]

@@ -342,7 +342,7 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
 
     Args:
         input: the tensor.
-        pad: even-length ints; negative values crop in ``constant`` mode.
+        pad: even-length ints; negative values crop (in every mode, as in PyTorch).
         mode: ``constant``, ``reflect``, ``replicate`` or ``circular``.
         value: the fill value of ``constant`` mode.
 
@@ -360,7 +360,6 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
           f"'replicate' or 'circular', got {mode!r}", ValueError)
     if mode == "constant":
         return constant_pad(input, pads, value)
-    check(all(v >= 0 for v in pads), "pad", f"{mode} padding must be non-negative", ValueError)
     out = input
     for d, (lo, hi) in sorted(pairs.items()):
         if lo or hi:
@@ -376,7 +375,14 @@ def _pad_index(n: int, left: int, right: int, mode: str, dev: Any) -> Tensor:
     if mode == "circular":
         check(left <= n and right <= n, "pad", lambda: f"circular padding ({left}, {right}) "
               f"must be no larger than the dim size {n}", ValueError)
-    idx = np.pad(np.arange(n), (left, right), mode=_PAD_MODES[mode])
+    check(n + left + right > 0, "pad", lambda: f"padding ({left}, {right}) leaves no "
+          f"elements of a dim of size {n}", ValueError)
+    grow, crop = (max(left, 0), max(right, 0)), (max(-left, 0), max(-right, 0))
+    if mode == "circular":  # PyTorch crops first and wraps around what is left
+        idx = np.pad(np.arange(n)[crop[0]:n - crop[1]], grow, mode="wrap")
+    else:  # reflect/replicate read the whole dim, then crop
+        idx = np.pad(np.arange(n), grow, mode=_PAD_MODES[mode])
+        idx = idx[crop[0]:idx.size - crop[1]]
     return tensor(idx, dtype=int64, device=dev)
 
 

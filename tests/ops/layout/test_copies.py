@@ -85,6 +85,16 @@ def test_pad(device, rng, mode, np_mode):
     assert gt.nn.functional.pad is gt.pad
 
 
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+def test_pad_negative_widths_crop_as_torch(device, mode):
+    torch = pytest.importorskip("torch")
+    a = np.arange(10.0).reshape(1, 2, 5)
+    for widths in [(-1, 2), (2, -3)]:
+        want = torch.nn.functional.pad(torch.tensor(a), widths, mode=mode).numpy()
+        np.testing.assert_array_equal(np_(gt.pad(gt.tensor(a, device=device), widths, mode)),
+                                      want)
+
+
 def test_pad_constant_value_and_crop_and_errors(device, rng):
     a = rng.standard_normal((3, 4))
     x = gt.tensor(a, device=device)
@@ -96,6 +106,8 @@ def test_pad_constant_value_and_crop_and_errors(device, rng):
         gt.pad(x, (0, 5), mode="circular")
     with pytest.raises(ValueError, match=r"^\[pad\] mode must be"):
         gt.pad(x, (1, 1), mode="wrap")
+    with pytest.raises(ValueError, match=r"^\[pad\] padding \(-3, -1\) leaves no elements"):
+        gt.pad(x, (-3, -1), mode="replicate")
     with pytest.raises(ValueError, match=r"^\[pad\] pad must hold"):
         gt.pad(x, (1,))
 
