@@ -24,7 +24,7 @@ from ..graph.node import Node
 from ..tensor_base import TensorBase
 from . import elementwise as ew
 from .creation import as_tensor, zeros
-from .float_math import record_binary, saved_binary
+from .float_math import log_add_exp, record_binary, saved_binary
 from .sorting import searchsorted, sort
 from .special_functions import erfc, sinc, write_inplace
 from .ternary import clamp
@@ -239,11 +239,6 @@ def positive(input: Tensor) -> Tensor:
     return input
 
 
-def _logaddexp2_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
-    a, b, out = saved_binary(ctx)
-    return g * (a - out).exp2(), g * (b - out).exp2()  # type: ignore[operator]
-
-
 def logaddexp2(input: Tensor, other: Any) -> Tensor:
     """``log2(2**input + 2**other)`` without overflow.
 
@@ -251,14 +246,8 @@ def logaddexp2(input: Tensor, other: Any) -> Tensor:
         >>> gt.logaddexp2(gt.tensor([3.0]), gt.tensor([3.0])).item()
         4.0
     """
-    a = _real_float("logaddexp2", input)
-    b = other if not isinstance(other, TensorBase) else other.to(
-        result_type(a, other) if other.dtype.is_floating_point else a.dtype)
-    with no_grad():
-        big = ew.maximum(a, b)
-        gap = -ew.sub(a, b).abs()
-        out = ew.where(ew.eq(a, b), big + 1.0, big + gap.exp2().log1p() / _LN2)
-    return record_binary("logaddexp2", out, input, other, _logaddexp2_vjp)
+    _tensor_arg("logaddexp2", input)
+    return log_add_exp("logaddexp2", input, other, base2=True)
 
 
 def clamp_min(input: Tensor, min: Any) -> Tensor:  # noqa: A002
