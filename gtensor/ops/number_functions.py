@@ -24,7 +24,7 @@ from ..graph.node import Node
 from ..tensor_base import TensorBase
 from . import elementwise as ew
 from .creation import as_tensor, zeros
-from .float_math import log_add_exp, record_binary, saved_binary
+from .float_math import log_add_exp, record_binary, saved_binary, signbit
 from .sorting import searchsorted, sort
 from .special_functions import erfc, sinc, write_inplace
 from .ternary import clamp
@@ -100,7 +100,7 @@ def fmod(input: Tensor, other: Any) -> Tensor:
             r = ew.remainder(input.abs(), abs(other))  # type: ignore[attr-defined]
         except DivisionByZeroError:
             raise DivisionByZeroError("[fmod] integer division by zero") from None
-        out = ew.where(input < 0, -r, r)
+        out = ew.where(signbit(input), -r, r)  # fmod(-0.0, y) is -0.0, as in C
         out = out if out.dtype is r.dtype else out.to(r.dtype)
     return record_binary("fmod", out, input, other, _fmod_vjp)
 

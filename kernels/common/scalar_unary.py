@@ -169,18 +169,19 @@ def erf(x):  # noqa: ANN001, ANN201
     return math.erf(x)
 
 
+# Rounding to an integer keeps the sign, so copysign gives a zero result x's sign (-0.5 -> -0.0).
 def floor(x):  # noqa: ANN001, ANN201
-    return float(math.floor(x)) if abs(x) < _BIG else x
+    return math.copysign(float(math.floor(x)), x) if abs(x) < _BIG else x
 
 
 def ceil(x):  # noqa: ANN001, ANN201
-    return float(math.ceil(x)) if abs(x) < _BIG else x
+    return math.copysign(float(math.ceil(x)), x) if abs(x) < _BIG else x
 
 
 def trunc(x):  # noqa: ANN001, ANN201
     if not abs(x) < _BIG:
         return x
-    return float(math.floor(x)) if x >= 0 else float(math.ceil(x))
+    return math.copysign(float(math.floor(x)) if x >= 0 else float(math.ceil(x)), x)
 
 
 def round_(x):  # noqa: ANN001, ANN201

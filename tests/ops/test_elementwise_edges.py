@@ -141,3 +141,12 @@ def test_gradient_edges_against_torch(device):
         tx = torch.tensor(a, dtype=torch.float64, requires_grad=True)
         getattr(tx, name)().sum().backward()
         assert nan_eq(x.grad.tolist(), tx.grad.tolist())
+
+
+def test_rounding_and_fmod_keep_the_sign_of_zero(device):
+    x = f64([-0.0, -0.5, 0.5, -2.0, 0.0], device)
+    assert same(x.floor().tolist(), [-0.0, -1.0, 0.0, -2.0, 0.0])
+    assert same(x.ceil().tolist(), [-0.0, -0.0, 1.0, -2.0, 0.0])
+    assert same(x.trunc().tolist(), [-0.0, -0.0, 0.0, -2.0, 0.0])
+    assert same(x.frac().tolist(), [0.0, -0.5, 0.5, 0.0, 0.0])
+    assert same(gt.fmod(x, 1.0).tolist(), [-0.0, -0.5, 0.5, -0.0, 0.0])
