@@ -168,3 +168,12 @@ def test_reduction_edges_against_torch(device):
         t = torch.tensor(values, dtype=torch.float64, requires_grad=True)
         case(torch, t).sum().backward()
         assert same(x.grad.tolist(), t.grad.tolist(), rel=1e-12)
+
+
+def test_aminmax_of_an_empty_tensor_over_a_nonempty_dim(device):
+    x = gt.zeros(0, 3, device=device)
+    lo, hi = gt.aminmax(x, dim=1)
+    assert lo.shape == hi.shape == (0,)
+    assert gt.aminmax(x, dim=-1, keepdim=True).max.shape == (0, 1)
+    with pytest.raises(ValueError, match=r"^\[aminmax\]"):
+        gt.aminmax(x, dim=0)
