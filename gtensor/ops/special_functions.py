@@ -46,7 +46,11 @@ def write_inplace(op: str, self: Tensor, result: Tensor) -> Tensor:
     return self.copy_(result)
 
 
-def _floating(x: Tensor) -> Tensor:
+def _floating(x: Tensor, op: str, complex_ok: bool = False) -> Tensor:
+    """``x`` in a float dtype (integers in the default float); complex kept or refused."""
+    if x.dtype.is_complex:
+        check(complex_ok, op, lambda: f"not implemented for {x.dtype.name}", DTypeError)
+        return x
     return x if x.dtype.is_floating_point else x.to(get_default_dtype())
 
 
@@ -66,7 +70,7 @@ def logit(input: Tensor, eps: float | None = None) -> Tensor:
         >>> gt.tensor([0.5, 0.75]).logit().tolist()
         [0.0, 1.0986123085021973]
     """
-    x = _floating(input)
+    x = _floating(input, "logit")
     eps = None if eps is None or eps < 0 else float(eps)
     with no_grad():
         inside = x if eps is None else x.clamp(eps, 1 - eps)
@@ -149,7 +153,7 @@ def entr(input: Tensor) -> Tensor:
         >>> gt.special.entr(gt.tensor([0.0, 1.0])).tolist()
         [0.0, -0.0]
     """
-    x = _floating(input)
+    x = _floating(input, "entr")
     with no_grad():
         positive = x > 0
         inside = where(positive, x, 1.0)
@@ -166,7 +170,7 @@ def sinc(input: Tensor) -> Tensor:
         >>> gt.special.sinc(gt.tensor([0.0, 0.5]))
         tensor([1.0000, 0.6366])
     """
-    x = _floating(input)
+    x = _floating(input, "sinc", complex_ok=True)
     zero = x == 0
     scaled = where(zero, 1.0, x) * math.pi
     return where(zero, 1.0, scaled.sin() / scaled)
@@ -187,7 +191,7 @@ def erfc(input: Tensor) -> Tensor:
         >>> gt.special.erfc(gt.tensor([0.0])).tolist()
         [1.0]
     """
-    x = _floating(input)
+    x = _floating(input, "erfc")
     with no_grad():
         wide = x.to(float64)
         far = wide >= 3.0
