@@ -23,6 +23,7 @@ from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node
 from ..tensor_base import TensorBase
 from . import elementwise as ew
+from .complex_ops import view_as_complex, view_as_real
 from .creation import as_tensor, zeros
 from .float_math import log_add_exp, record_binary, saved_binary, signbit
 from .sorting import searchsorted, sort
@@ -58,6 +59,8 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
         [0.0, 3.4028234663852886e+38, 1.0]
     """
     _tensor_arg("nan_to_num", input)
+    if input.dtype.is_complex:  # the real and imaginary parts each, as in PyTorch
+        return view_as_complex(nan_to_num(view_as_real(input), nan, posinf, neginf))
     if not input.dtype.is_floating_point:
         return input.clone()
     info = ml_dtypes.finfo(input.dtype.numpy)
