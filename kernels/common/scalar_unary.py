@@ -233,7 +233,7 @@ _FLOAT_ONLY = (
 UNARY: dict[str, list[tuple[object, tuple[str, ...], bool]]] = {
     "neg": [(neg, WITH_COMPLEX, False)],
     "abs": [(abs_, WITH_COMPLEX, False)],
-    "sign": [(sign, NUMERIC, False)],
+    "sign": [(sign, NUMERIC, False), (identity, ("bool",), False)],
     "square": [(square, WITH_COMPLEX, False)],
     "relu": [(relu, (*SIGNED, *FLOAT), False), (identity, UNSIGNED, False)],
     "floor": [(floor, FLOAT, False), (identity, INT, False)],

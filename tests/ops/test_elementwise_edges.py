@@ -150,3 +150,9 @@ def test_rounding_and_fmod_keep_the_sign_of_zero(device):
     assert same(x.trunc().tolist(), [-0.0, -0.0, 0.0, -2.0, 0.0])
     assert same(x.frac().tolist(), [0.0, -0.5, 0.5, 0.0, 0.0])
     assert same(gt.fmod(x, 1.0).tolist(), [-0.0, -0.5, 0.5, -0.0, 0.0])
+
+
+def test_sign_of_bool_is_bool(device):
+    x = gt.tensor([True, False], device=device)
+    assert x.sign().dtype is gt.bool and x.sign().tolist() == [True, False]
+    assert gt.sgn(x).tolist() == [True, False]
