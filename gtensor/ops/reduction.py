@@ -420,6 +420,8 @@ class ValuesIndices(NamedTuple):
 
 def _pick_vjp(ctx: Node, g: Tensor) -> Tensor:
     (idx,) = ctx.saved_tensors
+    if not ctx.dims:  # a 0-d input: its one element is the pick
+        return g.reshape(ctx.in_shape)
     d = ctx.dims[0]
     shape = [1] * len(ctx.in_shape)
     shape[d] = ctx.in_shape[d]

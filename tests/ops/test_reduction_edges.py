@@ -177,3 +177,13 @@ def test_aminmax_of_an_empty_tensor_over_a_nonempty_dim(device):
     assert gt.aminmax(x, dim=-1, keepdim=True).max.shape == (0, 1)
     with pytest.raises(ValueError, match=r"^\[aminmax\]"):
         gt.aminmax(x, dim=0)
+
+
+def test_dim_ops_on_a_0d_tensor_run_and_differentiate(device):
+    for f in (lambda x: x.max(dim=0).values, lambda x: x.min(dim=-1, keepdim=True)[0],
+              lambda x: x.cumsum(0, dtype=gt.float64), lambda x: x.flip(0),
+              lambda x: gt.maximum(x, x.flip(-1))):
+        x = leaf(0.5, device)
+        out = f(x)
+        out.backward()
+        assert out.shape == () and out.item() == 0.5 and x.grad.item() == 1.0

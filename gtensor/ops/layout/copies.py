@@ -167,6 +167,8 @@ def flip(self: Tensor, dims: int | Sequence[int]) -> Tensor:
         [3, 2, 1]
     """
     ds = _dims(dims, self.ndim, "flip")
+    if not self.ndim:  # dim 0 or -1 of a 0-d tensor names it; nothing to reverse
+        ds = []
     items = [slice(None)] * self.ndim
     for d in ds:
         items[d] = slice(None, None, -1)
