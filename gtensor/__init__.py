@@ -181,7 +181,6 @@ from .ops.elementwise import (
     remainder,
     right_shift,
     sub,
-    where,
 )
 from .ops.float_math import (
     acosh,
@@ -204,7 +203,7 @@ from .ops.indexing.along_dim import (
     take,
     take_along_dim,
 )
-from .ops.indexing.masked import argwhere, masked_fill, masked_select, nonzero
+from .ops.indexing.masked import argwhere, masked_fill, masked_select, nonzero, where
 from .ops.indexing.scatter_reduce import scatter_reduce
 from .ops.indexing.subscript import index_put, index_put_
 from .ops.interop import from_dlpack

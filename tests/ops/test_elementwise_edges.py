@@ -156,3 +156,10 @@ def test_sign_of_bool_is_bool(device):
     x = gt.tensor([True, False], device=device)
     assert x.sign().dtype is gt.bool and x.sign().tolist() == [True, False]
     assert gt.sgn(x).tolist() == [True, False]
+
+
+def test_where_with_only_a_condition_is_nonzero_as_tuple(device):
+    rows, cols = gt.where(gt.tensor([[0, 1], [2, 0]], device=device))
+    assert rows.tolist() == [0, 1] and cols.tolist() == [1, 0]
+    with pytest.raises(TypeError, match=r"^\[where\]"):
+        gt.where(gt.tensor([True], device=device), 1.0)

@@ -17,7 +17,7 @@ from ...shape_rules import broadcast_shapes
 from ...tensor_base import TensorBase
 from ..creation import full
 from ..dispatch import launch
-from ..elementwise import where
+from ..elementwise import where as _where
 from ..layout.views import expand_to
 from .rows import plan_index
 from .subscript import advanced_getitem
@@ -50,7 +50,7 @@ def _masked_fill_raw(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     """The in-place path of ``masked_fill_`` (no recording): the select written back."""
     mask, fill = _select_args(self, mask, value, "masked_fill_")
     with no_grad():
-        self.copy_(where(mask, fill, self))
+        self.copy_(_where(mask, fill, self))
     return self
 
 
@@ -67,7 +67,7 @@ def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
         [2.0, 0.0, 2.0]
     """
     mask, fill = _select_args(self, mask, value, "masked_fill")
-    return where(mask, fill, self)
+    return _where(mask, fill, self)
 
 
 @differentiable_inplace(masked_fill)
@@ -136,4 +136,26 @@ def argwhere(self: Tensor) -> Tensor:
 
 
 # Functional forms, exported as gt.<name> (PyTorch's torch.<name>).
-EXPORTS = ("masked_fill", "masked_select", "nonzero", "argwhere")
+_UNSET: Any = object()
+
+
+def where(condition: Any, input: Any = _UNSET, other: Any = _UNSET) -> Any:
+    """``input`` where ``condition`` holds, else ``other``; ``where(condition)`` alone is
+    ``nonzero(condition, as_tuple=True)``, as in PyTorch.
+
+    Example:
+        >>> gt.where(gt.tensor([True, False]), 1.0, 2.0).tolist()
+        [1.0, 2.0]
+        >>> gt.where(gt.tensor([0, 3, 4]))[0].tolist()
+        [1, 2]
+    """
+    if input is _UNSET and other is _UNSET:
+        check(isinstance(condition, TensorBase), "where", lambda: "expected a tensor "
+              f"condition, got {type(condition).__name__}", TypeError)
+        return nonzero(condition, as_tuple=True)
+    check(input is not _UNSET and other is not _UNSET, "where", "expected both input and "
+          "other, or neither", TypeError)
+    return _where(condition, input, other)
+
+
+EXPORTS = ("masked_fill", "masked_select", "nonzero", "argwhere", "where")
