@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..dtypes import as_dtype, bool_, dtype, float32, int64, uint8
+from ..dtypes import as_dtype, bool_, dtype, float32, get_default_dtype, int64, uint8
 from ..errors import DTypeError, check
 from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import no_grad
@@ -523,13 +523,16 @@ def std(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: 
 
 def logsumexp(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
               out: Tensor | None = None) -> Tensor:
-    """``log(sum(exp(x)))`` over ``dim``, shifted by the max (stable on large inputs).
+    """``log(sum(exp(x)))`` over ``dim``, shifted by the max (stable on large inputs);
+    integers and bools reduce in the default float.
 
     Example:
         >>> gt.tensor([1000.0, 1000.0]).logsumexp(0).item()
         1000.6931762695312
     """
     (input,) = autocast_inputs("logsumexp", input)
+    if not input.dtype.is_inexact:  # integers and bools in the default float, as in PyTorch
+        input = input.to(get_default_dtype())  # type: ignore[attr-defined]
     return _into(_reduce("logsumexp", input, dim, keepdim, _float_dtype(input, "logsumexp"),
                          _logsumexp_vjp, True, True), out, "logsumexp")
 

@@ -153,3 +153,10 @@ def test_reductions_and_scans_write_into_out(device):
         assert out.tolist() == getattr(gt, name)(x, 1).tolist()
     with pytest.raises(gt.ShapeError, match=r"^\[sum\]"):
         gt.sum(x, 0, out=gt.zeros(2, device=device))
+
+
+def test_logsumexp_of_integers_is_in_the_default_float(device):
+    got = gt.logsumexp(gt.tensor([[1, 2], [3, 4]], device=device), 1)
+    assert got.dtype is gt.float32
+    assert np.allclose(got.cpu().numpy(), np.log(np.exp([1, 3]) + np.exp([2, 4])))
+    assert gt.tensor([True, False], device=device).logsumexp(0).dtype is gt.float32
