@@ -163,3 +163,10 @@ def test_where_with_only_a_condition_is_nonzero_as_tuple(device):
     assert rows.tolist() == [0, 1] and cols.tolist() == [1, 0]
     with pytest.raises(TypeError, match=r"^\[where\]"):
         gt.where(gt.tensor([True], device=device), 1.0)
+
+
+def test_right_shift_by_a_negative_or_huge_amount_keeps_only_the_sign(device):
+    a = gt.tensor([5, -7, 1, -1], device=device)
+    b = gt.tensor([-3, -3, 64, 70], device=device)
+    assert (a >> b).tolist() == [0, -1, 0, -1]
+    assert (a << b).tolist() == [0, 0, 0, 0]
