@@ -548,6 +548,8 @@ def norm(input: Tensor, p: float | str = 2, dim: Dims = None, keepdim: bool = Fa
     (input,) = autocast_inputs("norm", input)
     if input.dtype.is_complex:  # the norm of the magnitudes, real
         return norm(input.abs(), p, dim, keepdim)  # type: ignore[attr-defined]
+    check(not isinstance(p, str) or p == "fro", "norm", lambda: f"p={p!r} is a matrix norm: "
+          f"use gt.linalg.matrix_norm(input, {p!r})", ValueError)
     order = 2.0 if p == "fro" else float(p)
     out_dt = _float_dtype(input, "norm")
     if math.isinf(order):

@@ -187,3 +187,8 @@ def test_dim_ops_on_a_0d_tensor_run_and_differentiate(device):
         out = f(x)
         out.backward()
         assert out.shape == () and out.item() == 0.5 and x.grad.item() == 1.0
+
+
+def test_norm_refuses_matrix_only_orders_by_name(device):
+    with pytest.raises(ValueError, match=r"^\[norm\] p='nuc' is a matrix norm"):
+        gt.norm(gt.ones(2, 2, device=device), "nuc")
