@@ -26,6 +26,7 @@ from ..shape_rules import broadcast_shapes
 from ..tensor_base import TensorBase
 from . import elementwise as ew
 from .creation import as_tensor, zeros
+from .elementwise import takes_out
 from .launch_plans import run_kernel
 from .layout.views import expand_to, view_dtype
 
@@ -83,6 +84,7 @@ def signbit(input: Tensor) -> Tensor:
         return view_dtype(input.detach(), _bits_dtype(input.dtype)) < 0
 
 
+@takes_out
 def copysign(input: Any, other: Any) -> Tensor:
     """``|input|`` with the sign bit of ``other`` (elementwise, broadcasting; NaNs too).
 
@@ -114,6 +116,7 @@ def _copysign_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, None]:
     return g * ew.where(zero, 0.0, out / ew.where(zero, 1.0, x)), None
 
 
+@takes_out
 def nextafter(input: Any, other: Any) -> Tensor:
     """The next float after ``input`` toward ``other`` (``other`` itself when they are equal).
 
@@ -145,6 +148,7 @@ def nextafter(input: Any, other: Any) -> Tensor:
         return ew.where(a.isnan() | b.isnan(), math.nan, out)
 
 
+@takes_out
 def hypot(input: Any, other: Any) -> Tensor:
     """``sqrt(input**2 + other**2)`` without overflow or underflow in between; inf wins over NaN.
 
@@ -206,6 +210,7 @@ def log_add_exp(op: str, input: Any, other: Any, base2: bool) -> Tensor:
                          _logaddexp2_vjp if base2 else _logaddexp_vjp)
 
 
+@takes_out
 def logaddexp(input: Any, other: Any) -> Tensor:
     """``log(exp(input) + exp(other))`` without overflow (``-inf`` when both are ``-inf``).
 
@@ -240,6 +245,7 @@ def _large(dt: dtype) -> float:
     return 1.0 / math.sqrt(float(ml_dtypes.finfo(dt.numpy).eps))
 
 
+@takes_out
 def asinh(input: Tensor) -> Tensor:
     """Inverse hyperbolic sine: ``log1p(a + a*a / (1 + sqrt(1 + a*a)))`` with ``input``'s sign.
 
@@ -258,6 +264,7 @@ def asinh(input: Tensor) -> Tensor:
     return _finish_unary("asinh", out, input, dt, _ASINH_GRAD)
 
 
+@takes_out
 def acosh(input: Tensor) -> Tensor:
     """Inverse hyperbolic cosine: ``log1p(t + sqrt(t * (t + 2)))`` for ``t = x - 1``; NaN below 1.
 
@@ -278,6 +285,7 @@ def acosh(input: Tensor) -> Tensor:
     return _finish_unary("acosh", out, input, dt, _ACOSH_GRAD)
 
 
+@takes_out
 def atanh(input: Tensor) -> Tensor:
     """Inverse hyperbolic tangent: ``log1p(2a / (1 - a)) / 2`` with ``input``'s sign.
 

@@ -25,6 +25,7 @@ from ..tensor_base import TensorBase
 from . import elementwise as ew
 from .complex_ops import view_as_complex, view_as_real
 from .creation import as_tensor, zeros
+from .elementwise import takes_out
 from .float_math import log_add_exp, record_binary, saved_binary, signbit
 from .sorting import searchsorted, sort
 from .special_functions import erfc, sinc, write_inplace
@@ -49,6 +50,7 @@ def _real_float(op: str, x: Tensor) -> Tensor:
     return x if x.dtype.is_floating_point else x.to(get_default_dtype())
 
 
+@takes_out
 def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
                neginf: float | None = None) -> Tensor:
     """Replace NaN with ``nan`` and infinities with ``posinf``/``neginf`` (by default the
@@ -89,6 +91,7 @@ def _fmod_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
     return g, grad_b
 
 
+@takes_out
 def fmod(input: Tensor, other: Any) -> Tensor:
     """The C remainder of ``input / other``: it has ``input``'s sign (``remainder`` has
     ``other``'s).
@@ -119,6 +122,7 @@ def fmod_(self: Tensor, other: Any) -> Tensor:
     return write_inplace("fmod_", self, fmod(self, other))
 
 
+@takes_out
 def heaviside(input: Tensor, values: Any) -> Tensor:
     """0 where ``input < 0``, 1 where ``input > 0`` and ``values`` where ``input == 0``.
 
@@ -153,6 +157,7 @@ def _double(x: Any) -> Any:
     return x.to(complex128 if x.dtype.is_complex else float64)
 
 
+@takes_out
 def float_power(input: Any, exponent: Any) -> Tensor:
     """``input ** exponent`` computed in double precision (float64, or complex128).
 
@@ -181,6 +186,7 @@ def float_power_(self: Tensor, exponent: Any) -> Tensor:
     return ew.pow_(self, _double(exponent))  # type: ignore[attr-defined]
 
 
+@takes_out
 def deg2rad(input: Tensor) -> Tensor:
     """Degrees to radians (integers in the default float).
 
@@ -191,6 +197,7 @@ def deg2rad(input: Tensor) -> Tensor:
     return _real_float("deg2rad", input) * (math.pi / 180.0)
 
 
+@takes_out
 def rad2deg(input: Tensor) -> Tensor:
     """Radians to degrees (integers in the default float).
 
@@ -201,6 +208,7 @@ def rad2deg(input: Tensor) -> Tensor:
     return _real_float("rad2deg", input) * (180.0 / math.pi)
 
 
+@takes_out
 def frac(input: Tensor) -> Tensor:
     """The fractional part ``input - trunc(input)`` (with ``input``'s sign).
 
@@ -242,6 +250,7 @@ def positive(input: Tensor) -> Tensor:
     return input
 
 
+@takes_out
 def logaddexp2(input: Tensor, other: Any) -> Tensor:
     """``log2(2**input + 2**other)`` without overflow.
 

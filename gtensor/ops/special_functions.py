@@ -23,7 +23,7 @@ from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node, record
 from ..tensor_base import TensorBase
 from .creation import as_tensor
-from .elementwise import device_of, where
+from .elementwise import device_of, takes_out, where
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -63,6 +63,7 @@ def _logit_vjp(ctx: Node, g: Tensor) -> Tensor:
     return where((x < ctx.eps) | (x > 1 - ctx.eps), 0.0, slope)
 
 
+@takes_out
 def logit(input: Tensor, eps: float | None = None) -> Tensor:
     """``log(x / (1 - x))``, with ``x`` clamped to ``[eps, 1 - eps]`` when ``eps`` is given.
 
@@ -114,6 +115,7 @@ def _xlog(op: str, input: Any, other: Any, log: str, vjp: Any) -> Tensor:
     return out
 
 
+@takes_out
 def xlogy(input: Any, other: Any) -> Tensor:
     """``input * log(other)``, 0 where ``input`` is 0 (nan where ``other`` is nan).
 
@@ -163,6 +165,7 @@ def entr(input: Tensor) -> Tensor:
     return out
 
 
+@takes_out
 def sinc(input: Tensor) -> Tensor:
     """The normalized sinc ``sin(pi x) / (pi x)``, 1 at 0.
 
@@ -181,6 +184,7 @@ def _erfc_vjp(ctx: Node, g: Tensor) -> Tensor:
     return g * (-(x * x)).exp() * (-2.0 / math.sqrt(math.pi))
 
 
+@takes_out
 def erfc(input: Tensor) -> Tensor:
     """The complementary error function ``1 - erf(x)``, accurate where it is tiny.
 
@@ -230,6 +234,7 @@ def frexp(input: Tensor) -> Frexp:
     return Frexp(mantissa, exponent)
 
 
+@takes_out
 def ldexp(input: Tensor, other: Tensor) -> Tensor:
     """``input * 2**other``.
 
