@@ -169,7 +169,8 @@ def float_power(input: Any, exponent: Any) -> Tensor:
           "expected at least one tensor operand", TypeError)
     if isinstance(input, TensorBase):
         return ew.pow(_double(input), _double(exponent))
-    return ew.pow(as_tensor(input, dtype=float64, device=exponent.device), _double(exponent))
+    base = complex128 if isinstance(input, complex) else float64
+    return ew.pow(as_tensor(input, dtype=base, device=exponent.device), _double(exponent))
 
 
 def float_power_(self: Tensor, exponent: Any) -> Tensor:

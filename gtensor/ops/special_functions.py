@@ -103,6 +103,7 @@ def _xlog(op: str, input: Any, other: Any, log: str, vjp: Any) -> Tensor:
     check(isinstance(input, TensorBase) or isinstance(other, TensorBase), op,
           "expected at least one tensor", TypeError)
     dt = result_type(input, other)
+    check(not dt.is_complex, op, lambda: f"not implemented for {dt.name}", DTypeError)
     dt = dt if dt.is_floating_point else get_default_dtype()
     dev = device_of(op, (input, other))
     x, y = (v.to(dt) if isinstance(v, TensorBase) else as_tensor(v, dtype=dt, device=dev)

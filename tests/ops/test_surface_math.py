@@ -192,3 +192,10 @@ def test_composite_functions_write_into_out(name, args, device):
     got = f(*(x, x.abs())[:args], out=out)
     assert got is out
     assert out.tolist() == f(*(x, x.abs())[:args]).tolist()
+
+
+def test_float_power_of_a_complex_number_base():
+    got = gt.float_power(1 + 2j, gt.tensor([1.0, 2.0]))
+    want = torch.float_power(1 + 2j, torch.tensor([1.0, 2.0]))
+    assert got.dtype is gt.complex128
+    np.testing.assert_allclose(got.numpy(), want.numpy())

@@ -360,6 +360,7 @@ def test_gradients_match_torch():
     (lambda: g([1, 2]).logit_(), gt.DTypeError, r"\[logit_\] result type float32 can't be"),
     (lambda: gt.logit(g([0.5j])), gt.DTypeError, r"\[logit\] not implemented for complex"),
     (lambda: gt.special.erfc(g([0.5j])), gt.DTypeError, r"\[erfc\] not implemented for"),
+    (lambda: gt.xlogy(g([1.0]), 1 + 2j), gt.DTypeError, r"\[xlogy\] not implemented for"),
 ])
 def test_errors_name_the_op(call, exc, message):
     with pytest.raises(exc, match=message):
