@@ -161,6 +161,8 @@ def test_sign_of_bool_is_bool(device):
 def test_where_with_only_a_condition_is_nonzero_as_tuple(device):
     rows, cols = gt.where(gt.tensor([[0, 1], [2, 0]], device=device))
     assert rows.tolist() == [0, 1] and cols.tolist() == [1, 0]
+    (only,) = gt.where(gt.tensor(True, device=device))  # a 0-d condition: one index tensor
+    assert only.tolist() == [0]
     with pytest.raises(TypeError, match=r"^\[where\]"):
         gt.where(gt.tensor([True], device=device), 1.0)
 

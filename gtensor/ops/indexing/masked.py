@@ -118,11 +118,9 @@ def nonzero(self: Tensor, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, .
     coords = TensorBase.empty((count, src.ndim), int64, self.device)
     if count:
         launch("nonzero", self.device, (src.dtype,), native, coords._native())
-    if self.ndim == 0:
-        coords = coords[:, :0]
-    if as_tuple:
+    if as_tuple:  # a 0-d input gives one index tensor, as in PyTorch
         return tuple(coords.select(1, j) for j in range(coords.shape[1]))
-    return coords
+    return coords[:, :0] if self.ndim == 0 else coords
 
 
 def argwhere(self: Tensor) -> Tensor:
