@@ -25,6 +25,10 @@ class DTypeError(GTensorError, TypeError):
     """A dtype is not supported by the op."""
 
 
+class UnsupportedDTypeError(DTypeError, NotImplementedError):
+    """The op has no kernel for these dtypes (also a ``NotImplementedError``, as in PyTorch)."""
+
+
 class OutOfMemoryError(GTensorError, MemoryError):
     """A device ran out of memory after the allocator flushed its cache and retried."""
 

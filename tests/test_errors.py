@@ -25,3 +25,9 @@ def test_cross_device_error_names_both_devices():
     assert issubclass(gt.DeviceMismatchError, RuntimeError)
     assert issubclass(gt.OutOfMemoryError, MemoryError)
     assert issubclass(gt.ShapeError, ValueError)
+
+
+def test_a_dtype_without_a_kernel_is_a_typed_error(device):
+    with pytest.raises(gt.DTypeError, match=r"^\[abs\] no kernel") as info:
+        gt.tensor([True, False], device=device).abs()
+    assert isinstance(info.value, NotImplementedError)  # what PyTorch raises there

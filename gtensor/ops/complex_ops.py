@@ -23,7 +23,7 @@ from ..graph.inplace import dtype_view
 from ..graph.node import Node, record
 from ..tensor_base import TensorBase
 from ..trace_state import state
-from .elementwise import where
+from .elementwise import takes_out, where
 from .launch_plans import run_kernel
 
 if TYPE_CHECKING:
@@ -220,6 +220,7 @@ def _angle_vjp(ctx: Node, g: Tensor) -> Tensor:
     return where(r2 == 0, 0j, g * x * 1j / where(r2 == 0, 1.0, r2))
 
 
+@takes_out
 def angle(input: Tensor) -> Tensor:
     """The argument of each element, in radians (``atan2(imag, real)``); for real inputs
     ``pi`` below zero, else 0 (integers give the default float dtype).
@@ -244,6 +245,7 @@ def _sgn_vjp(ctx: Node, g: Tensor) -> Tensor:
     return where(zero, 0j, (g - s * s * conj(g)) / (where(zero, 1.0, r) * 2.0))
 
 
+@takes_out
 def sgn(input: Tensor) -> Tensor:
     """``x / |x|`` for complex ``x`` (0 at 0); the sign (-1, 0, 1) for real tensors.
 

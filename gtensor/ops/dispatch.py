@@ -9,7 +9,7 @@ from .. import kernels
 from ..cuda import Stream, current_stream
 from ..device import device
 from ..dtypes import dtype
-from ..errors import DTypeError
+from ..errors import DTypeError, UnsupportedDTypeError
 
 _found: dict[tuple[Any, ...], Callable[..., Any]] = {}
 
@@ -19,7 +19,8 @@ def kernel(op: str, dev: device, *dtypes: dtype) -> Callable[..., Any]:
 
     Raises:
         DTypeError: for an op without complex kernels given a complex dtype.
-        NotImplementedError: for other signatures without a kernel.
+        UnsupportedDTypeError: for other signatures without a kernel (a ``DTypeError``
+            and a ``NotImplementedError``).
 
     Example:
         >>> from gtensor import float32
@@ -32,10 +33,10 @@ def kernel(op: str, dev: device, *dtypes: dtype) -> Callable[..., Any]:
     if fn is None:
         try:
             fn = _found[key] = kernels.lookup(op, dev.type, tuple(d.name for d in dtypes))
-        except NotImplementedError:
+        except NotImplementedError as missing:
             complex_dt = next((d for d in dtypes if d.is_complex), None)
             if complex_dt is None:
-                raise
+                raise UnsupportedDTypeError(str(missing)) from None
             raise DTypeError(f"[{op}] not supported for complex tensors "
                              f"({complex_dt.name})") from None
     return fn

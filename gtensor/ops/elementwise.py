@@ -9,10 +9,12 @@ and record one autograd node whose VJP is written with these same ops.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -35,6 +37,8 @@ from .copy import write_out
 from .creation import as_tensor
 from .dispatch import PlanCache
 from .launch_plans import Operand, planned_binary, run_kernel
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -82,6 +86,31 @@ def finish(result: Tensor, want: dtype, out: Tensor | None, op: str) -> Tensor:
     if result.dtype is not want:
         result = result.to(want)  # type: ignore[attr-defined]
     return result if out is None else write_out(result, out, op)
+
+
+def takes_out(fn: _F) -> _F:
+    """``fn`` with PyTorch's keyword-only ``out=``: the result is written into ``out``.
+
+    ``out`` must have the result's shape and a dtype the result casts to (see
+    :func:`finish`); ``out`` is returned.
+
+    Example:
+        >>> twice = takes_out(lambda input: input * 2)
+        >>> o = gt.zeros(2); twice(gt.ones(2), out=o) is o, o.tolist()
+        (True, [2.0, 2.0])
+    """
+    op = fn.__name__
+
+    @functools.wraps(fn)
+    def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        result = fn(*args, **kwargs)
+        return result if out is None else finish(result, result.dtype, out, op)
+
+    params = list(inspect.signature(fn).parameters.values())
+    with_out.__signature__ = inspect.signature(fn).replace(  # type: ignore[attr-defined]
+        parameters=[*params, inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY,
+                                               default=None, annotation="Tensor | None")])
+    return with_out  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

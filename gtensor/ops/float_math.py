@@ -26,6 +26,7 @@ from ..shape_rules import broadcast_shapes
 from ..tensor_base import TensorBase
 from . import elementwise as ew
 from .creation import as_tensor, zeros
+from .elementwise import takes_out
 from .launch_plans import run_kernel
 from .layout.views import expand_to, view_dtype
 
@@ -35,9 +36,13 @@ if TYPE_CHECKING:
 _LN2 = math.log(2.0)
 
 
-def _float_dtype(*xs: Any) -> dtype:
-    """The result dtype: the operands' common dtype, the default float for integers."""
+def _float_dtype(op: str, *xs: Any) -> dtype:
+    """The result dtype: the operands' common dtype, the default float for integers.
+
+    Complex operands are refused (these functions are defined on real numbers).
+    """
     dt = result_type(*xs)
+    check(not dt.is_complex, op, lambda: f"not implemented for {dt.name}", DTypeError)
     return dt if dt.category == 2 else get_default_dtype()
 
 
@@ -79,6 +84,7 @@ def signbit(input: Tensor) -> Tensor:
         return view_dtype(input.detach(), _bits_dtype(input.dtype)) < 0
 
 
+@takes_out
 def copysign(input: Any, other: Any) -> Tensor:
     """``|input|`` with the sign bit of ``other`` (elementwise, broadcasting; NaNs too).
 
@@ -88,7 +94,7 @@ def copysign(input: Any, other: Any) -> Tensor:
         >>> copysign(gt.tensor([1.0, 2.0]), gt.tensor([-0.0, 3.0])).tolist()
         [-1.0, 2.0]
     """
-    dt = _float_dtype(input, other)
+    dt = _float_dtype("copysign", input, other)
     dev = ew.device_of("copysign", (input, other))
     a = _as_tensor(_operand(input, dt, dev, "copysign"), _compute_dtype(dt), dev)
     b = _as_tensor(_operand(other, dt, dev, "copysign"), a.dtype, dev)
@@ -110,6 +116,7 @@ def _copysign_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, None]:
     return g * ew.where(zero, 0.0, out / ew.where(zero, 1.0, x)), None
 
 
+@takes_out
 def nextafter(input: Any, other: Any) -> Tensor:
     """The next float after ``input`` toward ``other`` (``other`` itself when they are equal).
 
@@ -141,6 +148,7 @@ def nextafter(input: Any, other: Any) -> Tensor:
         return ew.where(a.isnan() | b.isnan(), math.nan, out)
 
 
+@takes_out
 def hypot(input: Any, other: Any) -> Tensor:
     """``sqrt(input**2 + other**2)`` without overflow or underflow in between; inf wins over NaN.
 
@@ -148,7 +156,7 @@ def hypot(input: Any, other: Any) -> Tensor:
         >>> hypot(gt.tensor([3e30], dtype=gt.float64), 4e30).item()
         5e+30
     """
-    dt = _float_dtype(input, other)
+    dt = _float_dtype("hypot", input, other)
     dev = ew.device_of("hypot", (input, other))
     a, b = _operand(input, dt, dev, "hypot"), _operand(other, dt, dev, "hypot")
     with no_grad():
@@ -183,6 +191,26 @@ def _hypot_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
     return scale * a, scale * b
 
 
+def log_add_exp(op: str, input: Any, other: Any, base2: bool) -> Tensor:
+    """``log(exp(input) + exp(other))`` (``log2``/``exp2`` when ``base2``), recorded as ``op``.
+
+    Integers compute in the default float; the result takes the promoted float dtype.
+    """
+    dt = _float_dtype(op, input, other)
+    dev = ew.device_of(op, (input, other))
+    a, b = _operand(input, dt, dev, op), _operand(other, dt, dev, op)
+    with no_grad():
+        big = ew.maximum(a, b)
+        gap = -ew.sub(a, b).abs()
+        if base2:
+            out = ew.where(ew.eq(a, b), big + 1.0, big + gap.exp2().log1p() / _LN2)
+        else:
+            out = ew.where(ew.eq(a, b), big + _LN2, big + gap.exp().log1p())
+    return record_binary(op, out.to(dt) if out.dtype is not dt else out, input, other,
+                         _logaddexp2_vjp if base2 else _logaddexp_vjp)
+
+
+@takes_out
 def logaddexp(input: Any, other: Any) -> Tensor:
     """``log(exp(input) + exp(other))`` without overflow (``-inf`` when both are ``-inf``).
 
@@ -190,20 +218,18 @@ def logaddexp(input: Any, other: Any) -> Tensor:
         >>> logaddexp(gt.tensor([1000.0]), gt.tensor([1000.0])).item()
         1000.6931762695312
     """
-    dt = _float_dtype(input, other)
-    dev = ew.device_of("logaddexp", (input, other))
-    a, b = _operand(input, dt, dev, "logaddexp"), _operand(other, dt, dev, "logaddexp")
-    with no_grad():
-        big = ew.maximum(a, b)
-        gap = -ew.sub(a, b).abs()
-        out = ew.where(ew.eq(a, b), big + _LN2, big + gap.exp().log1p())
-    return record_binary("logaddexp", out.to(dt) if out.dtype is not dt else out, input,
-                          other, _logaddexp_vjp)
+    return log_add_exp("logaddexp", input, other, base2=False)
 
 
 def _logaddexp_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
-    a, b, out = saved_binary(ctx)
-    return g * (a - out).exp(), g * (b - out).exp()  # type: ignore[operator]
+    # PyTorch's form: finite where an operand is infinite (1 toward the larger one)
+    a, b, _ = saved_binary(ctx)
+    return g / ((b - a).exp() + 1.0), g / ((a - b).exp() + 1.0)  # type: ignore[operator]
+
+
+def _logaddexp2_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
+    a, b, _ = saved_binary(ctx)
+    return g / ((b - a).exp2() + 1.0), g / ((a - b).exp2() + 1.0)  # type: ignore[operator]
 
 
 def _unary_float(x: Tensor, op: str) -> tuple[Tensor, dtype]:
@@ -219,6 +245,7 @@ def _large(dt: dtype) -> float:
     return 1.0 / math.sqrt(float(ml_dtypes.finfo(dt.numpy).eps))
 
 
+@takes_out
 def asinh(input: Tensor) -> Tensor:
     """Inverse hyperbolic sine: ``log1p(a + a*a / (1 + sqrt(1 + a*a)))`` with ``input``'s sign.
 
@@ -237,6 +264,7 @@ def asinh(input: Tensor) -> Tensor:
     return _finish_unary("asinh", out, input, dt, _ASINH_GRAD)
 
 
+@takes_out
 def acosh(input: Tensor) -> Tensor:
     """Inverse hyperbolic cosine: ``log1p(t + sqrt(t * (t + 2)))`` for ``t = x - 1``; NaN below 1.
 
@@ -257,6 +285,7 @@ def acosh(input: Tensor) -> Tensor:
     return _finish_unary("acosh", out, input, dt, _ACOSH_GRAD)
 
 
+@takes_out
 def atanh(input: Tensor) -> Tensor:
     """Inverse hyperbolic tangent: ``log1p(2a / (1 - a)) / 2`` with ``input``'s sign.
 

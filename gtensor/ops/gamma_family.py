@@ -16,6 +16,7 @@ from ..dtypes import get_default_dtype
 from ..errors import DTypeError, check
 from ..tensor_base import TensorBase
 from . import elementwise as ew
+from .elementwise import takes_out
 from .unary import digamma, exp, lgamma, sqrt
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ def _real_floating(op: str, x: Tensor) -> Tensor:
     return x if x.dtype.is_floating_point else x.to(get_default_dtype())
 
 
+@takes_out
 def i0(input: Tensor) -> Tensor:
     """The modified Bessel function of the first kind, order 0.
 

@@ -15,6 +15,7 @@ from ..graph.grad_mode import no_grad
 from ..tensor_base import TensorBase
 from . import elementwise as ew
 from .creation import as_tensor
+from .elementwise import takes_out
 from .unary import abs as _abs
 from .unary import isnan
 
@@ -34,6 +35,7 @@ def _integer_pair(op: str, input: Any, other: Any) -> tuple[Tensor, Tensor]:
     return input.to(dt), other.to(dt)
 
 
+@takes_out
 def gcd(input: Tensor, other: Any) -> Tensor:
     """The greatest common divisor of each pair (non-negative; ``gcd(0, 0) == 0``).
 
@@ -59,6 +61,7 @@ def gcd(input: Tensor, other: Any) -> Tensor:
     return a
 
 
+@takes_out
 def lcm(input: Tensor, other: Any) -> Tensor:
     """The least common multiple of each pair (non-negative; 0 when either is 0).
 
@@ -85,6 +88,7 @@ def _pick_non_nan(op: str, input: Any, other: Any, prefer: Any) -> Tensor:
     return ew.where(ew.logical_or(prefer(a, b), isnan(b)), a, b)
 
 
+@takes_out
 def fmax(input: Tensor, other: Any) -> Tensor:
     """The elementwise maximum, ignoring NaN (NaN only where both are NaN).
 
@@ -95,6 +99,7 @@ def fmax(input: Tensor, other: Any) -> Tensor:
     return _pick_non_nan("fmax", input, other, ew.ge)
 
 
+@takes_out
 def fmin(input: Tensor, other: Any) -> Tensor:
     """The elementwise minimum, ignoring NaN (NaN only where both are NaN).
 

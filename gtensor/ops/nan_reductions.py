@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import DTypeError, check
+from ..shape_rules import wrap_dim
 from ..tensor_base import TensorBase
 from .elementwise import where
 from .reduction import Dims, amax, amin, mean, std, sum, var
@@ -84,8 +85,10 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> 
         3
     """
     _tensor_arg("aminmax", input)
-    check(input.numel() > 0, "aminmax", "cannot compute aminmax of an empty tensor "
-          "(the operation has no identity)", ValueError)
+    if input.numel() == 0:  # fine while the reduced dim itself is not empty, as in PyTorch
+        check(dim is not None and input.shape[wrap_dim(dim, input.ndim, "aminmax")] > 0,
+              "aminmax", "cannot compute aminmax of an empty tensor (the operation has no "
+              "identity)", ValueError)
     return AminmaxResult(amin(input, dim, keepdim), amax(input, dim, keepdim))
 
 

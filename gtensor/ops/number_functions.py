@@ -23,8 +23,10 @@ from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node
 from ..tensor_base import TensorBase
 from . import elementwise as ew
+from .complex_ops import view_as_complex, view_as_real
 from .creation import as_tensor, zeros
-from .float_math import record_binary, saved_binary
+from .elementwise import takes_out
+from .float_math import log_add_exp, record_binary, saved_binary, signbit
 from .sorting import searchsorted, sort
 from .special_functions import erfc, sinc, write_inplace
 from .ternary import clamp
@@ -48,6 +50,7 @@ def _real_float(op: str, x: Tensor) -> Tensor:
     return x if x.dtype.is_floating_point else x.to(get_default_dtype())
 
 
+@takes_out
 def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
                neginf: float | None = None) -> Tensor:
     """Replace NaN with ``nan`` and infinities with ``posinf``/``neginf`` (by default the
@@ -58,6 +61,8 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None,
         [0.0, 3.4028234663852886e+38, 1.0]
     """
     _tensor_arg("nan_to_num", input)
+    if input.dtype.is_complex:  # the real and imaginary parts each, as in PyTorch
+        return view_as_complex(nan_to_num(view_as_real(input), nan, posinf, neginf))
     if not input.dtype.is_floating_point:
         return input.clone()
     info = ml_dtypes.finfo(input.dtype.numpy)
@@ -86,6 +91,7 @@ def _fmod_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
     return g, grad_b
 
 
+@takes_out
 def fmod(input: Tensor, other: Any) -> Tensor:
     """The C remainder of ``input / other``: it has ``input``'s sign (``remainder`` has
     ``other``'s).
@@ -100,7 +106,7 @@ def fmod(input: Tensor, other: Any) -> Tensor:
             r = ew.remainder(input.abs(), abs(other))  # type: ignore[attr-defined]
         except DivisionByZeroError:
             raise DivisionByZeroError("[fmod] integer division by zero") from None
-        out = ew.where(input < 0, -r, r)
+        out = ew.where(signbit(input), -r, r)  # fmod(-0.0, y) is -0.0, as in C
         out = out if out.dtype is r.dtype else out.to(r.dtype)
     return record_binary("fmod", out, input, other, _fmod_vjp)
 
@@ -116,6 +122,7 @@ def fmod_(self: Tensor, other: Any) -> Tensor:
     return write_inplace("fmod_", self, fmod(self, other))
 
 
+@takes_out
 def heaviside(input: Tensor, values: Any) -> Tensor:
     """0 where ``input < 0``, 1 where ``input > 0`` and ``values`` where ``input == 0``.
 
@@ -150,6 +157,7 @@ def _double(x: Any) -> Any:
     return x.to(complex128 if x.dtype.is_complex else float64)
 
 
+@takes_out
 def float_power(input: Any, exponent: Any) -> Tensor:
     """``input ** exponent`` computed in double precision (float64, or complex128).
 
@@ -161,7 +169,8 @@ def float_power(input: Any, exponent: Any) -> Tensor:
           "expected at least one tensor operand", TypeError)
     if isinstance(input, TensorBase):
         return ew.pow(_double(input), _double(exponent))
-    return ew.pow(as_tensor(input, dtype=float64, device=exponent.device), _double(exponent))
+    base = complex128 if isinstance(input, complex) else float64
+    return ew.pow(as_tensor(input, dtype=base, device=exponent.device), _double(exponent))
 
 
 def float_power_(self: Tensor, exponent: Any) -> Tensor:
@@ -178,6 +187,7 @@ def float_power_(self: Tensor, exponent: Any) -> Tensor:
     return ew.pow_(self, _double(exponent))  # type: ignore[attr-defined]
 
 
+@takes_out
 def deg2rad(input: Tensor) -> Tensor:
     """Degrees to radians (integers in the default float).
 
@@ -188,6 +198,7 @@ def deg2rad(input: Tensor) -> Tensor:
     return _real_float("deg2rad", input) * (math.pi / 180.0)
 
 
+@takes_out
 def rad2deg(input: Tensor) -> Tensor:
     """Radians to degrees (integers in the default float).
 
@@ -198,6 +209,7 @@ def rad2deg(input: Tensor) -> Tensor:
     return _real_float("rad2deg", input) * (180.0 / math.pi)
 
 
+@takes_out
 def frac(input: Tensor) -> Tensor:
     """The fractional part ``input - trunc(input)`` (with ``input``'s sign).
 
@@ -239,11 +251,7 @@ def positive(input: Tensor) -> Tensor:
     return input
 
 
-def _logaddexp2_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
-    a, b, out = saved_binary(ctx)
-    return g * (a - out).exp2(), g * (b - out).exp2()  # type: ignore[operator]
-
-
+@takes_out
 def logaddexp2(input: Tensor, other: Any) -> Tensor:
     """``log2(2**input + 2**other)`` without overflow.
 
@@ -251,14 +259,8 @@ def logaddexp2(input: Tensor, other: Any) -> Tensor:
         >>> gt.logaddexp2(gt.tensor([3.0]), gt.tensor([3.0])).item()
         4.0
     """
-    a = _real_float("logaddexp2", input)
-    b = other if not isinstance(other, TensorBase) else other.to(
-        result_type(a, other) if other.dtype.is_floating_point else a.dtype)
-    with no_grad():
-        big = ew.maximum(a, b)
-        gap = -ew.sub(a, b).abs()
-        out = ew.where(ew.eq(a, b), big + 1.0, big + gap.exp2().log1p() / _LN2)
-    return record_binary("logaddexp2", out, input, other, _logaddexp2_vjp)
+    _tensor_arg("logaddexp2", input)
+    return log_add_exp("logaddexp2", input, other, base2=True)
 
 
 def clamp_min(input: Tensor, min: Any) -> Tensor:  # noqa: A002

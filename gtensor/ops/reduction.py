@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..dtypes import as_dtype, bool_, dtype, float32, int64, uint8
+from ..dtypes import as_dtype, bool_, dtype, float32, get_default_dtype, int64, uint8
 from ..errors import DTypeError, check
 from ..graph.autocast_mode import autocast_inputs
 from ..graph.grad_mode import no_grad
@@ -288,6 +288,11 @@ def _reduce(op: str, x: Tensor, dim: Dims, keepdim: bool, out_dt: dtype, vjp: An
     return result
 
 
+def _into(result: Tensor, out: Tensor | None, op: str) -> Tensor:
+    """``result``, or written into ``out=`` (same shape, a dtype it casts to)."""
+    return result if out is None else elementwise.finish(result, result.dtype, out, op)
+
+
 def _float_dtype(x: Tensor, op: str) -> dtype:
     check(x.dtype.is_inexact, op, lambda: f"expected a floating point or complex input, got "
           f"{x.dtype.name}; cast it or pass dtype=", DTypeError)
@@ -305,7 +310,7 @@ def _check_nonempty(x: Tensor, dims: Dims, op: str) -> None:
 
 
 def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
-        dtype: Any = None) -> Tensor:
+        dtype: Any = None, out: Tensor | None = None) -> Tensor:
     """Sum over ``dim`` (all dims when None); integers and bools sum into int64.
 
     Example:
@@ -315,10 +320,11 @@ def sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,  # noqa: A001
     (input,) = autocast_inputs("sum", input)
     x = input if dtype is None else _with_dtype(input, dtype)
     out_dt = x._dtype if x._dtype.category >= 2 else int64
-    return _reduce("sum", x, dim, keepdim, out_dt, _sum_vjp, False, False)
+    return _into(_reduce("sum", x, dim, keepdim, out_dt, _sum_vjp, False, False), out, "sum")
 
 
-def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None,
+         out: Tensor | None = None) -> Tensor:
     """Mean over ``dim``; floating inputs only (as in PyTorch). Empty -> nan.
 
     Example:
@@ -326,10 +332,12 @@ def mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: Any =
         1.5
     """
     x = _with_dtype(input, dtype)
-    return _reduce("mean", x, dim, keepdim, _float_dtype(x, "mean"), _mean_vjp, False, False)
+    return _into(_reduce("mean", x, dim, keepdim, _float_dtype(x, "mean"), _mean_vjp, False,
+                         False), out, "mean")
 
 
-def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None,
+         out: Tensor | None = None) -> Tensor:
     """Product over ``dim``; integers multiply into int64.
 
     Example:
@@ -339,10 +347,11 @@ def prod(input: Tensor, dim: Dims = None, keepdim: bool = False, *, dtype: Any =
     (input,) = autocast_inputs("prod", input)
     x = _with_dtype(input, dtype)
     out_dt = x.dtype if x.dtype.is_inexact else int64
-    return _reduce("prod", x, dim, keepdim, out_dt, _prod_vjp, True, True)
+    return _into(_reduce("prod", x, dim, keepdim, out_dt, _prod_vjp, True, True), out, "prod")
 
 
-def amax(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+def amax(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
+         out: Tensor | None = None) -> Tensor:
     """Maximum over ``dim``; nan wins; ties share the gradient evenly.
 
     Example:
@@ -351,10 +360,12 @@ def amax(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
     """
     refuse_complex("amax", input.dtype)
     _check_nonempty(input, dim, "amax")
-    return _reduce("amax", input, dim, keepdim, input.dtype, _extreme_vjp, True, True)
+    return _into(_reduce("amax", input, dim, keepdim, input.dtype, _extreme_vjp, True, True),
+                 out, "amax")
 
 
-def amin(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
+def amin(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
+         out: Tensor | None = None) -> Tensor:
     """Minimum over ``dim``; nan wins; ties share the gradient evenly.
 
     Example:
@@ -363,7 +374,8 @@ def amin(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
     """
     refuse_complex("amin", input.dtype)
     _check_nonempty(input, dim, "amin")
-    return _reduce("amin", input, dim, keepdim, input.dtype, _extreme_vjp, True, True)
+    return _into(_reduce("amin", input, dim, keepdim, input.dtype, _extreme_vjp, True, True),
+                 out, "amin")
 
 
 def _arg_extreme(op: str, x: Tensor, dim: int | None, keepdim: bool,
@@ -420,6 +432,8 @@ class ValuesIndices(NamedTuple):
 
 def _pick_vjp(ctx: Node, g: Tensor) -> Tensor:
     (idx,) = ctx.saved_tensors
+    if not ctx.dims:  # a 0-d input: its one element is the pick
+        return g.reshape(ctx.in_shape)
     d = ctx.dims[0]
     shape = [1] * len(ctx.in_shape)
     shape[d] = ctx.in_shape[d]
@@ -507,16 +521,20 @@ def std(input: Tensor, dim: Dims = None, unbiased: bool | None = None, keepdim: 
                    c, correction=c)
 
 
-def logsumexp(input: Tensor, dim: Dims = None, keepdim: bool = False) -> Tensor:
-    """``log(sum(exp(x)))`` over ``dim``, shifted by the max (stable on large inputs).
+def logsumexp(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
+              out: Tensor | None = None) -> Tensor:
+    """``log(sum(exp(x)))`` over ``dim``, shifted by the max (stable on large inputs);
+    integers and bools reduce in the default float.
 
     Example:
         >>> gt.tensor([1000.0, 1000.0]).logsumexp(0).item()
         1000.6931762695312
     """
     (input,) = autocast_inputs("logsumexp", input)
-    return _reduce("logsumexp", input, dim, keepdim, _float_dtype(input, "logsumexp"),
-                   _logsumexp_vjp, True, True)
+    if not input.dtype.is_inexact:  # integers and bools in the default float, as in PyTorch
+        input = input.to(get_default_dtype())  # type: ignore[attr-defined]
+    return _into(_reduce("logsumexp", input, dim, keepdim, _float_dtype(input, "logsumexp"),
+                         _logsumexp_vjp, True, True), out, "logsumexp")
 
 
 def norm(input: Tensor, p: float | str = 2, dim: Dims = None, keepdim: bool = False) -> Tensor:
@@ -530,6 +548,8 @@ def norm(input: Tensor, p: float | str = 2, dim: Dims = None, keepdim: bool = Fa
     (input,) = autocast_inputs("norm", input)
     if input.dtype.is_complex:  # the norm of the magnitudes, real
         return norm(input.abs(), p, dim, keepdim)  # type: ignore[attr-defined]
+    check(not isinstance(p, str) or p == "fro", "norm", lambda: f"p={p!r} is a matrix norm: "
+          f"use gt.linalg.matrix_norm(input, {p!r})", ValueError)
     order = 2.0 if p == "fro" else float(p)
     out_dt = _float_dtype(input, "norm")
     if math.isinf(order):

@@ -17,6 +17,7 @@ from ..shape_rules import wrap_dim
 from ..tensor_base import TensorBase
 from .creation import arange
 from .dispatch import bits_native, launch
+from .elementwise import finish
 from .ternary import where
 from .tracing import library_call
 
@@ -92,7 +93,7 @@ def _scanned(x: Tensor, op: str, dim: int, out_dt: Any) -> Tensor:
     return out
 
 
-def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+def cumsum(input: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
     """Running sum along ``dim``.
 
     Example:
@@ -100,10 +101,11 @@ def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
         [1, 3, 6]
     """
     (input,) = autocast_inputs("cumsum", input)
-    return _scan("cumsum", input, dim, dtype, _cumsum_vjp)
+    result = _scan("cumsum", input, dim, dtype, _cumsum_vjp)
+    return result if out is None else finish(result, result.dtype, out, "cumsum")
 
 
-def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+def cumprod(input: Tensor, dim: int, *, dtype: Any = None, out: Tensor | None = None) -> Tensor:
     """Running product along ``dim``.
 
     Example:
@@ -111,7 +113,8 @@ def cumprod(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
         [1.0, 2.0, 6.0]
     """
     (input,) = autocast_inputs("cumprod", input)
-    return _scan("cumprod", input, dim, dtype, _cumprod_vjp)
+    result = _scan("cumprod", input, dim, dtype, _cumprod_vjp)
+    return result if out is None else finish(result, result.dtype, out, "cumprod")
 
 
 EXPORTS = ("cumsum", "cumprod")

@@ -23,7 +23,7 @@ from ..graph.inplace import differentiable_inplace
 from ..graph.node import Node, record
 from ..tensor_base import TensorBase
 from .creation import as_tensor
-from .elementwise import device_of, where
+from .elementwise import device_of, takes_out, where
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -46,7 +46,11 @@ def write_inplace(op: str, self: Tensor, result: Tensor) -> Tensor:
     return self.copy_(result)
 
 
-def _floating(x: Tensor) -> Tensor:
+def _floating(x: Tensor, op: str, complex_ok: bool = False) -> Tensor:
+    """``x`` in a float dtype (integers in the default float); complex kept or refused."""
+    if x.dtype.is_complex:
+        check(complex_ok, op, lambda: f"not implemented for {x.dtype.name}", DTypeError)
+        return x
     return x if x.dtype.is_floating_point else x.to(get_default_dtype())
 
 
@@ -59,6 +63,7 @@ def _logit_vjp(ctx: Node, g: Tensor) -> Tensor:
     return where((x < ctx.eps) | (x > 1 - ctx.eps), 0.0, slope)
 
 
+@takes_out
 def logit(input: Tensor, eps: float | None = None) -> Tensor:
     """``log(x / (1 - x))``, with ``x`` clamped to ``[eps, 1 - eps]`` when ``eps`` is given.
 
@@ -66,7 +71,7 @@ def logit(input: Tensor, eps: float | None = None) -> Tensor:
         >>> gt.tensor([0.5, 0.75]).logit().tolist()
         [0.0, 1.0986123085021973]
     """
-    x = _floating(input)
+    x = _floating(input, "logit")
     eps = None if eps is None or eps < 0 else float(eps)
     with no_grad():
         inside = x if eps is None else x.clamp(eps, 1 - eps)
@@ -98,6 +103,7 @@ def _xlog(op: str, input: Any, other: Any, log: str, vjp: Any) -> Tensor:
     check(isinstance(input, TensorBase) or isinstance(other, TensorBase), op,
           "expected at least one tensor", TypeError)
     dt = result_type(input, other)
+    check(not dt.is_complex, op, lambda: f"not implemented for {dt.name}", DTypeError)
     dt = dt if dt.is_floating_point else get_default_dtype()
     dev = device_of(op, (input, other))
     x, y = (v.to(dt) if isinstance(v, TensorBase) else as_tensor(v, dtype=dt, device=dev)
@@ -110,6 +116,7 @@ def _xlog(op: str, input: Any, other: Any, log: str, vjp: Any) -> Tensor:
     return out
 
 
+@takes_out
 def xlogy(input: Any, other: Any) -> Tensor:
     """``input * log(other)``, 0 where ``input`` is 0 (nan where ``other`` is nan).
 
@@ -149,7 +156,7 @@ def entr(input: Tensor) -> Tensor:
         >>> gt.special.entr(gt.tensor([0.0, 1.0])).tolist()
         [0.0, -0.0]
     """
-    x = _floating(input)
+    x = _floating(input, "entr")
     with no_grad():
         positive = x > 0
         inside = where(positive, x, 1.0)
@@ -159,6 +166,7 @@ def entr(input: Tensor) -> Tensor:
     return out
 
 
+@takes_out
 def sinc(input: Tensor) -> Tensor:
     """The normalized sinc ``sin(pi x) / (pi x)``, 1 at 0.
 
@@ -166,7 +174,7 @@ def sinc(input: Tensor) -> Tensor:
         >>> gt.special.sinc(gt.tensor([0.0, 0.5]))
         tensor([1.0000, 0.6366])
     """
-    x = _floating(input)
+    x = _floating(input, "sinc", complex_ok=True)
     zero = x == 0
     scaled = where(zero, 1.0, x) * math.pi
     return where(zero, 1.0, scaled.sin() / scaled)
@@ -177,6 +185,7 @@ def _erfc_vjp(ctx: Node, g: Tensor) -> Tensor:
     return g * (-(x * x)).exp() * (-2.0 / math.sqrt(math.pi))
 
 
+@takes_out
 def erfc(input: Tensor) -> Tensor:
     """The complementary error function ``1 - erf(x)``, accurate where it is tiny.
 
@@ -187,7 +196,7 @@ def erfc(input: Tensor) -> Tensor:
         >>> gt.special.erfc(gt.tensor([0.0])).tolist()
         [1.0]
     """
-    x = _floating(input)
+    x = _floating(input, "erfc")
     with no_grad():
         wide = x.to(float64)
         far = wide >= 3.0
@@ -226,6 +235,7 @@ def frexp(input: Tensor) -> Frexp:
     return Frexp(mantissa, exponent)
 
 
+@takes_out
 def ldexp(input: Tensor, other: Tensor) -> Tensor:
     """``input * 2**other``.
 

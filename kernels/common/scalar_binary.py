@@ -183,9 +183,7 @@ def left_shift(a, b):  # noqa: ANN001, ANN201
 
 
 def right_shift(a, b):  # noqa: ANN001, ANN201
-    if b < 0:
-        return a - a
-    if b >= 64:
+    if b < 0 or b >= 64:
         return (a >> 63) >> 1  # -1 for a negative value, else 0, in the type of ``a >> b``
     return a >> b
 

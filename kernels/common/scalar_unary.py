@@ -169,18 +169,19 @@ def erf(x):  # noqa: ANN001, ANN201
     return math.erf(x)
 
 
+# Rounding to an integer keeps the sign, so copysign gives a zero result x's sign (-0.5 -> -0.0).
 def floor(x):  # noqa: ANN001, ANN201
-    return float(math.floor(x)) if abs(x) < _BIG else x
+    return math.copysign(float(math.floor(x)), x) if abs(x) < _BIG else x
 
 
 def ceil(x):  # noqa: ANN001, ANN201
-    return float(math.ceil(x)) if abs(x) < _BIG else x
+    return math.copysign(float(math.ceil(x)), x) if abs(x) < _BIG else x
 
 
 def trunc(x):  # noqa: ANN001, ANN201
     if not abs(x) < _BIG:
         return x
-    return float(math.floor(x)) if x >= 0 else float(math.ceil(x))
+    return math.copysign(float(math.floor(x)) if x >= 0 else float(math.ceil(x)), x)
 
 
 def round_(x):  # noqa: ANN001, ANN201
@@ -232,7 +233,7 @@ _FLOAT_ONLY = (
 UNARY: dict[str, list[tuple[object, tuple[str, ...], bool]]] = {
     "neg": [(neg, WITH_COMPLEX, False)],
     "abs": [(abs_, WITH_COMPLEX, False)],
-    "sign": [(sign, NUMERIC, False)],
+    "sign": [(sign, NUMERIC, False), (identity, ("bool",), False)],
     "square": [(square, WITH_COMPLEX, False)],
     "relu": [(relu, (*SIGNED, *FLOAT), False), (identity, UNSIGNED, False)],
     "floor": [(floor, FLOAT, False), (identity, INT, False)],

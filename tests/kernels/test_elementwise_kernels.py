@@ -41,7 +41,8 @@ def _sigmoid(x):  # noqa: ANN001, ANN202
 # op -> (NumPy reference, input range)
 UNARY_REF = {
     "neg": (np.negative, None), "abs": (np.abs, None),
-    "sign": (lambda x: np.nan_to_num(np.sign(x)), None),  # sign(nan) is 0, as in PyTorch
+    # sign(nan) is 0 and sign(bool) the bool itself, as in PyTorch
+    "sign": (lambda x: x if x.dtype == bool else np.nan_to_num(np.sign(x)), None),
     "square": (np.square, None), "relu": (lambda x: np.maximum(x, 0), None),
     "floor": (np.floor, None), "ceil": (np.ceil, None), "trunc": (np.trunc, None),
     "round": (np.round, None), "logical_not": (np.logical_not, None),

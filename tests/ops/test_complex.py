@@ -227,3 +227,9 @@ def test_writes_through_real_imag_views_are_differentiated(device: str, dtype: s
         with pytest.raises(RuntimeError, match=rf"\[{op}\] a view of a leaf Variable"):
             write()
     assert gt.equal(leaf.detach(), gt.tensor(A[0], dtype=dtype, device=device))
+
+
+def test_nan_to_num_replaces_in_both_parts(device: str) -> None:
+    z = np.array([complex(np.nan, np.inf), complex(-np.inf, 2.0), 1 - 1j], dtype=np.complex64)
+    got = gt.nan_to_num(gt.tensor(z, device=device), nan=1.0, posinf=9.0)
+    _close(got.cpu(), torch.nan_to_num(torch.tensor(z), nan=1.0, posinf=9.0), 0.0)

@@ -141,3 +141,34 @@ def test_gradient_edges_against_torch(device):
         tx = torch.tensor(a, dtype=torch.float64, requires_grad=True)
         getattr(tx, name)().sum().backward()
         assert nan_eq(x.grad.tolist(), tx.grad.tolist())
+
+
+def test_rounding_and_fmod_keep_the_sign_of_zero(device):
+    x = f64([-0.0, -0.5, 0.5, -2.0, 0.0], device)
+    assert same(x.floor().tolist(), [-0.0, -1.0, 0.0, -2.0, 0.0])
+    assert same(x.ceil().tolist(), [-0.0, -0.0, 1.0, -2.0, 0.0])
+    assert same(x.trunc().tolist(), [-0.0, -0.0, 0.0, -2.0, 0.0])
+    assert same(x.frac().tolist(), [0.0, -0.5, 0.5, 0.0, 0.0])
+    assert same(gt.fmod(x, 1.0).tolist(), [-0.0, -0.5, 0.5, -0.0, 0.0])
+
+
+def test_sign_of_bool_is_bool(device):
+    x = gt.tensor([True, False], device=device)
+    assert x.sign().dtype is gt.bool and x.sign().tolist() == [True, False]
+    assert gt.sgn(x).tolist() == [True, False]
+
+
+def test_where_with_only_a_condition_is_nonzero_as_tuple(device):
+    rows, cols = gt.where(gt.tensor([[0, 1], [2, 0]], device=device))
+    assert rows.tolist() == [0, 1] and cols.tolist() == [1, 0]
+    (only,) = gt.where(gt.tensor(True, device=device))  # a 0-d condition: one index tensor
+    assert only.tolist() == [0]
+    with pytest.raises(TypeError, match=r"^\[where\]"):
+        gt.where(gt.tensor([True], device=device), 1.0)
+
+
+def test_right_shift_by_a_negative_or_huge_amount_keeps_only_the_sign(device):
+    a = gt.tensor([5, -7, 1, -1], device=device)
+    b = gt.tensor([-3, -3, 64, 70], device=device)
+    assert (a >> b).tolist() == [0, -1, 0, -1]
+    assert (a << b).tolist() == [0, 0, 0, 0]

@@ -70,3 +70,17 @@ def test_inverse_hyperbolics_differentiate() -> None:
     x = gt.tensor(rng.uniform(-0.8, 0.8, 4), dtype=gt.float64, requires_grad=True)
     y = gt.tensor(rng.uniform(1.5, 3.0, 4), dtype=gt.float64, requires_grad=True)
     assert gradcheck(lambda x, y: (gt.asinh(x), gt.atanh(x), gt.acosh(y)), (x, y))
+
+
+@pytest.mark.parametrize("name", ["logaddexp", "logaddexp2"])
+def test_logaddexp_infinities_dtypes_and_complex(name: str, device: str) -> None:
+    f = getattr(gt, name)
+    a = gt.tensor([math.inf, -math.inf, 1.0], device=device, requires_grad=True)
+    b = gt.tensor([3.0, 0.0, 1.0], device=device, requires_grad=True)
+    f(a, b).sum().backward()
+    assert a.grad.tolist() == [1.0, 0.0, 0.5] and b.grad.tolist() == [0.0, 1.0, 0.5]
+    half = gt.tensor([1.0], dtype=gt.float16, device=device)
+    assert f(gt.tensor([2], device=device), half).dtype is gt.float16  # as torch promotes
+    z = gt.tensor([1 + 1j], device=device)
+    with pytest.raises(gt.DTypeError, match=rf"^\[{name}\]"):
+        f(z, z)

@@ -137,3 +137,26 @@ def test_large_contiguous_sums_take_the_vectorized_path(dims):
     assert t.sum(dtype=gt.float64).item() == pytest.approx(a.astype(np.float64).sum(), rel=1e-12)
     a[3, 5, 7] = np.nan
     assert np.isnan(gt.tensor(a).sum().item())
+
+
+def test_reductions_and_scans_write_into_out(device):
+    x = gt.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], device=device)
+    for name, args in (("sum", (1,)), ("mean", (1,)), ("prod", (1,)), ("amax", (1,)),
+                       ("amin", (1,)), ("logsumexp", (1,))):
+        out = gt.zeros(2, dtype=gt.float64, device=device)
+        got = getattr(gt, name)(x, *args, out=out)
+        assert got is out
+        assert np.allclose(out.cpu().numpy(), getattr(gt, name)(x, *args).cpu().numpy())
+    for name in ("cumsum", "cumprod"):
+        out = gt.zeros(2, 3, device=device)
+        assert getattr(gt, name)(x, 1, out=out) is out
+        assert out.tolist() == getattr(gt, name)(x, 1).tolist()
+    with pytest.raises(gt.ShapeError, match=r"^\[sum\]"):
+        gt.sum(x, 0, out=gt.zeros(2, device=device))
+
+
+def test_logsumexp_of_integers_is_in_the_default_float(device):
+    got = gt.logsumexp(gt.tensor([[1, 2], [3, 4]], device=device), 1)
+    assert got.dtype is gt.float32
+    assert np.allclose(got.cpu().numpy(), np.log(np.exp([1, 3]) + np.exp([2, 4])))
+    assert gt.tensor([True, False], device=device).logsumexp(0).dtype is gt.float32

@@ -168,3 +168,27 @@ def test_reduction_edges_against_torch(device):
         t = torch.tensor(values, dtype=torch.float64, requires_grad=True)
         case(torch, t).sum().backward()
         assert same(x.grad.tolist(), t.grad.tolist(), rel=1e-12)
+
+
+def test_aminmax_of_an_empty_tensor_over_a_nonempty_dim(device):
+    x = gt.zeros(0, 3, device=device)
+    lo, hi = gt.aminmax(x, dim=1)
+    assert lo.shape == hi.shape == (0,)
+    assert gt.aminmax(x, dim=-1, keepdim=True).max.shape == (0, 1)
+    with pytest.raises(ValueError, match=r"^\[aminmax\]"):
+        gt.aminmax(x, dim=0)
+
+
+def test_dim_ops_on_a_0d_tensor_run_and_differentiate(device):
+    for f in (lambda x: x.max(dim=0).values, lambda x: x.min(dim=-1, keepdim=True)[0],
+              lambda x: x.cumsum(0, dtype=gt.float64), lambda x: x.flip(0),
+              lambda x: gt.maximum(x, x.flip(-1))):
+        x = leaf(0.5, device)
+        out = f(x)
+        out.backward()
+        assert out.shape == () and out.item() == 0.5 and x.grad.item() == 1.0
+
+
+def test_norm_refuses_matrix_only_orders_by_name(device):
+    with pytest.raises(ValueError, match=r"^\[norm\] p='nuc' is a matrix norm"):
+        gt.norm(gt.ones(2, 2, device=device), "nuc")

@@ -180,3 +180,22 @@ def test_special_names():
 def test_bad_input_names_the_op(call, error):
     with pytest.raises((gt.GTensorError, ValueError, TypeError), match=rf"^\[{error}\]"):
         call()
+
+
+@pytest.mark.parametrize("name,args", [("hypot", 2), ("logaddexp", 2), ("fmod", 2),
+                                       ("fmax", 2), ("xlogy", 2), ("asinh", 1), ("frac", 1),
+                                       ("sinc", 1), ("nan_to_num", 1), ("sgn", 1)])
+def test_composite_functions_write_into_out(name, args, device):
+    x = gt.tensor([0.5, -1.5, 2.0], device=device)
+    out = gt.zeros(3, device=device)
+    f = getattr(gt, name)
+    got = f(*(x, x.abs())[:args], out=out)
+    assert got is out
+    assert out.tolist() == f(*(x, x.abs())[:args]).tolist()
+
+
+def test_float_power_of_a_complex_number_base():
+    got = gt.float_power(1 + 2j, gt.tensor([1.0, 2.0]))
+    want = torch.float_power(1 + 2j, torch.tensor([1.0, 2.0]))
+    assert got.dtype is gt.complex128
+    np.testing.assert_allclose(got.numpy(), want.numpy())

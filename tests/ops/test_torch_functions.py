@@ -259,6 +259,9 @@ def test_special_functions_and_namespace():
     same(gt.special.entr(g(e)), torch.special.entr(t(e)))
     s = np.array([0.0, 0.5, -1.5, 2.25])
     same(gt.special.sinc(g(s)), torch.special.sinc(t(s)), rtol=1e-12, atol=1e-15)
+    c = np.array([0j, 0.5 + 0.5j, -1.2 + 0.1j])
+    assert gt.sinc(g(c)).dtype is gt.complex128  # complex in, complex out
+    same(gt.sinc(g(c)), torch.sinc(t(c)), rtol=1e-12, atol=1e-15)
     z = np.array([-3.0, 0.0, 1.0, 2.99, 3.0, 9.0, 26.0])
     same(gt.special.erfc(g(z)), torch.special.erfc(t(z)), rtol=2e-12)
     same(gt.special.erfc(g(z, dtype=gt.float32)), torch.special.erfc(t(z.astype(np.float32))),
@@ -355,6 +358,9 @@ def test_gradients_match_torch():
     (lambda: gt.cartesian_prod(g(A)), gt.ShapeError, r"\[cartesian_prod\] expected 1-D"),
     (lambda: gt.frexp(g([1, 2])), gt.DTypeError, r"\[frexp\] expected a floating point"),
     (lambda: g([1, 2]).logit_(), gt.DTypeError, r"\[logit_\] result type float32 can't be"),
+    (lambda: gt.logit(g([0.5j])), gt.DTypeError, r"\[logit\] not implemented for complex"),
+    (lambda: gt.special.erfc(g([0.5j])), gt.DTypeError, r"\[erfc\] not implemented for"),
+    (lambda: gt.xlogy(g([1.0]), 1 + 2j), gt.DTypeError, r"\[xlogy\] not implemented for"),
 ])
 def test_errors_name_the_op(call, exc, message):
     with pytest.raises(exc, match=message):

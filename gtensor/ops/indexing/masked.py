@@ -153,6 +153,8 @@ def where(condition: Any, input: Any = _NO_ARG, other: Any = _NO_ARG, *,
         return result if out is None else write_out(result, out, "where")
     check(input is _NO_ARG and other is _NO_ARG, "where",
           "takes either condition alone or condition, input and other", TypeError)
+    check(isinstance(condition, TensorBase), "where", lambda: "expected a tensor condition, "
+          f"got {type(condition).__name__}", TypeError)
     return nonzero(condition, as_tuple=True)
 
 

@@ -171,7 +171,9 @@ def flip(self: Tensor, dims: int | Sequence[int]) -> Tensor:
         >>> gt.tensor([1, 2, 3]).flip(0).tolist()
         [3, 2, 1]
     """
-    ds = _dims(dims, self.ndim, "flip") if self.ndim else []  # a 0-d tensor has nothing to flip
+    ds = _dims(dims, self.ndim, "flip")
+    if not self.ndim:  # dim 0 or -1 of a 0-d tensor names it; nothing to reverse
+        ds = []
     items = [slice(None)] * self.ndim
     for d in ds:
         items[d] = slice(None, None, -1)
