@@ -120,6 +120,9 @@ class BinarySpec:
     name: str
     kind: str  # "arith", "true_div", "compare", "logical", "bitwise", "float"
     vjp: Callable[[Node, Tensor], tuple[Tensor | None, Tensor | None]] | None = None
+    saves: str = "both"
+    """The operands the VJP reads: ``both``, ``none`` (add, sub), ``cross`` (mul: each for
+    the other's gradient) or ``divisor`` (div: the divisor, the dividend for its gradient)."""
     same: dict[dtype, dtype] = field(init=False, repr=False, compare=False)
     """Input dtype -> result dtype where two tensors of that dtype need no promotion and
     nothing to refuse (:func:`_refuse`: bool ``sub``, integer ``//`` and ``%``)."""
@@ -205,9 +208,10 @@ def binary(spec: BinarySpec, a: Any, b: Any, out: Tensor | None = None) -> Tenso
     result = run_kernel(op, (ka, kb), result_dt, dev, (kdt, kdt))
     result = finish(result, want, None, op) if result_dt is not want else result
     if spec.vjp is not None and want.is_inexact:
-        record(op, result, (a, b), spec.vjp, save=[t for t in (a, b) if isinstance(t, Tensor)],
-               a_scalar=None if isinstance(a, Tensor) else a,
-               b_scalar=None if isinstance(b, Tensor) else b)
+        node = record(op, result, (a, b), spec.vjp, a_scalar=None if isinstance(a, Tensor) else a,
+                      b_scalar=None if isinstance(b, Tensor) else b)
+        if node is not None:
+            save_operands(node, spec, a, b, result)
     return finish(result, want, out, op) if out is not None else result
 
 
@@ -235,20 +239,42 @@ def same_dtype_binary(spec: BinarySpec, a: Tensor, b: Tensor) -> Tensor | None:
     if (a._requires_grad or b._requires_grad or a._base is not None or b._base is not None) \
             and state.enabled and spec.vjp is not None and dt.category >= 2:
         if a._requires_grad or b._requires_grad:
-            make_node(name, result, (a, b), spec.vjp, (a, b), None)
+            node = make_node(name, result, (a, b), spec.vjp, (), None)
         else:  # a view's flag may be stale
-            record(name, result, (a, b), spec.vjp, save=(a, b))
+            node = record(name, result, (a, b), spec.vjp)
+        if node is not None:
+            save_operands(node, spec, a, b, result)
     return result
 
 
-def saved_pair(ctx: Node) -> tuple[Operand, Operand]:
-    """Return the two operands of a binary node (tensors from the saved list, else numbers)."""
-    saved = ctx.saved_tensors
-    recorded = ctx.__dict__  # numbers are recorded as a_scalar/b_scalar; tensors are saved
+def save_operands(node: Node, spec: BinarySpec, a: Operand, b: Operand, result: Tensor) -> None:
+    """Save the tensor operands ``spec``'s VJP reads for the gradients ``node`` computes.
+
+    As in PyTorch, ``x * 2`` and ``x + y`` save no operand, and ``x * w`` saves ``w``
+    only when ``x`` gets a gradient: what is not saved may change in place before the
+    backward pass, and is not kept alive by the graph.
+
+    Example:
+        >>> x = gt.ones(2, requires_grad=True) * 1
+        >>> y = x * 3; _ = x.add_(1); y.sum().backward()  # x was not saved
+    """
+    saves = spec.saves
+    if saves == "none":
+        return
+    edges = node.next_edges
+    keep_a = saves == "both" or edges[1] is not None
+    keep_b = saves != "cross" or edges[0] is not None
+    node.save((a if keep_a and isinstance(a, Tensor) else None,
+               b if keep_b and isinstance(b, Tensor) else None), (result,))
+
+
+def saved_pair(ctx: Node) -> tuple[Operand | None, Operand | None]:
+    """Return the two operands of a binary node: numbers as recorded, tensors as saved (None
+    for a tensor the node did not save, see :func:`save_operands`)."""
+    a, b = ctx.saved_tensors
+    recorded = ctx.__dict__  # numbers are recorded as a_scalar/b_scalar
     a_scalar, b_scalar = recorded.get("a_scalar"), recorded.get("b_scalar")
-    if a_scalar is None:
-        return saved[0], saved[1] if b_scalar is None else b_scalar
-    return a_scalar, saved[0] if b_scalar is None else b_scalar
+    return (a if a_scalar is None else a_scalar), (b if b_scalar is None else b_scalar)
 
 
 def _add_vjp(ctx: Node, g: Tensor) -> tuple[Tensor, Tensor]:
@@ -347,11 +373,11 @@ def _zero_vjp(ctx: Node, g: Tensor) -> tuple[Any, Any]:
 
 
 SPECS: dict[str, BinarySpec] = {s.name: s for s in (
-    BinarySpec("add", "arith", _add_vjp),
-    BinarySpec("sub", "arith", _sub_vjp),
-    BinarySpec("mul", "arith", _mul_vjp),
-    BinarySpec("div", "true_div", _div_vjp),
-    BinarySpec("floor_divide", "arith", _zero_vjp),
+    BinarySpec("add", "arith", _add_vjp, "none"),
+    BinarySpec("sub", "arith", _sub_vjp, "none"),
+    BinarySpec("mul", "arith", _mul_vjp, "cross"),
+    BinarySpec("div", "true_div", _div_vjp, "divisor"),
+    BinarySpec("floor_divide", "arith", _zero_vjp, "none"),
     BinarySpec("remainder", "arith", _remainder_vjp),
     BinarySpec("pow", "arith", _pow_vjp),
     BinarySpec("maximum", "arith", _maximum_vjp),

@@ -37,6 +37,15 @@ class UnarySpec:
     #            "same": keep; "bool": bool result; "int": integer or bool input only
     vjp: Callable[[Tensor, Tensor, Tensor], Tensor] | None = None
     kernel: str | None = None
+    saves: str = "x"  # what the VJP reads of real inputs: "x", "out" or "none" (complex: both)
+
+    def saved(self, x: Tensor, out: Tensor) -> tuple[Tensor | None, Tensor | None]:
+        """``(x, out)`` with what the VJP does not read left out (as PyTorch saves: ``exp``
+        keeps its result, ``neg`` nothing), so it may change in place before backward."""
+        if x._dtype.category == 3:
+            return x, out
+        saves = self.saves
+        return (x if saves == "x" else None), (out if saves == "out" else None)
 
 
 def check_floating(x: Tensor, op: str) -> None:
@@ -85,9 +94,9 @@ def unary(spec: UnarySpec, x: Tensor, out: Tensor | None = None) -> Tensor:
         result = unary_same_dtype(spec.kernel or spec.name, x)
         if spec.vjp is not None and state.enabled:
             if x._requires_grad:
-                make_node(spec.name, result, (x,), _vjp_of(spec), (x, result), None)
+                make_node(spec.name, result, (x,), _vjp_of(spec), spec.saved(x, result), None)
             elif x._base is not None:  # a view's flag may be stale
-                record(spec.name, result, (x,), _vjp_of(spec), save=(x, result))
+                record(spec.name, result, (x,), _vjp_of(spec), save=spec.saved(x, result))
         return result
     kdt, want = _result(spec, x)
     src = x if x.dtype is kdt else x.to(kdt)
@@ -96,7 +105,7 @@ def unary(spec: UnarySpec, x: Tensor, out: Tensor | None = None) -> Tensor:
     if want is not bool_ and result.dtype is not want:
         result = result.to(want)
     if spec.vjp is not None and want.is_inexact and needs_grad(x):
-        record(spec.name, result, (x,), _vjp_of(spec), save=(x, result))
+        record(spec.name, result, (x,), _vjp_of(spec), save=spec.saved(x, result))
     return finish(result, want, out, spec.name) if out is not None else result
 
 
@@ -110,7 +119,7 @@ def _vjp_of(spec: UnarySpec) -> Callable[[Node, Tensor], Tensor]:
 
     def vjp(ctx: Node, g: Tensor) -> Tensor:
         x, out = ctx.saved_tensors
-        if x._dtype.category == 3:
+        if x is not None and x._dtype.category == 3:
             # PyTorch's convention: g * conj(f'(x)); each rule is f' in x and f(x) with real
             # coefficients, so conj(f'(x)) is the rule at conj(x) and conj(f(x))
             if is_abs:
@@ -188,31 +197,31 @@ def _silu_grad(x: Tensor, out: Tensor, g: Tensor) -> Tensor:
 
 
 _RULES: tuple[UnarySpec, ...] = (
-    UnarySpec("neg", "same", lambda x, o, g: -g),
+    UnarySpec("neg", "same", lambda x, o, g: -g, saves="none"),
     UnarySpec("abs", "same", lambda x, o, g: g * sgn(x)),
-    UnarySpec("sign", "same", _zero),
+    UnarySpec("sign", "same", _zero, saves="none"),
     UnarySpec("square", "same", lambda x, o, g: g * x * 2.0),
-    UnarySpec("relu", "same", _relu_grad),
-    UnarySpec("exp", "float", lambda x, o, g: g * o),
-    UnarySpec("exp2", "float", lambda x, o, g: g * o * _LN2),
+    UnarySpec("relu", "same", _relu_grad, saves="out"),
+    UnarySpec("exp", "float", lambda x, o, g: g * o, saves="out"),
+    UnarySpec("exp2", "float", lambda x, o, g: g * o * _LN2, saves="out"),
     UnarySpec("log", "float", lambda x, o, g: g / x),
     UnarySpec("log2", "float", lambda x, o, g: g / (x * _LN2)),
     UnarySpec("log10", "float", lambda x, o, g: g / (x * _LN10)),
     UnarySpec("log1p", "float", lambda x, o, g: g / (x + 1.0)),
-    UnarySpec("expm1", "float", lambda x, o, g: g * (o + 1.0)),
-    UnarySpec("sqrt", "float", lambda x, o, g: g * 0.5 / o),
-    UnarySpec("rsqrt", "float", lambda x, o, g: g * o * o * o * -0.5),
-    UnarySpec("reciprocal", "float", lambda x, o, g: -g * o * o),
+    UnarySpec("expm1", "float", lambda x, o, g: g * (o + 1.0), saves="out"),
+    UnarySpec("sqrt", "float", lambda x, o, g: g * 0.5 / o, saves="out"),
+    UnarySpec("rsqrt", "float", lambda x, o, g: g * o * o * o * -0.5, saves="out"),
+    UnarySpec("reciprocal", "float", lambda x, o, g: -g * o * o, saves="out"),
     UnarySpec("sin", "float", lambda x, o, g: g * x.cos()),
     UnarySpec("cos", "float", lambda x, o, g: -g * x.sin()),
-    UnarySpec("tan", "float", lambda x, o, g: g * (o * o + 1.0)),
+    UnarySpec("tan", "float", lambda x, o, g: g * (o * o + 1.0), saves="out"),
     UnarySpec("asin", "float", lambda x, o, g: g * (1.0 - x * x).rsqrt()),
     UnarySpec("acos", "float", lambda x, o, g: -g * (1.0 - x * x).rsqrt()),
     UnarySpec("atan", "float", lambda x, o, g: g / (x * x + 1.0)),
     UnarySpec("sinh", "float", lambda x, o, g: g * x.cosh()),
     UnarySpec("cosh", "float", lambda x, o, g: g * x.sinh()),
-    UnarySpec("tanh", "float", lambda x, o, g: g * (1.0 - o * o)),
-    UnarySpec("sigmoid", "float", lambda x, o, g: g * o * (1.0 - o)),
+    UnarySpec("tanh", "float", lambda x, o, g: g * (1.0 - o * o), saves="out"),
+    UnarySpec("sigmoid", "float", lambda x, o, g: g * o * (1.0 - o), saves="out"),
     UnarySpec("gelu", "floating", _gelu_grad),
     UnarySpec("gelu_tanh", "floating", _gelu_tanh_grad),
     UnarySpec("silu", "floating", _silu_grad),
@@ -222,11 +231,12 @@ _RULES: tuple[UnarySpec, ...] = (
     UnarySpec("lgamma", "float", lambda x, o, g: g * digamma(x)),
     UnarySpec("digamma", "float", lambda x, o, g: g * trigamma(x)),
     UnarySpec("trigamma", "float"),
-    UnarySpec("erfinv", "float", lambda x, o, g: g * (o * o).exp() * (math.sqrt(math.pi) / 2)),
-    UnarySpec("floor", "same", _zero),
-    UnarySpec("ceil", "same", _zero),
-    UnarySpec("trunc", "same", _zero),
-    UnarySpec("round", "same", _zero),
+    UnarySpec("erfinv", "float", lambda x, o, g: g * (o * o).exp() * (math.sqrt(math.pi) / 2),
+              saves="out"),
+    UnarySpec("floor", "same", _zero, saves="none"),
+    UnarySpec("ceil", "same", _zero, saves="none"),
+    UnarySpec("trunc", "same", _zero, saves="none"),
+    UnarySpec("round", "same", _zero, saves="none"),
     UnarySpec("logical_not", "bool"),
     UnarySpec("bitwise_not", "int"),
     UnarySpec("isnan", "bool"),
