@@ -80,6 +80,19 @@ def normalize_shape(args: tuple[Any, ...], op: str) -> tuple[int, ...]:
     return tuple(shape)
 
 
+def keyword_sizes(args: tuple[Any, ...], keyword: Any, name: str, op: str) -> tuple[Any, ...]:
+    """The sizes of ``f(name=(2, 3))``, PyTorch's keyword form of ``f(2, 3)``, as
+    :func:`normalize_shape` takes them; ``args`` must then be empty.
+
+    Example:
+        >>> keyword_sizes((), (2, 3), "size", "zeros")
+        ((2, 3),)
+    """
+    if args:
+        raise TypeError(f"[{op}] got sizes both spread out and as the keyword {name}=")
+    return (keyword,)
+
+
 def checked_numel(shape: Sequence[int], op: str, itemsize: int = 1) -> int:
     """Return the element count of ``shape``, raising when a size does not fit in 64 bits.
 

@@ -28,7 +28,7 @@ from ..dtypes import (
 from ..errors import DTypeError, ShapeError, check
 from ..graph.grad_mode import is_grad_enabled
 from ..graph.inplace import check_inplace, record_write
-from ..shape_rules import checked_numel, normalize_shape
+from ..shape_rules import checked_numel, keyword_sizes, normalize_shape
 from ..tensor_base import TensorBase, from_numpy
 from . import tracing
 from .dispatch import bits_native, launch
@@ -171,7 +171,7 @@ def creation_args(shape: tuple[Any, ...], dtype: Any, device: DeviceLike | None,
     return dims, dt, dev
 
 
-def empty(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
+def empty(*sizes: Any, size: Any = None, dtype: Any = None, device: DeviceLike | None = None,
           requires_grad: bool = False) -> Tensor:
     """Return an uninitialised tensor of ``size``.
 
@@ -179,7 +179,9 @@ def empty(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
         >>> empty(2, 3).shape
         (2, 3)
     """
-    dims, dt, dev = creation_args(size, dtype, device, "empty")
+    if size is not None:
+        sizes = keyword_sizes(sizes, size, "size", "empty")
+    dims, dt, dev = creation_args(sizes, dtype, device, "empty")
     return finish_creation(TensorBase.empty(dims, dt, dev), requires_grad)
 
 
@@ -274,7 +276,7 @@ def full(size: Any, fill_value: Any, dtype: Any = None, device: DeviceLike | Non
     return finish_creation(_filled(dims, dt, dev, fill_value), requires_grad)
 
 
-def zeros(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
+def zeros(*sizes: Any, size: Any = None, dtype: Any = None, device: DeviceLike | None = None,
           requires_grad: bool = False) -> Tensor:
     """Return a tensor of zeros.
 
@@ -282,11 +284,13 @@ def zeros(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
         >>> zeros(2).tolist()
         [0.0, 0.0]
     """
-    dims, dt, dev = creation_args(size, dtype, device, "zeros")
+    if size is not None:
+        sizes = keyword_sizes(sizes, size, "size", "zeros")
+    dims, dt, dev = creation_args(sizes, dtype, device, "zeros")
     return finish_creation(_filled(dims, dt, dev, 0), requires_grad)
 
 
-def ones(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
+def ones(*sizes: Any, size: Any = None, dtype: Any = None, device: DeviceLike | None = None,
          requires_grad: bool = False) -> Tensor:
     """Return a tensor of ones.
 
@@ -294,7 +298,9 @@ def ones(*size: Any, dtype: Any = None, device: DeviceLike | None = None,
         >>> ones(2, dtype="int32").tolist()
         [1, 1]
     """
-    dims, dt, dev = creation_args(size, dtype, device, "ones")
+    if size is not None:
+        sizes = keyword_sizes(sizes, size, "size", "ones")
+    dims, dt, dev = creation_args(sizes, dtype, device, "ones")
     return finish_creation(_filled(dims, dt, dev, 1), requires_grad)
 
 

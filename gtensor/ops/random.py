@@ -11,6 +11,7 @@ from ..device import DeviceLike, resolve
 from ..dtypes import as_dtype, bfloat16, dtype, float32, get_default_dtype, int64
 from ..errors import check
 from ..generator import Generator, default_generator_for
+from ..shape_rules import keyword_sizes
 from ..tensor_base import TensorBase, contiguous_strides, from_storage
 from . import tracing
 from .creation import creation_args, finish_creation
@@ -116,7 +117,7 @@ def random_(self: Tensor, low: int = 0, high: int | None = None, *,
     return _draw(self, "random_integers", generator, int(low), int(high))
 
 
-def rand(*size: Any, generator: Generator | None = None, dtype: Any = None,
+def rand(*sizes: Any, size: Any = None, generator: Generator | None = None, dtype: Any = None,
          device: DeviceLike | None = None, requires_grad: bool = False) -> Tensor:
     """Return values drawn uniformly from ``[0, 1)``.
 
@@ -124,12 +125,14 @@ def rand(*size: Any, generator: Generator | None = None, dtype: Any = None,
         >>> rand(2, 3).shape
         (2, 3)
     """
-    dims, dt, dev = creation_args(size, dtype, device, "rand")
+    if size is not None:
+        sizes = keyword_sizes(sizes, size, "size", "rand")
+    dims, dt, dev = creation_args(sizes, dtype, device, "rand")
     out = uniform_(TensorBase.empty(dims, dt, dev), generator=generator)
     return finish_creation(out, requires_grad)
 
 
-def randn(*size: Any, generator: Generator | None = None, dtype: Any = None,
+def randn(*sizes: Any, size: Any = None, generator: Generator | None = None, dtype: Any = None,
           device: DeviceLike | None = None, requires_grad: bool = False) -> Tensor:
     """Return values drawn from the standard normal distribution.
 
@@ -137,7 +140,9 @@ def randn(*size: Any, generator: Generator | None = None, dtype: Any = None,
         >>> randn(4).dtype
         gtensor.float32
     """
-    dims, dt, dev = creation_args(size, dtype, device, "randn")
+    if size is not None:
+        sizes = keyword_sizes(sizes, size, "size", "randn")
+    dims, dt, dev = creation_args(sizes, dtype, device, "randn")
     out = normal_(TensorBase.empty(dims, dt, dev), generator=generator)
     return finish_creation(out, requires_grad)
 

@@ -25,7 +25,7 @@ from ...errors import ShapeError, check
 from ...graph.autocast_mode import autocast_inputs
 from ...graph.grad_mode import no_grad
 from ...graph.node import Node, record
-from ...shape_rules import normalize_shape, wrap_dim, wrap_sized_dim
+from ...shape_rules import keyword_sizes, normalize_shape, wrap_dim, wrap_sized_dim
 from ...tensor_base import TensorBase, contiguous_strides, from_storage
 from ...trace_state import state as trace_state
 from ..copy import write_out
@@ -222,7 +222,7 @@ def _roll_vjp(ctx: Node, g: Tensor) -> Tensor:
     return roll(g, ctx.shifts, ctx.dims)
 
 
-def repeat(self: Tensor, *sizes: Any) -> Tensor:
+def repeat(self: Tensor, *sizes: Any, repeats: Any = None) -> Tensor:
     """Tile the tensor ``sizes[i]`` times along dim ``i`` (extra leading sizes add dims).
 
     Differentiable: the gradient sums the copies.
@@ -231,6 +231,8 @@ def repeat(self: Tensor, *sizes: Any) -> Tensor:
         >>> gt.tensor([1, 2]).repeat(2).tolist()
         [1, 2, 1, 2]
     """
+    if repeats is not None:
+        sizes = keyword_sizes(sizes, repeats, "repeats", "repeat")
     reps = normalize_shape(sizes, "repeat")
     check(len(reps) >= self.ndim, "repeat", lambda: "number of repeat dims can not be smaller "
           f"than number of tensor dims ({len(reps)} < {self.ndim})", ShapeError)
@@ -252,15 +254,17 @@ def _repeat_vjp(ctx: Node, g: Tensor) -> Tensor:
     return g.reshape(ctx.big).sum(dim=copies).reshape(ctx.in_shape)  # type: ignore
 
 
-def tile(self: Tensor, *dims: Any) -> Tensor:
+def tile(self: Tensor, *reps: Any, dims: Any = None) -> Tensor:
     """Like :meth:`repeat`, but fewer ``dims`` than tensor dims are padded with leading ones.
 
     Example:
         >>> gt.ones(2, 2).tile(2).shape
         (2, 4)
     """
-    reps = normalize_shape(dims, "tile")
-    return repeat(self, (1,) * (self.ndim - len(reps)) + reps)
+    if dims is not None:
+        reps = keyword_sizes(reps, dims, "dims", "tile")
+    sizes = normalize_shape(reps, "tile")
+    return repeat(self, (1,) * (self.ndim - len(sizes)) + sizes)
 
 
 def repeat_interleave(self: Tensor, repeats: int | Tensor | None = None, dim: int | None = None,

@@ -17,7 +17,13 @@ import numpy as np
 from ...dtypes import as_dtype, dtype
 from ...errors import ShapeError, check, check_same_device
 from ...graph.node import Node, record
-from ...shape_rules import broadcast_shapes, normalize_shape, wrap_dim, wrap_sized_dim
+from ...shape_rules import (
+    broadcast_shapes,
+    keyword_sizes,
+    normalize_shape,
+    wrap_dim,
+    wrap_sized_dim,
+)
 from ...tensor_base import TensorBase, contiguous_strides, from_storage
 from ..copy import broadcast_view, clone
 from ..creation import zeros
@@ -95,7 +101,7 @@ def _view_strides(old_shape: tuple[int, ...], old_strides: tuple[int, ...],
     return tuple(new_strides) if view_d == -1 else None
 
 
-def view(self: Tensor, *shape: Any) -> Tensor:
+def view(self: Tensor, *shape: Any, size: Any = None) -> Tensor:
     """Return a view with a new shape (one dim may be -1), or with a new dtype.
 
     ``view(dtype)`` reinterprets the bytes, as PyTorch does (see :func:`view_dtype`).
@@ -105,6 +111,8 @@ def view(self: Tensor, *shape: Any) -> Tensor:
         >>> gt.arange(6).view(2, -1).shape
         (2, 3)
     """
+    if size is not None:
+        shape = keyword_sizes(shape, size, "size", "view")
     if len(shape) == 1 and isinstance(shape[0], (dtype, str, np.dtype, type)):
         return view_dtype(self, as_dtype(shape[0]))
     new_shape = _infer_shape(normalize_shape(shape, "view"), self.numel(), "view")
@@ -157,14 +165,16 @@ def view_dtype(self: Tensor, dt: dtype) -> Tensor:
     return from_storage(self._storage, tuple(shape), tuple(strides), offset, dt)
 
 
-def reshape(self: Tensor, *shape: Any) -> Tensor:
+def reshape(self: Tensor, *sizes: Any, shape: Any = None) -> Tensor:
     """Return a tensor with a new shape: a view when possible, else a contiguous copy.
 
     Example:
         >>> gt.ones(2, 3).T.reshape(6).shape
         (6,)
     """
-    new_shape = _infer_shape(normalize_shape(shape, "reshape"), self.numel(), "reshape")
+    if shape is not None:
+        sizes = keyword_sizes(sizes, shape, "shape", "reshape")
+    new_shape = _infer_shape(normalize_shape(sizes, "reshape"), self.numel(), "reshape")
     strides = _view_strides(self.shape, self._strides, new_shape)
     if strides is not None:
         return _reshaped(self._make_view(new_shape, strides, self._offset), self, "reshape")
@@ -180,16 +190,17 @@ def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     return permute(self, order)
 
 
-def permute(self: Tensor, *dims: Any) -> Tensor:
+def permute(self: Tensor, *order: Any, dims: Any = None) -> Tensor:
     """Return a view with the dims reordered.
 
     Example:
         >>> gt.ones(2, 3, 4).permute(2, 0, 1).shape
         (4, 2, 3)
     """
-    order = [wrap_dim(d, self.ndim, "permute") for d in normalize_shape(dims, "permute")]
+    given = order if dims is None else keyword_sizes(order, dims, "dims", "permute")
+    order = [wrap_dim(d, self.ndim, "permute") for d in normalize_shape(given, "permute")]
     check(len(order) == self.ndim and len(set(order)) == self.ndim, "permute",
-          lambda: f"dims {tuple(dims)} are not a permutation of {self.ndim} dims", ShapeError)
+          lambda: f"dims {tuple(given)} are not a permutation of {self.ndim} dims", ShapeError)
     out = self._make_view(tuple(self.shape[d] for d in order),
                           tuple(self._strides[d] for d in order), self._offset)
     inverse = [0] * len(order)
@@ -218,13 +229,15 @@ def t(self: Tensor) -> Tensor:
     return reverse_dims(self)
 
 
-def expand(self: Tensor, *sizes: Any) -> Tensor:
+def expand(self: Tensor, *sizes: Any, size: Any = None) -> Tensor:
     """Return a view broadcasting size-1 dims to ``sizes`` (-1 keeps a dim).
 
     Example:
         >>> gt.ones(3, 1).expand(3, 4).stride()
         (1, 0)
     """
+    if size is not None:
+        sizes = keyword_sizes(sizes, size, "size", "expand")
     sizes = normalize_shape(sizes, "expand")
     check(len(sizes) >= self.ndim, "expand", lambda: f"the number of sizes provided "
           f"({len(sizes)}) must be greater or equal to the number of dimensions ({self.ndim})",

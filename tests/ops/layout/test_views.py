@@ -253,3 +253,24 @@ def test_flip_and_movedim_of_a_0d_tensor_keep_it(device):
     t = gt.tensor(1.5, device=device)
     assert t.flip(0).item() == t.flip(-1).item() == t.movedim(0, -1).item() == 1.5
     assert [c.shape for c in gt.zeros(0, 2, device=device).chunk(3)] == [(0, 2)] * 3
+
+
+def test_sizes_by_keyword_as_torch_takes_them(device):
+    torch = pytest.importorskip("torch")
+    calls = {
+        "zeros": lambda m, x: m.zeros(size=(2, 3)), "ones": lambda m, x: m.ones(size=(2,)),
+        "empty": lambda m, x: m.empty(size=(2,)), "rand": lambda m, x: m.rand(size=(1, 2)),
+        "randn": lambda m, x: m.randn(size=(3,)), "view": lambda m, x: x.view(size=(6,)),
+        "reshape": lambda m, x: m.reshape(x, shape=(3, 2)),
+        "permute": lambda m, x: x.permute(dims=(1, 0)),
+        "expand": lambda m, x: x[:1].expand(size=(4, 3)),
+        "repeat": lambda m, x: x.repeat(repeats=(2, 1)), "tile": lambda m, x: m.tile(x, dims=(2,)),
+    }
+    for name, call in calls.items():
+        got = call(gt, gt.arange(6.0, device=device).view(2, 3))
+        want = call(torch, torch.arange(6.0).view(2, 3))
+        assert got.shape == tuple(want.shape), name
+        if name not in ("empty", "rand", "randn"):
+            assert got.tolist() == want.tolist(), name
+    with pytest.raises(TypeError, match=r"^\[zeros\] got sizes both spread out and as the "):
+        gt.zeros(2, size=(2,))
