@@ -24,7 +24,8 @@ def _norm(g: Tensor, norm_type: float) -> Tensor:
 
 
 def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float,
-                    norm_type: float = 2.0, error_if_nonfinite: bool = False) -> Tensor:
+                    norm_type: float = 2.0, error_if_nonfinite: bool = False,
+                    foreach: bool | None = None) -> Tensor:
     """Scale gradients in place so that their joint ``norm_type``-norm is at most ``max_norm``.
 
     The norm is that of all gradients concatenated; the scale factor
@@ -35,6 +36,7 @@ def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float,
         max_norm: the largest allowed norm.
         norm_type: the p of the p-norm (``float("inf")`` for the max norm).
         error_if_nonfinite: raise when the norm is nan or inf (reads it on the host).
+        foreach: accepted as in PyTorch; gtensor picks its kernels itself.
 
     Returns:
         The total norm before clipping (a 0-d tensor on the gradients' device).
@@ -62,8 +64,14 @@ def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float,
     return total
 
 
-def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float) -> None:
+def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float,
+                     foreach: bool | None = None) -> None:
     """Clamp every gradient element to ``[-clip_value, clip_value]`` in place.
+
+    Args:
+        parameters: tensors (or one tensor) whose ``.grad`` is clamped.
+        clip_value: the largest allowed magnitude.
+        foreach: accepted as in PyTorch; gtensor picks its kernels itself.
 
     Example:
         >>> p = nn.Parameter(gt.zeros(3))
