@@ -128,6 +128,19 @@ def test_grad_modes():
         return t * 2
 
     assert not f(x).requires_grad
+
+    @gt.no_grad
+    def g(t):
+        return t * 2
+
+    @gt.inference_mode
+    def h(t):
+        return t * 2
+
+    with gt.no_grad():
+        assert gt.enable_grad(g)(x).requires_grad is False
+        assert gt.enable_grad(lambda t: t * 2)(x).requires_grad
+    assert not g(x).requires_grad and not h(x).requires_grad and gt.is_grad_enabled()
     assert not x.detach().requires_grad
     assert (x * 2).detach().grad_fn is None
 
