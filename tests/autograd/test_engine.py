@@ -204,3 +204,14 @@ def test_first_grad_is_kept_without_copy_only_when_unshared(device):
     assert c.grad.tolist() == d.grad.tolist() == [2.0, 2.0, 2.0]
     if arrays:
         assert arrays[0].tolist() == [1.0, 1.0, 1.0]
+
+
+def test_grad_materialize_grads_and_batched_grad_outputs():
+    x, z = leaf([1.0, 2.0]), leaf([3.0, 4.0])
+    gx, gz = gt.autograd.grad((x * x).sum(), [x, z], materialize_grads=True)
+    assert gx.tolist() == [2.0, 4.0] and gz.tolist() == [0.0, 0.0]
+    with pytest.raises(ValueError, match=r"^\[grad\]"):
+        gt.autograd.grad((x * x).sum(), [x, z], allow_unused=False, materialize_grads=True)
+    y = x * gt.tensor([2.0, 3.0])
+    (jac,) = gt.autograd.grad(y, x, gt.eye(2), is_grads_batched=True)
+    assert jac.tolist() == [[2.0, 0.0], [0.0, 3.0]]
