@@ -464,6 +464,7 @@ subtract = sub
 swapaxes = transpose
 ger = outer
 detach = TensorBase.detach
+detach_ = TensorBase.detach_
 numel = TensorBase.numel
 
 __all__ = [
@@ -505,7 +506,8 @@ __all__ = [
     "cat", "ceil", "ceil_", "chunk", "clamp", "clamp_", "clear_autocast_cache", "clip", "clip_",
     "clone", "compile",
     "conv1d", "conv2d", "conv_transpose2d", "cos", "cos_", "cosh", "cosh_", "cuda", "cumprod",
-    "cumsum", "default_generator", "detach", "device", "diag", "diagonal", "distributed", "div",
+    "cumsum", "default_generator", "detach", "detach_", "device", "diag", "diagonal",
+    "distributed", "div",
     "divide",
     "dropout_mask", "dtype", "einsum", "empty", "empty_like", "enable_grad", "eq", "erf", "erf_",
     "exp", "exp2", "exp2_", "exp_", "expm1", "expm1_", "eye", "fill_", "flatten", "flip",

@@ -215,3 +215,12 @@ def test_grad_materialize_grads_and_batched_grad_outputs():
     y = x * gt.tensor([2.0, 3.0])
     (jac,) = gt.autograd.grad(y, x, gt.eye(2), is_grads_batched=True)
     assert jac.tolist() == [[2.0, 0.0], [0.0, 3.0]]
+
+
+def test_detach_in_place():
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    assert y.detach_() is y and not y.requires_grad and y.is_leaf
+    assert not x.detach_().requires_grad
+    with pytest.raises(RuntimeError, match=r"^\[detach_\]"):
+        gt.ones(3)[1:].detach_()
