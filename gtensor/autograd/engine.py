@@ -310,7 +310,7 @@ def _run_node(node: Node, grads: list[Tensor | None], retain_graph: bool, anomal
     if missing == len(grads):
         results: tuple[Tensor | None, ...] = (None,) * len(node.next_edges)
     else:
-        if missing:
+        if missing and getattr(node, "materialize_grads", True):
             grads = [g if g is not None else zeros(meta[0], dtype=meta[1], device=meta[2])
                      for g, meta in zip(grads, node.output_meta, strict=True)]
         results = node.apply(grads)
