@@ -168,6 +168,12 @@ def test_anomaly_mode_names_the_forward_op():
         z = (y * 0.0).sum()
         with pytest.raises(RuntimeError, match=r"returned nan values.*created at"):
             z.backward()
+    with gt.autograd.set_detect_anomaly(True):
+        assert gt.autograd.is_anomaly_enabled()
+    gt.autograd.set_detect_anomaly(True)
+    assert gt.autograd.is_anomaly_enabled()
+    gt.autograd.set_detect_anomaly(False)
+    assert not gt.autograd.is_anomaly_enabled()
 
 
 def test_repr_shows_grad_fn():
