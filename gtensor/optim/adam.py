@@ -48,6 +48,7 @@ class Adam(Optimizer):
         foreach, fused: accepted as in PyTorch; gtensor picks its kernels itself.
         master_weights: update float16 and bfloat16 parameters through float32
             copies, with float32 moments (see :mod:`gtensor.optim.optimizer`).
+        decoupled_weight_decay: decay the parameters as AdamW does.
 
     Example:
         >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
@@ -63,8 +64,10 @@ class Adam(Optimizer):
                  0.999), eps: float = 1e-8, weight_decay: float = 0.0, amsgrad: bool = False,
                  *, maximize: bool = False,
                  foreach: bool | None = None, fused: bool | None = None,
-                 master_weights: bool = False) -> None:
+                 master_weights: bool = False, decoupled_weight_decay: bool = False) -> None:
         _check(type(self).__name__, lr, betas, eps, weight_decay)
+        if decoupled_weight_decay:
+            self._decoupled = True
         super().__init__(params, {"lr": lr, "betas": tuple(betas), "eps": eps,
                                   "weight_decay": weight_decay, "amsgrad": amsgrad,
                                   "maximize": maximize, "master_weights": master_weights})

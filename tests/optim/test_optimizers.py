@@ -247,3 +247,16 @@ def test_foreach_and_fused_keywords_are_accepted(cls, kwargs) -> None:
             (w * w * w).sum().backward()
             opt.step()
     np.testing.assert_allclose(ws[0].detach().numpy(), ws[1].detach().numpy())
+
+
+def test_adam_decoupled_weight_decay_is_adamw() -> None:
+    ws = [gt.tensor([1.0, -2.0], requires_grad=True) for _ in range(2)]
+    opts = [Adam([ws[0]], lr=0.1, weight_decay=0.1, decoupled_weight_decay=True),
+            AdamW([ws[1]], lr=0.1, weight_decay=0.1)]
+    for w, opt in zip(ws, opts, strict=True):
+        for _ in range(2):
+            opt.zero_grad()
+            (w * w).sum().backward()
+            opt.step()
+    np.testing.assert_allclose(ws[0].detach().numpy(), ws[1].detach().numpy())
+    assert not Adam([ws[0]], weight_decay=0.1)._decoupled
