@@ -20,12 +20,13 @@ from ..graph.grad_mode import (
     set_grad_enabled,
 )
 from ..graph.node import Node
+from . import functional
 from .engine import backward, grad
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 __all__ = [
     "Function", "FunctionCtx", "GradcheckError", "gradcheck", "gradgradcheck",
-    "Node", "backward", "detect_anomaly", "enable_grad", "grad",
+    "Node", "backward", "functional", "detect_anomaly", "enable_grad", "grad",
     "inference_mode", "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled",
     "no_grad", "once_differentiable", "set_detect_anomaly", "set_grad_enabled",
 ]
