@@ -171,7 +171,7 @@ def test_anomaly_mode_names_the_forward_op():
     with gt.autograd.set_detect_anomaly(True):
         assert gt.autograd.is_anomaly_enabled()
     gt.autograd.set_detect_anomaly(True)
-    assert gt.autograd.is_anomaly_enabled()
+    assert gt.is_anomaly_enabled() and gt.is_inference_mode_enabled() is False
     gt.autograd.set_detect_anomaly(False)
     assert not gt.autograd.is_anomaly_enabled()
 
