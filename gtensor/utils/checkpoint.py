@@ -13,17 +13,25 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..autograd.engine import backward
-from ..generator import get_rng_state, set_rng_state
+from ..device import CPU
+from ..generator import Generator, default_generator_for
 from ..graph.function import Function, FunctionCtx
 from ..graph.grad_mode import enable_grad, is_grad_enabled
 from ..tensor import Tensor
+
+
+def _rng_states(args: Sequence[Any]) -> list[tuple[Generator, Any]]:
+    """The states of the cpu generator and of the generators of the args' devices."""
+    devs = {CPU} | {a.device for a in args if isinstance(a, Tensor)}
+    gens = {id(g): g for g in (default_generator_for(d) for d in devs)}
+    return [(g, g.get_state()) for g in gens.values()]
 
 
 class _Checkpoint(Function):
     @staticmethod
     def forward(ctx: FunctionCtx, fn: Callable[..., Any], preserve: bool, *args: Any) -> Any:
         ctx.fn = fn
-        ctx.rng = get_rng_state() if preserve else None
+        ctx.rng = _rng_states(args) if preserve else None
         ctx.template = [None if isinstance(a, Tensor) else a for a in args]
         ctx.save_for_backward(*[a for a in args if isinstance(a, Tensor)])
         return fn(*args)
@@ -35,15 +43,15 @@ class _Checkpoint(Function):
                 for i, a in enumerate(ctx.template)]
         inputs = [a.detach().requires_grad_(a.requires_grad) if isinstance(a, Tensor) else a
                   for a in args]
-        state = get_rng_state() if ctx.rng is not None else None
-        if ctx.rng is not None:
-            set_rng_state(ctx.rng)
+        states = _rng_states(args) if ctx.rng is not None else []
+        for g, st in ctx.rng or []:
+            g.set_state(st)
         try:
             with enable_grad():
                 result = ctx.fn(*inputs)
         finally:
-            if state is not None:
-                set_rng_state(state)
+            for g, st in states:
+                g.set_state(st)
         outs = (result,) if isinstance(result, Tensor) else tuple(result)
         pairs = [(o, g) for o, g in zip(outs, grads, strict=False)
                  if isinstance(o, Tensor) and o.requires_grad and g is not None]
