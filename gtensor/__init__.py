@@ -34,7 +34,15 @@ from .amp import (
     set_autocast_dtype,
     set_autocast_enabled,
 )
-from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd import (
+    enable_grad,
+    inference_mode,
+    is_anomaly_enabled,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .compiler import compile
 from .determinism import (
     are_deterministic_algorithms_enabled,
@@ -464,6 +472,7 @@ subtract = sub
 swapaxes = transpose
 ger = outer
 detach = TensorBase.detach
+detach_ = TensorBase.detach_
 numel = TensorBase.numel
 
 __all__ = [
@@ -505,7 +514,8 @@ __all__ = [
     "cat", "ceil", "ceil_", "chunk", "clamp", "clamp_", "clear_autocast_cache", "clip", "clip_",
     "clone", "compile",
     "conv1d", "conv2d", "conv_transpose2d", "cos", "cos_", "cosh", "cosh_", "cuda", "cumprod",
-    "cumsum", "default_generator", "detach", "device", "diag", "diagonal", "distributed", "div",
+    "cumsum", "default_generator", "detach", "detach_", "device", "diag", "diagonal",
+    "distributed", "div",
     "divide",
     "dropout_mask", "dtype", "einsum", "empty", "empty_like", "enable_grad", "eq", "erf", "erf_",
     "exp", "exp2", "exp2_", "exp_", "expm1", "expm1_", "eye", "fill_", "flatten", "flip",
@@ -519,7 +529,8 @@ __all__ = [
     "get_default_dtype", "gt",
     "histc", "index_add", "index_copy", "index_fill", "index_put", "index_put_", "index_select",
     "iinfo", "inference_mode", "initial_seed", "int16", "int32", "int64", "int8", "interpolate",
-    "is_autocast_cache_enabled", "is_autocast_enabled", "is_grad_enabled", "isfinite", "isinf",
+    "is_anomaly_enabled", "is_autocast_cache_enabled", "is_autocast_enabled", "is_grad_enabled",
+    "is_inference_mode_enabled", "isfinite", "isinf",
     "isnan", "kthvalue", "le", "left_shift", "lerp",
     "linalg", "linspace", "load", "log", "log10", "log10_", "log1p", "log1p_", "log2", "log2_",
     "log_",

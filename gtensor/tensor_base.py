@@ -347,6 +347,19 @@ class TensorBase:
         return _tensor_class(self._storage, self._shape, self._strides, self._offset,
                              self._dtype)
 
+    def detach_(self: _T) -> _T:
+        """Cut this tensor from the autograd graph in place: it becomes a leaf without grad.
+
+        Example:
+            >>> y = gt.ones(2, requires_grad=True) * 2
+            >>> y.detach_().requires_grad, y.is_leaf
+            (False, True)
+        """
+        check(self._base is None, "detach_", "can't detach views in-place; use detach() instead")
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
     # -- memory and raw buffers ------------------------------------------------------------
     def record_stream(self, stream: Any) -> None:
         """Keep this tensor's memory from reuse until work queued on ``stream`` so far is done.

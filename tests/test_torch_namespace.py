@@ -9,7 +9,8 @@ torch = pytest.importorskip("torch")
 
 ADDED = [
     "abs_", "absolute", "acos_", "asin_", "atan_", "bernoulli", "broadcast_to", "ceil_",
-    "clamp_", "clip", "clip_", "clone", "cos_", "cosh_", "detach", "divide", "erf_", "exp2_",
+    "clamp_", "clip", "clip_", "clone", "cos_", "cosh_", "detach", "detach_", "divide", "erf_",
+    "exp2_",
     "exp_", "expm1_", "fill_", "flatten", "floor_", "index_put_", "log10_", "log1p_", "log2_",
     "log_", "multinomial", "multiply", "narrow", "neg_", "negative", "numel", "permute",
     "reciprocal_", "relu_", "reshape", "round_", "rsqrt_", "select", "sigmoid_", "sin_", "sinh_",

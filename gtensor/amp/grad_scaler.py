@@ -218,10 +218,10 @@ class GradScaler:
         scale, _ = self._check_scale_growth_tracker("unscale_")
         st = self._per_optimizer_states[id(optimizer)]
         if st["stage"] is OptState.UNSCALED:
-            raise RuntimeError("unscale_() has already been called on this optimizer since the "
-                               "last update().")
+            raise RuntimeError("[GradScaler.unscale_] unscale_() has already been called on "
+                               "this optimizer since the last update().")
         if st["stage"] is OptState.STEPPED:
-            raise RuntimeError("unscale_() is being called after step().")
+            raise RuntimeError("[GradScaler.unscale_] unscale_() is being called after step().")
         with no_grad():
             inv_scale = scale.to(float64).reciprocal().to(float32)
         st["found_inf_per_device"] = self._unscale_grads_(optimizer, inv_scale, False)
@@ -237,11 +237,13 @@ class GradScaler:
         if not self._enabled:
             return optimizer.step(*args, **kwargs)
         if "closure" in kwargs:
-            raise RuntimeError("Closure use is not currently supported if GradScaler is enabled.")
+            raise RuntimeError("[GradScaler.step] Closure use is not currently supported if "
+                               "GradScaler is enabled.")
         self._check_scale_growth_tracker("step")
         st = self._per_optimizer_states[id(optimizer)]
         if st["stage"] is OptState.STEPPED:
-            raise RuntimeError("step() has already been called since the last update().")
+            raise RuntimeError("[GradScaler.step] step() has already been called since the "
+                               "last update().")
         if st["stage"] is OptState.READY:
             self.unscale_(optimizer)
         if not st["found_inf_per_device"]:

@@ -9,7 +9,7 @@ themselves be differentiated (``create_graph=True``). The recording names
 
 from __future__ import annotations
 
-from ..graph.anomaly import detect_anomaly, is_anomaly_enabled
+from ..graph.anomaly import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from ..graph.function import Function, FunctionCtx, once_differentiable
 from ..graph.grad_mode import (
     enable_grad,
@@ -20,12 +20,13 @@ from ..graph.grad_mode import (
     set_grad_enabled,
 )
 from ..graph.node import Node
+from . import functional
 from .engine import backward, grad
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 
 __all__ = [
     "Function", "FunctionCtx", "GradcheckError", "gradcheck", "gradgradcheck",
-    "Node", "backward", "detect_anomaly", "enable_grad", "grad",
+    "Node", "backward", "functional", "detect_anomaly", "enable_grad", "grad",
     "inference_mode", "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled",
-    "no_grad", "once_differentiable", "set_grad_enabled",
+    "no_grad", "once_differentiable", "set_detect_anomaly", "set_grad_enabled",
 ]

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 from ..graph.anomaly import is_anomaly_enabled
 from ..graph.grad_mode import state
 from ..graph.node import AccumulateGrad, Edge, Node, edge_of
-from ..ops.creation import ones_like, zeros
+from ..ops.creation import ones_like, zeros, zeros_like
 from ..ops.elementwise import SPECS, inplace_binary
+from ..ops.layout.copies import stack
 from ..tensor_base import TensorBase
 from ..trace_state import state as tracing
 
@@ -309,7 +310,7 @@ def _run_node(node: Node, grads: list[Tensor | None], retain_graph: bool, anomal
     if missing == len(grads):
         results: tuple[Tensor | None, ...] = (None,) * len(node.next_edges)
     else:
-        if missing:
+        if missing and getattr(node, "materialize_grads", True):
             grads = [g if g is not None else zeros(meta[0], dtype=meta[1], device=meta[2])
                      for g, meta in zip(grads, node.output_meta, strict=True)]
         results = node.apply(grads)
@@ -382,8 +383,22 @@ def _input_edge(t: Tensor, op: str) -> Edge:
 
 def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
          grad_outputs: Any = None, retain_graph: bool | None = None,
-         create_graph: bool = False, allow_unused: bool = False) -> tuple[Tensor | None, ...]:
+         create_graph: bool = False, allow_unused: bool | None = None,
+         is_grads_batched: bool = False,
+         materialize_grads: bool = False) -> tuple[Tensor | None, ...]:
     """Return the gradients of ``outputs`` with respect to ``inputs`` (no ``.grad`` touched).
+
+    Args:
+        outputs: the tensors differentiated.
+        inputs: the tensors the gradients are taken with respect to.
+        grad_outputs: the vectors of the vector-Jacobian products (ones for scalars).
+        retain_graph: keep the graph for another backward (default: ``create_graph``).
+        create_graph: record the backward, for higher-order gradients.
+        allow_unused: return None for an input the outputs do not depend on
+            (default: ``materialize_grads``).
+        is_grads_batched: the first dim of each ``grad_outputs`` entry is a batch;
+            the results carry the same leading dim.
+        materialize_grads: return zeros instead of None for unused inputs.
 
     Example:
         >>> x = gt.tensor([1.0, 2.0], requires_grad=True)
@@ -391,15 +406,28 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
         >>> gx.tolist(), x.grad
         ([3.0, 12.0], None)
     """
+    if materialize_grads and allow_unused is False:
+        raise ValueError("[grad] expected allow_unused to be True or not passed when "
+                         "materialize_grads=True")
     outs = _as_list(outputs)
     ins = _as_list(inputs)
     grads = _as_list(grad_outputs) or [None] * len(outs)
     retain = create_graph if retain_graph is None else retain_graph
     edges = [_input_edge(t, "grad") for t in ins]
-    got = run_backward(outs, grads, retain, create_graph, capture=edges, accumulate=False)
+    if is_grads_batched:
+        if any(g is None for g in grads) or len(grads) != len(outs):
+            raise ValueError("[grad] is_grads_batched=True needs a batched grad_outputs "
+                             "entry for every output")
+        rows = [run_backward(outs, [g[i] for g in grads], True, create_graph, capture=edges,
+                             accumulate=False) for i in range(grads[0].shape[0])]
+        got = [None if col[0] is None else stack(list(col)) for col in zip(*rows, strict=True)]
+    else:
+        got = run_backward(outs, grads, retain, create_graph, capture=edges, accumulate=False)
     for i, g in enumerate(got):
-        if g is None and not allow_unused:
+        if g is None and not (allow_unused or materialize_grads):
             raise RuntimeError(f"[grad] one of the differentiated tensors (input {i}) appears "
                                "to not have been used in the graph; set allow_unused=True "
                                "if this is the desired behavior")
+    if materialize_grads:
+        got = [zeros_like(t) if g is None else g for g, t in zip(got, ins, strict=True)]
     return tuple(got)

@@ -67,7 +67,7 @@ def _analytical(outs: list[Tensor], x: Tensor) -> list[np.ndarray]:
 
 
 def gradcheck(fn: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol: float = 1e-5,
-              rtol: float = 1e-3, raise_exception: bool = True) -> bool:
+              rtol: float = 1e-3, raise_exception: bool = True, fast_mode: bool = False) -> bool:
     """Compare ``fn``'s gradients with finite differences for every input that requires grad.
 
     Args:
@@ -77,6 +77,8 @@ def gradcheck(fn: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol: f
         atol: absolute tolerance.
         rtol: relative tolerance.
         raise_exception: raise :class:`GradcheckError` on mismatch instead of returning False.
+        fast_mode: accepted as in PyTorch; the full Jacobians are always compared,
+            which is the stricter check.
 
     Returns:
         True when all Jacobians agree.
@@ -116,8 +118,10 @@ def gradcheck(fn: Callable[..., Any], inputs: Any, *, eps: float = 1e-6, atol: f
 
 def gradgradcheck(fn: Callable[..., Any], inputs: Any, grad_outputs: Any = None, *,
                   eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3,
-                  raise_exception: bool = True) -> bool:
+                  raise_exception: bool = True, fast_mode: bool = False) -> bool:
     """Check second derivatives: gradcheck of the (differentiable) VJP of ``fn``.
+
+    Takes :func:`gradcheck`'s keywords; ``grad_outputs`` defaults to random ones.
 
     Example:
         >>> x = gt.tensor([0.1, -0.5, 2.0], dtype=gt.float64, requires_grad=True)

@@ -6,8 +6,18 @@ dimension; ``functional_call`` runs a module with substituted tensors.
 """
 
 from .functional_call import functional_call
-from .transforms import grad, hessian, jacfwd, jacobian, jacrev, jvp, value_and_grad, vjp
+from .transforms import (
+    grad,
+    grad_and_value,
+    hessian,
+    jacfwd,
+    jacobian,
+    jacrev,
+    jvp,
+    value_and_grad,
+    vjp,
+)
 from .vmap import vmap
 
-__all__ = ["functional_call", "grad", "hessian", "jacfwd", "jacobian", "jacrev", "jvp",
-           "value_and_grad", "vjp", "vmap"]
+__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacobian",
+           "jacrev", "jvp", "value_and_grad", "vjp", "vmap"]

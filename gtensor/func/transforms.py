@@ -104,6 +104,26 @@ def grad(f: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False) -> 
     return wrapped
 
 
+def grad_and_value(f: Callable[..., Any], argnums: Argnums = 0,
+                   has_aux: bool = False) -> Callable[..., Any]:
+    """Return a function computing ``(gradient, value)`` of scalar-valued ``f``, as ``torch.func``.
+
+    With ``has_aux`` the second item is ``(value, aux)``.
+
+    Example:
+        >>> g, v = grad_and_value(lambda x: (x * x).sum())(gt.ones(2))
+        >>> g.tolist(), float(v)
+        ([2.0, 2.0], 2.0)
+    """
+    vg = value_and_grad(f, argnums, has_aux)
+
+    def wrapped(*args: Any) -> Any:
+        value, g = vg(*args)
+        return g, value
+
+    return wrapped
+
+
 def _zeros(x: Tensor) -> Tensor:
     return zeros_like(x)
 

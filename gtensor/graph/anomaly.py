@@ -37,3 +37,28 @@ class detect_anomaly:  # noqa: N801 - PyTorch's spelling
 
     def __exit__(self, *exc: object) -> None:
         _state.enabled = self._prev
+
+
+class set_detect_anomaly:  # noqa: N801 - PyTorch's spelling
+    """Turn anomaly mode on or off: as a function call, or for a ``with`` block.
+
+    Args:
+        mode: whether anomaly mode is on.
+        check_nan: whether backward results are checked for NaN (on only with ``mode``).
+
+    Example:
+        >>> with set_detect_anomaly(True):
+        ...     assert is_anomaly_enabled()
+        >>> is_anomaly_enabled()
+        False
+    """
+
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        self._prev = is_anomaly_enabled()
+        _state.enabled = bool(mode) and check_nan
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        _state.enabled = self._prev

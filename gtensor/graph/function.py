@@ -79,16 +79,28 @@ class Function:
 
     @classmethod
     def apply(cls, *args: Any) -> Any:
-        """Run ``forward`` and record ``backward`` in the graph."""
+        """Run ``forward`` and record ``backward`` in the graph.
+
+        A subclass that defines ``setup_context(ctx, inputs, output)`` has a
+        ``forward`` without ``ctx``, as in PyTorch; ``setup_context`` then fills
+        the context from the inputs and the output.
+        """
         ctx = FunctionCtx()
         ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a.requires_grad for a in args)
+        setup = getattr(cls, "setup_context", None)
         with no_grad():
-            result = cls.forward(ctx, *args)
+            if setup is None:
+                result = cls.forward(ctx, *args)
+            else:
+                result = cls.forward(*args)
+                setup(ctx, args, result)
         if not needs_grad(*args):
             return result
         outs = (result,) if isinstance(result, TensorBase) else tuple(result)
         node = Node(cls.__name__, _call_backward(cls, ctx), args, len(outs))
         ctx._node = node
+        if not ctx.materialize_grads:
+            node.materialize_grads = False
         dirty = {id(t) for t in ctx.dirty}
         frozen = {id(t) for t in ctx.non_differentiable}
         for i, out in enumerate(outs):

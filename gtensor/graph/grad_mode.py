@@ -65,22 +65,33 @@ class _Mode:
         return wrapper  # type: ignore[return-value]
 
 
-class no_grad(_Mode):  # noqa: N801 - PyTorch's spelling
+class _BareDecorator(_Mode):
+    """A mode usable as ``@mode`` as well as ``@mode()`` and ``with mode():``."""
+
+    def __new__(cls, orig_func: Callable[..., Any] | None = None) -> Any:
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_BareDecorator):  # noqa: N801 - PyTorch's spelling
     """Disable recording inside the block (or the decorated function).
 
     Example:
         >>> with no_grad():
         ...     assert not is_grad_enabled()
+        >>> @no_grad
+        ... def f(x): return x * 2
     """
 
-    def __init__(self) -> None:
+    def __init__(self, orig_func: Callable[..., Any] | None = None) -> None:
         super().__init__(False)
 
 
-class enable_grad(_Mode):  # noqa: N801
-    """Enable recording inside the block, even within ``no_grad``."""
+class enable_grad(_BareDecorator):  # noqa: N801
+    """Enable recording inside the block (or the decorated function), even within ``no_grad``."""
 
-    def __init__(self) -> None:
+    def __init__(self, orig_func: Callable[..., Any] | None = None) -> None:
         super().__init__(True)
 
 
@@ -109,6 +120,11 @@ class inference_mode(_Mode):  # noqa: N801
         >>> with inference_mode():
         ...     assert is_inference_mode_enabled()
     """
+
+    def __new__(cls, mode: bool | Callable[..., Any] = True) -> Any:
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)
 
     def __init__(self, mode: bool = True) -> None:
         super().__init__(not mode and is_grad_enabled(), inference=mode)

@@ -27,6 +27,7 @@ class Adadelta(Optimizer):
         eps: added inside both square roots.
         weight_decay: L2 penalty.
         maximize: maximize the objective instead of minimizing.
+        foreach: accepted as in PyTorch; gtensor picks its kernels itself.
 
     Example:
         >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
@@ -37,7 +38,8 @@ class Adadelta(Optimizer):
     """
 
     def __init__(self, params: ParamsT, lr: float = 1.0, rho: float = 0.9, eps: float = 1e-6,
-                 weight_decay: float = 0.0, *, maximize: bool = False) -> None:
+                 weight_decay: float = 0.0, *, maximize: bool = False,
+                 foreach: bool | None = None) -> None:
         if lr < 0.0:
             raise ValueError(f"[Adadelta] invalid learning rate {lr}")
         if not 0.0 <= rho <= 1.0:

@@ -27,6 +27,7 @@ class Adagrad(Optimizer):
         initial_accumulator_value: starting value of the sum of squares.
         eps: added to the denominator.
         maximize: maximize the objective instead of minimizing.
+        foreach, fused: accepted as in PyTorch; gtensor picks its kernels itself.
 
     Example:
         >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
@@ -38,7 +39,8 @@ class Adagrad(Optimizer):
 
     def __init__(self, params: ParamsT, lr: float = 1e-2, lr_decay: float = 0.0,
                  weight_decay: float = 0.0, initial_accumulator_value: float = 0.0,
-                 eps: float = 1e-10, *, maximize: bool = False) -> None:
+                 eps: float = 1e-10, *, maximize: bool = False,
+                 foreach: bool | None = None, fused: bool | None = None) -> None:
         for key, value in (("learning rate", lr), ("lr_decay", lr_decay), ("epsilon", eps),
                            ("weight_decay", weight_decay),
                            ("initial_accumulator_value", initial_accumulator_value)):

@@ -45,8 +45,10 @@ class Adam(Optimizer):
         weight_decay: L2 penalty (added to the gradient).
         amsgrad: use the running maximum of the second moment.
         maximize: maximize the objective instead of minimizing.
+        foreach, fused: accepted as in PyTorch; gtensor picks its kernels itself.
         master_weights: update float16 and bfloat16 parameters through float32
             copies, with float32 moments (see :mod:`gtensor.optim.optimizer`).
+        decoupled_weight_decay: decay the parameters as AdamW does.
 
     Example:
         >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
@@ -60,8 +62,12 @@ class Adam(Optimizer):
 
     def __init__(self, params: ParamsT, lr: float = 1e-3, betas: tuple[float, float] = (0.9,
                  0.999), eps: float = 1e-8, weight_decay: float = 0.0, amsgrad: bool = False,
-                 *, maximize: bool = False, master_weights: bool = False) -> None:
+                 *, maximize: bool = False,
+                 foreach: bool | None = None, fused: bool | None = None,
+                 master_weights: bool = False, decoupled_weight_decay: bool = False) -> None:
         _check(type(self).__name__, lr, betas, eps, weight_decay)
+        if decoupled_weight_decay:
+            self._decoupled = True
         super().__init__(params, {"lr": lr, "betas": tuple(betas), "eps": eps,
                                   "weight_decay": weight_decay, "amsgrad": amsgrad,
                                   "maximize": maximize, "master_weights": master_weights})
@@ -156,7 +162,9 @@ class AdamW(Adam):
 
     def __init__(self, params: ParamsT, lr: float = 1e-3, betas: tuple[float, float] = (0.9,
                  0.999), eps: float = 1e-8, weight_decay: float = 1e-2, amsgrad: bool = False,
-                 *, maximize: bool = False, master_weights: bool = False) -> None:
+                 *, maximize: bool = False,
+                 foreach: bool | None = None, fused: bool | None = None,
+                 master_weights: bool = False) -> None:
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize,
                          master_weights=master_weights)
 

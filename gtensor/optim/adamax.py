@@ -28,6 +28,7 @@ class Adamax(Optimizer):
         eps: added to ``|g|``.
         weight_decay: L2 penalty.
         maximize: maximize the objective instead of minimizing.
+        foreach: accepted as in PyTorch; gtensor picks its kernels itself.
 
     Example:
         >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
@@ -39,7 +40,7 @@ class Adamax(Optimizer):
 
     def __init__(self, params: ParamsT, lr: float = 2e-3, betas: tuple[float, float] = (0.9,
                  0.999), eps: float = 1e-8, weight_decay: float = 0.0, *,
-                 maximize: bool = False) -> None:
+                 maximize: bool = False, foreach: bool | None = None) -> None:
         _check("Adamax", lr, betas, eps, weight_decay)
         super().__init__(params, {"lr": lr, "betas": tuple(betas), "eps": eps,
                                   "weight_decay": weight_decay, "maximize": maximize})

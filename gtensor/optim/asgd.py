@@ -30,6 +30,7 @@ class ASGD(Optimizer):
         t0: the step from which averaging starts.
         weight_decay: L2 penalty.
         maximize: maximize the objective instead of minimizing.
+        foreach: accepted as in PyTorch; gtensor picks its kernels itself.
 
     Example:
         >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
@@ -41,7 +42,7 @@ class ASGD(Optimizer):
 
     def __init__(self, params: ParamsT, lr: float = 1e-2, lambd: float = 1e-4,
                  alpha: float = 0.75, t0: float = 1e6, weight_decay: float = 0.0, *,
-                 maximize: bool = False) -> None:
+                 maximize: bool = False, foreach: bool | None = None) -> None:
         if lr < 0.0:
             raise ValueError(f"[ASGD] invalid learning rate {lr}")
         if weight_decay < 0.0:

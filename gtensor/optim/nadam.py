@@ -34,6 +34,7 @@ class NAdam(Optimizer):
         momentum_decay: how fast ``mu_t`` approaches ``beta1``.
         decoupled_weight_decay: decay the parameter directly, as AdamW does.
         maximize: maximize the objective instead of minimizing.
+        foreach: accepted as in PyTorch; gtensor picks its kernels itself.
 
     Example:
         >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
@@ -46,7 +47,7 @@ class NAdam(Optimizer):
     def __init__(self, params: ParamsT, lr: float = 2e-3, betas: tuple[float, float] = (0.9,
                  0.999), eps: float = 1e-8, weight_decay: float = 0.0,
                  momentum_decay: float = 4e-3, decoupled_weight_decay: bool = False, *,
-                 maximize: bool = False) -> None:
+                 maximize: bool = False, foreach: bool | None = None) -> None:
         _check("NAdam", lr, betas, eps, weight_decay)
         if momentum_decay < 0.0:
             raise ValueError(f"[NAdam] invalid momentum_decay {momentum_decay}")

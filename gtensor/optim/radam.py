@@ -34,6 +34,7 @@ class RAdam(Optimizer):
         weight_decay: weight decay, L2 (added to the gradient) unless decoupled.
         decoupled_weight_decay: decay the parameter directly, as AdamW does.
         maximize: maximize the objective instead of minimizing.
+        foreach: accepted as in PyTorch; gtensor picks its kernels itself.
 
     Example:
         >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
@@ -45,7 +46,8 @@ class RAdam(Optimizer):
 
     def __init__(self, params: ParamsT, lr: float = 1e-3, betas: tuple[float, float] = (0.9,
                  0.999), eps: float = 1e-8, weight_decay: float = 0.0,
-                 decoupled_weight_decay: bool = False, *, maximize: bool = False) -> None:
+                 decoupled_weight_decay: bool = False, *, maximize: bool = False,
+                 foreach: bool | None = None) -> None:
         _check("RAdam", lr, betas, eps, weight_decay)
         super().__init__(params, {"lr": lr, "betas": tuple(betas), "eps": eps,
                                   "weight_decay": weight_decay,

@@ -30,6 +30,7 @@ class RMSprop(Optimizer):
         momentum: momentum factor.
         centered: normalize by an estimate of the gradient's variance.
         maximize: maximize the objective instead of minimizing.
+        foreach: accepted as in PyTorch; gtensor picks its kernels itself.
 
     Example:
         >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
@@ -41,7 +42,8 @@ class RMSprop(Optimizer):
 
     def __init__(self, params: ParamsT, lr: float = 1e-2, alpha: float = 0.99,
                  eps: float = 1e-8, weight_decay: float = 0.0, momentum: float = 0.0,
-                 centered: bool = False, *, maximize: bool = False) -> None:
+                 centered: bool = False, *, maximize: bool = False,
+                 foreach: bool | None = None) -> None:
         for key, value in (("learning rate", lr), ("epsilon", eps), ("momentum", momentum),
                            ("weight_decay", weight_decay), ("alpha", alpha)):
             if value < 0.0:

@@ -28,6 +28,7 @@ class Rprop(Optimizer):
         etas: ``(etaminus, etaplus)``, the factors that shrink and grow a step size.
         step_sizes: ``(min, max)`` bounds of the step sizes.
         maximize: maximize the objective instead of minimizing.
+        foreach: accepted as in PyTorch; gtensor picks its kernels itself.
 
     Example:
         >>> w = gt.tensor([1.0, -2.0], requires_grad=True)
@@ -39,7 +40,7 @@ class Rprop(Optimizer):
 
     def __init__(self, params: ParamsT, lr: float = 1e-2, etas: tuple[float, float] = (0.5,
                  1.2), step_sizes: tuple[float, float] = (1e-6, 50), *,
-                 maximize: bool = False) -> None:
+                 maximize: bool = False, foreach: bool | None = None) -> None:
         if lr < 0.0:
             raise ValueError(f"[Rprop] invalid learning rate {lr}")
         if not 0.0 < etas[0] < 1.0 < etas[1]:

@@ -26,6 +26,7 @@ class SGD(Optimizer):
         weight_decay: L2 penalty.
         nesterov: use Nesterov momentum (needs momentum > 0 and dampening 0).
         maximize: maximize the objective instead of minimizing.
+        foreach, fused: accepted as in PyTorch; gtensor picks its kernels itself.
         master_weights: update float16 and bfloat16 parameters through float32
             copies, with a float32 momentum buffer (see :mod:`gtensor.optim.optimizer`).
 
@@ -39,7 +40,9 @@ class SGD(Optimizer):
 
     def __init__(self, params: ParamsT, lr: float = required, momentum: float = 0.0,
                  dampening: float = 0.0, weight_decay: float = 0.0, nesterov: bool = False,
-                 *, maximize: bool = False, master_weights: bool = False) -> None:
+                 *, maximize: bool = False,
+                 foreach: bool | None = None, fused: bool | None = None,
+                 master_weights: bool = False) -> None:
         if lr is not required and lr < 0.0:
             raise ValueError(f"[SGD] invalid learning rate {lr}")
         if momentum < 0.0:

@@ -1,5 +1,6 @@
-"""Utilities: :mod:`gtensor.utils.data` (datasets and the DataLoader)."""
+"""Utilities: :mod:`gtensor.utils.data` (datasets and the DataLoader) and
+:mod:`gtensor.utils.checkpoint` (activation checkpointing)."""
 
-from . import data
+from . import checkpoint, data
 
-__all__ = ["data"]
+__all__ = ["checkpoint", "data"]

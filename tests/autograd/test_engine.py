@@ -128,6 +128,19 @@ def test_grad_modes():
         return t * 2
 
     assert not f(x).requires_grad
+
+    @gt.no_grad
+    def g(t):
+        return t * 2
+
+    @gt.inference_mode
+    def h(t):
+        return t * 2
+
+    with gt.no_grad():
+        assert gt.enable_grad(g)(x).requires_grad is False
+        assert gt.enable_grad(lambda t: t * 2)(x).requires_grad
+    assert not g(x).requires_grad and not h(x).requires_grad and gt.is_grad_enabled()
     assert not x.detach().requires_grad
     assert (x * 2).detach().grad_fn is None
 
@@ -155,6 +168,12 @@ def test_anomaly_mode_names_the_forward_op():
         z = (y * 0.0).sum()
         with pytest.raises(RuntimeError, match=r"returned nan values.*created at"):
             z.backward()
+    with gt.autograd.set_detect_anomaly(True):
+        assert gt.autograd.is_anomaly_enabled()
+    gt.autograd.set_detect_anomaly(True)
+    assert gt.is_anomaly_enabled() and gt.is_inference_mode_enabled() is False
+    gt.autograd.set_detect_anomaly(False)
+    assert not gt.autograd.is_anomaly_enabled()
 
 
 def test_repr_shows_grad_fn():
@@ -191,3 +210,23 @@ def test_first_grad_is_kept_without_copy_only_when_unshared(device):
     assert c.grad.tolist() == d.grad.tolist() == [2.0, 2.0, 2.0]
     if arrays:
         assert arrays[0].tolist() == [1.0, 1.0, 1.0]
+
+
+def test_grad_materialize_grads_and_batched_grad_outputs():
+    x, z = leaf([1.0, 2.0]), leaf([3.0, 4.0])
+    gx, gz = gt.autograd.grad((x * x).sum(), [x, z], materialize_grads=True)
+    assert gx.tolist() == [2.0, 4.0] and gz.tolist() == [0.0, 0.0]
+    with pytest.raises(ValueError, match=r"^\[grad\]"):
+        gt.autograd.grad((x * x).sum(), [x, z], allow_unused=False, materialize_grads=True)
+    y = x * gt.tensor([2.0, 3.0])
+    (jac,) = gt.autograd.grad(y, x, gt.eye(2), is_grads_batched=True)
+    assert jac.tolist() == [[2.0, 0.0], [0.0, 3.0]]
+
+
+def test_detach_in_place():
+    x = leaf([1.0, 2.0])
+    y = x * 2
+    assert y.detach_() is y and not y.requires_grad and y.is_leaf
+    assert not x.detach_().requires_grad
+    with pytest.raises(RuntimeError, match=r"^\[detach_\]"):
+        gt.ones(3)[1:].detach_()

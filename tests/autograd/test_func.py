@@ -19,6 +19,10 @@ def test_grad_and_value_and_grad(device):
         x, t64([3.0, 4.0], device))
     assert val.item() == 11.0 and aux.tolist() == [2.0, 4.0]
     assert ga.tolist() == [3.0, 4.0] and gb.tolist() == [1.0, 2.0]
+    g, v = func.grad_and_value(f)(x)
+    assert v.item() == 9.0 and g.tolist() == [3.0, 12.0]
+    g, (v, aux) = func.grad_and_value(h, has_aux=True)(x, t64([3.0, 4.0], device))
+    assert g.tolist() == [3.0, 4.0] and v.item() == 11.0 and aux.tolist() == [2.0, 4.0]
     assert not x.requires_grad  # inputs are left untouched
 
 

@@ -72,3 +72,43 @@ def test_ctx_needs_input_grad():
     a = gt.ones(2, requires_grad=True)
     Probe.apply(a, gt.ones(2))
     assert seen == [(True, False)]
+
+
+def test_set_materialize_grads_false_passes_none():
+    seen = []
+
+    class Two(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            seen.append(g2)
+            return g1 * 2
+
+    x = gt.tensor([1.0, 2.0], requires_grad=True)
+    Two.apply(x)[0].sum().backward()
+    assert seen == [None] and x.grad.tolist() == [2.0, 2.0]
+
+
+def test_forward_without_ctx_and_setup_context():
+    class Square(Function):
+        @staticmethod
+        def forward(x, k):
+            return x * x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0])
+            ctx.k = inputs[1]
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * 2 * x * ctx.k, None
+
+    x = gt.tensor([1.0, 2.0], requires_grad=True)
+    Square.apply(x, 3.0).sum().backward()
+    assert x.grad.tolist() == [6.0, 12.0]

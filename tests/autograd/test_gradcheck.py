@@ -29,3 +29,5 @@ def test_gradcheck_reports_the_worst_element():
                        r"1\): numerical 6, analytical 1"):
         gradcheck(WrongGrad.apply, (x,))
     assert gradcheck(WrongGrad.apply, (x,), raise_exception=False) is False
+    assert gradcheck(WrongGrad.apply, (x,), raise_exception=False, fast_mode=True) is False
+    assert gradgradcheck(lambda a: a.tanh(), (x,), fast_mode=True)

@@ -292,12 +292,17 @@ def test_clip_grad(device) -> None:
     assert total.item() == pytest.approx(5.0) and total.device.type == device
     np.testing.assert_allclose(_np(a.grad), [0.6, 0.0], rtol=1e-5)
     np.testing.assert_allclose(_np(b.grad), [0.0, 0.8], rtol=1e-5)
-    total = nn.utils.clip_grad_norm_([a, b], max_norm=10.0, norm_type=float("inf"))
+    total = nn.utils.clip_grad_norm_([a, b], max_norm=10.0, norm_type=float("inf"),
+                                     foreach=False)
     assert total.item() == pytest.approx(0.8, rel=1e-5)
     np.testing.assert_allclose(_np(b.grad), [0.0, 0.8], rtol=1e-5)
-    nn.utils.clip_grad_value_([a, b], 0.5)
+    nn.utils.clip_grad_value_([a, b], 0.5, foreach=None)
     np.testing.assert_allclose(_np(a.grad), [0.5, 0.0])
     np.testing.assert_allclose(_np(b.grad), [0.0, 0.5])
+    total = nn.utils.get_total_norm([a.grad, b.grad])
+    assert total.item() == pytest.approx(0.5**0.5, rel=1e-5) and total.device.type == device
+    nn.utils.clip_grads_with_norm_([a, b], 0.5**0.5 / 2, total)
+    np.testing.assert_allclose(_np(a.grad), [0.25, 0.0], rtol=1e-5)
     b.grad = gt.tensor([float("nan"), 1.0], device=device)
     with pytest.raises(RuntimeError, match="non-finite"):
         nn.utils.clip_grad_norm_([b], 1.0, error_if_nonfinite=True)

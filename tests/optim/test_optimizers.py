@@ -224,3 +224,39 @@ def test_adam_fused_kernel_and_composite_path_agree(kwargs, rng) -> None:
     np.testing.assert_allclose(p.detach().numpy(), fused.detach().numpy(), rtol=1e-12)
     np.testing.assert_allclose(fused.detach().numpy(), adam_ref(p0, grads, **kwargs),
                                rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("cls, kwargs", [
+    (gt.optim.SGD, {"lr": 0.1, "momentum": 0.9, "foreach": False, "fused": None}),
+    (Adam, {"lr": 0.1, "foreach": True, "fused": False}),
+    (AdamW, {"lr": 0.1, "foreach": None, "fused": None}),
+    (Adagrad, {"lr": 0.1, "foreach": False, "fused": None}),
+    (RMSprop, {"lr": 0.1, "foreach": False}),
+    (gt.optim.Adadelta, {"foreach": False}), (gt.optim.Adamax, {"foreach": False}),
+    (gt.optim.NAdam, {"foreach": False}), (gt.optim.RAdam, {"foreach": False}),
+    (gt.optim.ASGD, {"foreach": False}), (gt.optim.Rprop, {"foreach": False}),
+])
+def test_foreach_and_fused_keywords_are_accepted(cls, kwargs) -> None:
+    """PyTorch code passes foreach=/fused=; they change no result."""
+    plain = {k: v for k, v in kwargs.items() if k not in ("foreach", "fused")}
+    ws = [gt.tensor([1.0, -2.0], requires_grad=True) for _ in range(2)]
+    for w, kw in zip(ws, (kwargs, plain), strict=True):
+        opt = cls([w], **kw)
+        for _ in range(2):
+            opt.zero_grad()
+            (w * w * w).sum().backward()
+            opt.step()
+    np.testing.assert_allclose(ws[0].detach().numpy(), ws[1].detach().numpy())
+
+
+def test_adam_decoupled_weight_decay_is_adamw() -> None:
+    ws = [gt.tensor([1.0, -2.0], requires_grad=True) for _ in range(2)]
+    opts = [Adam([ws[0]], lr=0.1, weight_decay=0.1, decoupled_weight_decay=True),
+            AdamW([ws[1]], lr=0.1, weight_decay=0.1)]
+    for w, opt in zip(ws, opts, strict=True):
+        for _ in range(2):
+            opt.zero_grad()
+            (w * w).sum().backward()
+            opt.step()
+    np.testing.assert_allclose(ws[0].detach().numpy(), ws[1].detach().numpy())
+    assert not Adam([ws[0]], weight_decay=0.1)._decoupled
