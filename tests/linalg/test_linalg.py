@@ -218,3 +218,13 @@ def test_errors_name_the_op():
     with pytest.raises(RuntimeError, match=r"\[linalg.qr\] the derivative of linalg.qr depends "
                        "on Q"):
         r.sum().backward()
+
+
+def test_matrix_norms_of_empty_matrices(device):
+    a = gt.zeros(2, 0, 3, device=device)
+    for ord in ("fro", "nuc", 1, 2, math.inf):
+        assert gt.linalg.matrix_norm(a, ord).tolist() == [0.0, 0.0]
+    assert gt.linalg.matrix_norm(a, 2, keepdim=True).shape == (2, 1, 1)
+    for ord in (-1, -2, -math.inf):
+        with pytest.raises(IndexError, match=r"^\[linalg.matrix_norm\]"):
+            gt.linalg.matrix_norm(a, ord)
