@@ -284,3 +284,56 @@ def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None =
     """
     return conj(_r2c_call("fft.ihfft", input, None if n is None else [n], dim,
                           dual(_norm(norm, "fft.ihfft")), False))
+
+
+def hfft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-2, -1),
+          norm: str | None = None) -> Tensor:
+    """The 2-D :func:`hfftn`: real output, ``s[-1]`` (default ``2 * (m - 1)``) samples last.
+
+    Example:
+        >>> import gtensor as gt
+        >>> gt.fft.hfft2(gt.ones(2, 2, dtype=gt.complex64)).tolist()
+        [[4.0, 0.0], [0.0, 0.0]]
+    """
+    return _c2r_call("fft.hfft2", conj(_complex_input(input, "fft.hfft2")), s, dim,
+                     dual(_norm(norm, "fft.hfft2")), False)
+
+
+def ihfft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-2, -1),
+           norm: str | None = None) -> Tensor:
+    """The 2-D :func:`ihfftn`: the inverse of :func:`hfft2`.
+
+    Example:
+        >>> import gtensor as gt
+        >>> gt.fft.ihfft2(gt.ones(2, 4)).shape
+        (2, 3)
+    """
+    return conj(_r2c_call("fft.ihfft2", input, s, dim, dual(_norm(norm, "fft.ihfft2")), False))
+
+
+def hfftn(input: Tensor, s: Sequence[int] | None = None, dim: Dims = None,
+          norm: str | None = None) -> Tensor:
+    """The N-dimensional DFT of a signal Hermitian-symmetric along the last of ``dim``.
+
+    The input holds the one-sided half along the last dim; the output is real
+    with ``s[-1]`` (default ``2 * (m - 1)``) samples there.
+
+    Example:
+        >>> import gtensor as gt
+        >>> gt.fft.hfftn(gt.ones(1, 3, dtype=gt.complex64)).tolist()
+        [[4.0, 0.0, 0.0, 0.0]]
+    """
+    return _c2r_call("fft.hfftn", conj(_complex_input(input, "fft.hfftn")), s, dim,
+                     dual(_norm(norm, "fft.hfftn")), True)
+
+
+def ihfftn(input: Tensor, s: Sequence[int] | None = None, dim: Dims = None,
+           norm: str | None = None) -> Tensor:
+    """The inverse of :func:`hfftn`: the one-sided half of a real signal's inverse N-D DFT.
+
+    Example:
+        >>> import gtensor as gt
+        >>> gt.fft.ihfftn(gt.ones(1, 4)).shape
+        (1, 3)
+    """
+    return conj(_r2c_call("fft.ihfftn", input, s, dim, dual(_norm(norm, "fft.ihfftn")), True))

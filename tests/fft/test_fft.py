@@ -41,6 +41,10 @@ CASES = {
     "hfft_odd_ortho": (lambda x: _fft(x).hfft(x, n=7, norm="ortho"), True),
     "ihfft": (lambda x: _fft(x).ihfft(x), False),
     "ihfft_forward": (lambda x: _fft(x).ihfft(x, n=3, dim=0, norm="forward"), False),
+    "hfft2_s": (lambda x: _fft(x).hfft2(x, s=(2, 5)), True),
+    "hfftn_dim_ortho": (lambda x: _fft(x).hfftn(x, dim=(0,), norm="ortho"), True),
+    "ihfft2": (lambda x: _fft(x).ihfft2(x), False),
+    "ihfftn_s_forward": (lambda x: _fft(x).ihfftn(x, s=(2, 5), norm="forward"), False),
     "fftshift": (lambda x: _fft(x).fftshift(x), True),
     "ifftshift_dim": (lambda x: _fft(x).ifftshift(x, dim=1), False),
 }
