@@ -64,6 +64,8 @@ def _dims_and_sizes(x: Tensor, s: Sequence[int] | None, dim: Dims, op: str,
             dims = tuple(range(x.ndim)) if default_all else (x.ndim - 2, x.ndim - 1)
     else:
         dims = tuple(wrap_dim(d, x.ndim, op) for d in ([dim] if isinstance(dim, int) else dim))
+    check(x.ndim > 0, op, "expected a tensor with at least one dim, got a 0-d tensor",
+          ShapeError)
     check(len(set(dims)) == len(dims), op, lambda: f"dims must be unique, got {dim}", ValueError)
     check(len(dims) > 0, op, lambda: f"expected at least one dim to transform, got {dim}",
           ShapeError)

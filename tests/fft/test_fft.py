@@ -80,7 +80,7 @@ def test_dtypes_frequencies_and_errors():
     assert gt.fft.fft(gt.ones(4, dtype=gt.float16)).dtype is gt.complex64
     assert gt.fft.rfft(gt.arange(4)).dtype is gt.complex64
     assert gt.fft.irfft(gt.ones(3, dtype=gt.complex128)).dtype is gt.float64
-    for n, d in ((5, 1.0), (4, 0.1)):
+    for n, d in ((5, 1.0), (4, 0.1), (0, 1.0)):
         _same(gt.fft.fftfreq(n, d), torch.fft.fftfreq(n, d), 1e-7)
         _same(gt.fft.rfftfreq(n, d, dtype=gt.float64), torch.fft.rfftfreq(n, d,
                                                                           dtype=torch.float64), 0)
@@ -90,3 +90,5 @@ def test_dtypes_frequencies_and_errors():
         gt.fft.rfft(gt.ones(4, dtype=gt.complex64))
     with pytest.raises(ValueError, match=r"^\[fft.fft\] invalid number of data points \(0\)"):
         gt.fft.fft(gt.ones(4), n=0)
+    with pytest.raises(gt.ShapeError, match=r"^\[fft.fft\] expected a tensor with at least one"):
+        gt.fft.fft(gt.tensor(1.0))
