@@ -39,6 +39,7 @@ from .products import (
     outer,
     tensordot,
     trace,
+    vander,
     vecdot,
 )
 from .solvers import inv, matrix_power, solve, solve_triangular
@@ -50,5 +51,5 @@ __all__ = [
     "eigvalsh", "inv", "lstsq", "matmul", "matrix_exp", "matrix_norm", "matrix_power",
     "matrix_rank",
     "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve",
-    "solve_triangular", "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+    "solve_triangular", "svd", "svdvals", "tensordot", "trace", "vander", "vecdot", "vector_norm",
 ]

@@ -228,3 +228,17 @@ def test_matrix_norms_of_empty_matrices(device):
     for ord in (-1, -2, -math.inf):
         with pytest.raises(IndexError, match=r"^\[linalg.matrix_norm\]"):
             gt.linalg.matrix_norm(a, ord)
+
+
+def test_vander_matches_torch_with_gradients(device):
+    x = np.array([[0.0, 2.0, -1.0], [1.5, 0.5, 3.0]])
+    g = gt.tensor(x, device=device, requires_grad=True)
+    t = torch.tensor(x, requires_grad=True)
+    got, want = gt.linalg.vander(g, N=4), torch.linalg.vander(t, N=4)
+    np.testing.assert_allclose(got.detach().cpu().numpy(), want.detach().numpy())
+    got.sum().backward()
+    want.sum().backward()
+    np.testing.assert_allclose(g.grad.cpu().numpy(), t.grad.numpy())
+    assert gt.linalg.vander(gt.tensor([1, 2], dtype=gt.int32, device=device)).dtype is gt.int64
+    with pytest.raises(ValueError, match=r"^\[linalg.vander\] N must be greater than 1"):
+        gt.linalg.vander(gt.ones(1, device=device))
