@@ -12,6 +12,7 @@ Example:
     1.0
 """
 
+from .condition import cond
 from .determinants import SlogdetResult, det, slogdet
 from .eigen import EigResult, eig, eigvals
 from .factorizations import (
@@ -47,7 +48,7 @@ from .solvers import inv, matrix_power, solve, solve_triangular
 __all__ = [
     "EigResult", "EighResult", "LUFactorResult", "LUResult", "LinAlgError", "LstsqResult",
     "QRResult", "SVDResult", "lu", "lu_factor",
-    "SlogdetResult", "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
+    "SlogdetResult", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
     "eigvalsh", "inv", "lstsq", "matmul", "matrix_exp", "matrix_norm", "matrix_power",
     "matrix_rank",
     "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve",

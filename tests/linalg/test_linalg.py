@@ -242,3 +242,24 @@ def test_vander_matches_torch_with_gradients(device):
     assert gt.linalg.vander(gt.tensor([1, 2], dtype=gt.int32, device=device)).dtype is gt.int64
     with pytest.raises(ValueError, match=r"^\[linalg.vander\] N must be greater than 1"):
         gt.linalg.vander(gt.ones(1, device=device))
+
+
+@pytest.mark.parametrize("p", [None, -2, "fro", "nuc", 1, -math.inf])
+def test_cond_matches_torch_with_gradients(device, p):
+    a = np.random.default_rng(0).standard_normal((2, 3, 3))
+    g = gt.tensor(a, device=device, requires_grad=True)
+    t = torch.tensor(a, requires_grad=True)
+    got, want = gt.linalg.cond(g, p), torch.linalg.cond(t, p)
+    np.testing.assert_allclose(got.detach().cpu().numpy(), want.detach().numpy(), rtol=1e-9)
+    if p not in (None, -2, "nuc"):  # torch's cond cannot differentiate these orders
+        want = torch.linalg.matrix_norm(t, p) * torch.linalg.matrix_norm(torch.linalg.inv(t), p)
+    got.sum().backward()
+    want.sum().backward()
+    np.testing.assert_allclose(g.grad.cpu().numpy(), t.grad.numpy(), rtol=1e-7, atol=1e-9)
+
+
+def test_cond_of_a_singular_matrix_is_inf(device):
+    a = gt.tensor([[[1.0, 0.0], [0.0, 2.0]], [[1.0, 2.0], [2.0, 4.0]]], device=device)
+    assert gt.linalg.cond(a, 1).tolist() == [2.0, math.inf]
+    with pytest.raises(ValueError, match=r"^\[linalg.cond\] order 3 not supported"):
+        gt.linalg.cond(a, 3)
