@@ -263,3 +263,29 @@ def test_cond_of_a_singular_matrix_is_inf(device):
     assert gt.linalg.cond(a, 1).tolist() == [2.0, math.inf]
     with pytest.raises(ValueError, match=r"^\[linalg.cond\] order 3 not supported"):
         gt.linalg.cond(a, 3)
+
+
+@pytest.mark.parametrize(("left", "adjoint"), [(True, True), (False, False)])
+def test_linalg_lu_solve_matches_torch_with_gradients(device, left, adjoint):
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((2, 3, 3)), rng.standard_normal((2, 3, 2))
+    b = b if left else b.swapaxes(-1, -2)
+    ga, gb = (gt.tensor(v, device=device, requires_grad=True) for v in (a, b))
+    ta, tb = (torch.tensor(v, requires_grad=True) for v in (a, b))
+    got = gt.linalg.lu_solve(*gt.linalg.lu_factor(ga), gb, left=left, adjoint=adjoint)
+    want = torch.linalg.lu_solve(*torch.linalg.lu_factor(ta), tb, left=left, adjoint=adjoint)
+    np.testing.assert_allclose(got.detach().cpu().numpy(), want.detach().numpy(), rtol=1e-9)
+    got.sum().backward()
+    want.sum().backward()
+    np.testing.assert_allclose(ga.grad.cpu().numpy(), ta.grad.numpy(), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(gb.grad.cpu().numpy(), tb.grad.numpy(), rtol=1e-7, atol=1e-9)
+
+
+def test_ex_forms_report_singular_matrices_in_info(device):
+    a = gt.tensor([[[2.0, 0.0], [0.0, 4.0]], [[1.0, 2.0], [2.0, 4.0]]], device=device)
+    inverse, info = gt.linalg.inv_ex(a)
+    assert info.dtype is gt.int32 and info.tolist() == [0, 2]
+    assert inverse[0].tolist() == [[0.5, 0.0], [0.0, 0.25]]
+    assert gt.linalg.lu_factor_ex(a).info.tolist() == [0, 2]
+    with pytest.raises(gt.linalg.LinAlgError, match=r"^\[linalg.inv\]"):
+        gt.linalg.inv_ex(a, check_errors=True)
