@@ -15,6 +15,17 @@ Example:
 from .condition import cond
 from .determinants import SlogdetResult, det, slogdet
 from .eigen import EigResult, eig, eigvals
+from .ex_forms import (
+    CholeskyExResult,
+    InvExResult,
+    LUFactorExResult,
+    SolveExResult,
+    cholesky_ex,
+    inv_ex,
+    lu_factor_ex,
+    lu_solve,
+    solve_ex,
+)
 from .factorizations import (
     EighResult,
     QRResult,
@@ -29,7 +40,6 @@ from .factorizations import (
 from .failures import LinAlgError
 from .least_squares import LstsqResult, lstsq, matrix_rank, pinv
 from .lu import LUFactorResult, LUResult, lu, lu_factor
-from .lu_forms import InvExResult, LUFactorExResult, inv_ex, lu_factor_ex, lu_solve
 from .matrix_exp import matrix_exp
 from .norms import matrix_norm, norm, vector_norm
 from .products import (
@@ -49,7 +59,8 @@ from .solvers import inv, matrix_power, solve, solve_triangular
 __all__ = [
     "EigResult", "EighResult", "LUFactorResult", "LUResult", "LinAlgError", "LstsqResult",
     "QRResult", "SVDResult", "lu", "lu_factor", "InvExResult", "LUFactorExResult",
-    "inv_ex", "lu_factor_ex", "lu_solve",
+    "inv_ex", "lu_factor_ex", "lu_solve", "CholeskyExResult", "SolveExResult", "cholesky_ex",
+    "solve_ex",
     "SlogdetResult", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
     "eigvalsh", "inv", "lstsq", "matmul", "matrix_exp", "matrix_norm", "matrix_power",
     "matrix_rank",

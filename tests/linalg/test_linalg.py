@@ -287,5 +287,10 @@ def test_ex_forms_report_singular_matrices_in_info(device):
     assert info.dtype is gt.int32 and info.tolist() == [0, 2]
     assert inverse[0].tolist() == [[0.5, 0.0], [0.0, 0.25]]
     assert gt.linalg.lu_factor_ex(a).info.tolist() == [0, 2]
+    result, info = gt.linalg.solve_ex(a, gt.ones(2, 2, device=device))
+    assert info.tolist() == [0, 2] and result[0].tolist() == [0.5, 0.25]
+    spd = gt.tensor([[[4.0, 0.0], [0.0, 4.0]], [[1.0, 2.0], [2.0, 1.0]]], device=device)
+    factor, info = gt.linalg.cholesky_ex(spd)
+    assert info.tolist() == [0, 2] and factor[0].tolist() == [[2.0, 0.0], [0.0, 2.0]]
     with pytest.raises(gt.linalg.LinAlgError, match=r"^\[linalg.inv\]"):
         gt.linalg.inv_ex(a, check_errors=True)

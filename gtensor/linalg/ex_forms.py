@@ -1,8 +1,11 @@
-"""``torch.linalg``'s LU-based forms: ``lu_factor_ex``, ``lu_solve`` and ``inv_ex``.
+"""``torch.linalg``'s ``_ex`` forms (``lu_factor_ex``, ``inv_ex``, ``solve_ex``,
+``cholesky_ex``) and ``lu_solve``.
 
-The ``_ex`` forms report singular matrices in ``info`` (LAPACK's: the 1-based
-position of the first zero on ``U``'s diagonal, 0 for none) instead of raising,
-unless ``check_errors``. They differentiate through the ops they compose.
+The ``_ex`` forms report failing matrices in ``info`` instead of raising, unless
+``check_errors``: for the LU-based ones, LAPACK's 1-based position of the first
+zero on ``U``'s diagonal; for ``cholesky_ex``, the order of the first leading
+minor that is not positive-definite (0: no failure). They differentiate
+through the ops they compose.
 """
 
 from __future__ import annotations
@@ -11,11 +14,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..dtypes import int32
 from ..errors import ShapeError, check
-from ..ops.creation import eye, zeros
-from .failures import LinAlgError
+from ..ops.creation import eye, full_like, tensor, zeros
+from ..ops.layout.copies import stack
+from ..tensor_base import TensorBase
+from .factorizations import cholesky
+from .failures import LinAlgError, _first_bad_minor
 from .lu import _check_input, _permutation, factor, lu_factor, zero_pivots
 from .lu import lu_solve as _legacy_lu_solve
-from .solvers import inv, solve_triangular
+from .solvers import inv, solve, solve_triangular
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -26,6 +32,20 @@ class LUFactorExResult(NamedTuple):
 
     LU: Tensor
     pivots: Tensor
+    info: Tensor
+
+
+class SolveExResult(NamedTuple):
+    """``solve_ex``'s result: ``result`` and ``info``."""
+
+    result: Tensor
+    info: Tensor
+
+
+class CholeskyExResult(NamedTuple):
+    """``cholesky_ex``'s result: ``L`` and ``info``."""
+
+    L: Tensor
     info: Tensor
 
 
@@ -94,3 +114,55 @@ def inv_ex(A: Tensor, *, check_errors: bool = False) -> InvExResult:
     LU, piv = factor("linalg.inv_ex", A, True)
     ident = eye(A.shape[-1], dtype=A.dtype, device=A.device)
     return InvExResult(_legacy_lu_solve(ident.expand(*A.shape), LU, piv), zero_pivots(LU))
+
+
+def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False
+             ) -> SolveExResult:
+    """:func:`solve` that reports singular matrices in ``info`` instead of raising.
+
+    Example:
+        >>> gt.linalg.solve_ex(gt.tensor([[1.0, 2.0], [2.0, 4.0]]), gt.ones(2)).info.item()
+        2
+    """
+    try:
+        out = solve(A, B, left=left)
+        return SolveExResult(out, zeros(A.shape[:-2], dtype=int32, device=A.device))
+    except LinAlgError:
+        if check_errors:
+            raise
+    LU, piv = factor("linalg.solve_ex", A, True)
+    vector = isinstance(B, TensorBase) and (B.ndim == 1 or (
+        B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1])))
+    rhs = B.unsqueeze(-1 if left else -2) if vector else B  # type: ignore[attr-defined]
+    out = lu_solve(LU, piv, rhs, left=left)
+    return SolveExResult(out.squeeze(-1 if left else -2) if vector else out, zero_pivots(LU))
+
+
+def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False
+                ) -> CholeskyExResult:
+    """:func:`cholesky` that reports matrices that are not positive-definite in ``info``.
+
+    A failing matrix's factor is not meaningful (NaN).
+
+    Example:
+        >>> gt.linalg.cholesky_ex(gt.tensor([[1.0, 2.0], [2.0, 1.0]])).info.item()
+        2
+    """
+    try:
+        out = cholesky(A, upper=upper)
+        return CholeskyExResult(out, zeros(A.shape[:-2], dtype=int32, device=A.device))
+    except LinAlgError:
+        if check_errors:
+            raise
+    n = A.shape[-1]
+    factors, infos = [], []
+    for m in A.reshape(-1, n, n):  # type: ignore[attr-defined]
+        try:
+            factors.append(cholesky(m, upper=upper))
+            infos.append(0)
+        except LinAlgError:
+            factors.append(full_like(m, float("nan")))
+            lower = m.mH if upper else m  # type: ignore[attr-defined]
+            infos.append(_first_bad_minor(lower.detach().cpu().numpy()))
+    info = tensor(infos, dtype=int32, device=A.device).reshape(A.shape[:-2])
+    return CholeskyExResult(stack(factors).reshape(A.shape), info)
