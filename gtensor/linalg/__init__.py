@@ -55,12 +55,13 @@ from .products import (
     vecdot,
 )
 from .solvers import inv, matrix_power, solve, solve_triangular
+from .tensor_solvers import tensorinv, tensorsolve
 
 __all__ = [
     "EigResult", "EighResult", "LUFactorResult", "LUResult", "LinAlgError", "LstsqResult",
     "QRResult", "SVDResult", "lu", "lu_factor", "InvExResult", "LUFactorExResult",
     "inv_ex", "lu_factor_ex", "lu_solve", "CholeskyExResult", "SolveExResult", "cholesky_ex",
-    "solve_ex",
+    "solve_ex", "tensorinv", "tensorsolve",
     "SlogdetResult", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
     "eigvalsh", "inv", "lstsq", "matmul", "matrix_exp", "matrix_norm", "matrix_power",
     "matrix_rank",

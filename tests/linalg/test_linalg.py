@@ -294,3 +294,20 @@ def test_ex_forms_report_singular_matrices_in_info(device):
     assert info.tolist() == [0, 2] and factor[0].tolist() == [[2.0, 0.0], [0.0, 2.0]]
     with pytest.raises(gt.linalg.LinAlgError, match=r"^\[linalg.inv\]"):
         gt.linalg.inv_ex(a, check_errors=True)
+
+
+def test_tensorinv_and_tensorsolve_match_torch_with_gradients(device):
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((6, 2, 3)), rng.standard_normal((2, 3))
+    ga, gb = (gt.tensor(v, device=device, requires_grad=True) for v in (a, b))
+    ta, tb = (torch.tensor(v, requires_grad=True) for v in (a, b))
+    got = gt.linalg.tensorsolve(ga, gb, dims=(0,)) + gt.linalg.tensorinv(ga, ind=1).sum((0, 1))
+    want = (torch.linalg.tensorsolve(ta, tb, dims=(0,))
+            + torch.linalg.tensorinv(ta, ind=1).sum((0, 1)))
+    np.testing.assert_allclose(got.detach().cpu().numpy(), want.detach().numpy(), rtol=1e-9)
+    got.sum().backward()
+    want.sum().backward()
+    np.testing.assert_allclose(ga.grad.cpu().numpy(), ta.grad.numpy(), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(gb.grad.cpu().numpy(), tb.grad.numpy(), rtol=1e-7, atol=1e-9)
+    with pytest.raises(gt.ShapeError, match=r"^\[linalg.tensorinv\]"):
+        gt.linalg.tensorinv(ga, ind=2)
