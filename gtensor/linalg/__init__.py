@@ -38,6 +38,7 @@ from .factorizations import (
     svdvals,
 )
 from .failures import LinAlgError
+from .householder import householder_product
 from .least_squares import LstsqResult, lstsq, matrix_rank, pinv
 from .lu import LUFactorResult, LUResult, lu, lu_factor
 from .matrix_exp import matrix_exp
@@ -61,7 +62,7 @@ __all__ = [
     "EigResult", "EighResult", "LUFactorResult", "LUResult", "LinAlgError", "LstsqResult",
     "QRResult", "SVDResult", "lu", "lu_factor", "InvExResult", "LUFactorExResult",
     "inv_ex", "lu_factor_ex", "lu_solve", "CholeskyExResult", "SolveExResult", "cholesky_ex",
-    "solve_ex", "tensorinv", "tensorsolve",
+    "solve_ex", "tensorinv", "tensorsolve", "householder_product",
     "SlogdetResult", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
     "eigvalsh", "inv", "lstsq", "matmul", "matrix_exp", "matrix_norm", "matrix_power",
     "matrix_rank",

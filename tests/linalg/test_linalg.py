@@ -311,3 +311,16 @@ def test_tensorinv_and_tensorsolve_match_torch_with_gradients(device):
     np.testing.assert_allclose(gb.grad.cpu().numpy(), tb.grad.numpy(), rtol=1e-7, atol=1e-9)
     with pytest.raises(gt.ShapeError, match=r"^\[linalg.tensorinv\]"):
         gt.linalg.tensorinv(ga, ind=2)
+
+
+def test_householder_product_matches_torch_with_gradients(device):
+    rng = np.random.default_rng(3)
+    a, tau = rng.standard_normal((2, 4, 3)), rng.standard_normal((2, 2))
+    ga, gtau = (gt.tensor(v, device=device, requires_grad=True) for v in (a, tau))
+    ta, ttau = (torch.tensor(v, requires_grad=True) for v in (a, tau))
+    got, want = gt.linalg.householder_product(ga, gtau), torch.linalg.householder_product(ta, ttau)
+    np.testing.assert_allclose(got.detach().cpu().numpy(), want.detach().numpy(), rtol=1e-10)
+    got.sum().backward()
+    want.sum().backward()
+    np.testing.assert_allclose(ga.grad.cpu().numpy(), ta.grad.numpy(), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(gtau.grad.cpu().numpy(), ttau.grad.numpy(), rtol=1e-9, atol=1e-12)
