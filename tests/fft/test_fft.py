@@ -92,3 +92,7 @@ def test_dtypes_frequencies_and_errors():
         gt.fft.fft(gt.ones(4), n=0)
     with pytest.raises(gt.ShapeError, match=r"^\[fft.fft\] expected a tensor with at least one"):
         gt.fft.fft(gt.tensor(1.0))
+    out = gt.empty(2, 3, dtype=gt.complex64)
+    assert gt.fft.ifft2(gt.ones(2, 3), out=out) is out and out[0, 0].item() == 1
+    with pytest.raises(gt.ShapeError, match=r"^\[irfft\] out has shape \(3,\)"):
+        gt.fft.irfft(gt.ones(3, dtype=gt.complex64), out=gt.empty(3))
