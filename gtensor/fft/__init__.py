@@ -16,10 +16,14 @@ from .transforms import (
     fft2,
     fftn,
     hfft,
+    hfft2,
+    hfftn,
     ifft,
     ifft2,
     ifftn,
     ihfft,
+    ihfft2,
+    ihfftn,
     irfft,
     irfft2,
     irfftn,
@@ -28,6 +32,6 @@ from .transforms import (
     rfftn,
 )
 
-__all__ = ["fft", "fft2", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifft2", "ifftn",
-           "ifftshift", "ihfft", "irfft", "irfft2", "irfftn", "rfft", "rfft2", "rfftfreq",
-           "rfftn"]
+__all__ = ["fft", "fft2", "fftfreq", "fftn", "fftshift", "hfft", "hfft2", "hfftn", "ifft",
+           "ifft2", "ifftn", "ifftshift", "ihfft", "ihfft2", "ihfftn", "irfft", "irfft2",
+           "irfftn", "rfft", "rfft2", "rfftfreq", "rfftn"]

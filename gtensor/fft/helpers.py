@@ -23,7 +23,7 @@ def fftfreq(n: int, d: float = 1.0, *, dtype: Any = None, device: DeviceLike | N
         >>> gt.fft.fftfreq(4).tolist()
         [0.0, 0.25, -0.5, -0.25]
     """
-    check(n >= 1, "fft.fftfreq", lambda: f"n must be positive, got {n}", ValueError)
+    check(n >= 0, "fft.fftfreq", lambda: f"n must be non-negative, got {n}", ValueError)
     k = arange(n, dtype=dtype, device=device)
     freqs = (k - (k >= (n + 1) // 2) * n) / (d * n)  # type: ignore[operator]
     return freqs.requires_grad_(True) if requires_grad else freqs
@@ -38,7 +38,7 @@ def rfftfreq(n: int, d: float = 1.0, *, dtype: Any = None, device: DeviceLike | 
         >>> gt.fft.rfftfreq(4).tolist()
         [0.0, 0.25, 0.5]
     """
-    check(n >= 1, "fft.rfftfreq", lambda: f"n must be positive, got {n}", ValueError)
+    check(n >= 0, "fft.rfftfreq", lambda: f"n must be non-negative, got {n}", ValueError)
     freqs = arange(n // 2 + 1, dtype=dtype, device=device) / (d * n)
     return freqs.requires_grad_(True) if requires_grad else freqs
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ..dtypes import complex_of, float32, get_default_dtype
 from ..errors import DTypeError, ShapeError, check
 from ..ops.complex_ops import conj
+from ..ops.elementwise import takes_out
 from ..ops.layout.padding import pad_to
 from ..shape_rules import wrap_dim
 from ..tensor_base import TensorBase
@@ -64,6 +65,8 @@ def _dims_and_sizes(x: Tensor, s: Sequence[int] | None, dim: Dims, op: str,
             dims = tuple(range(x.ndim)) if default_all else (x.ndim - 2, x.ndim - 1)
     else:
         dims = tuple(wrap_dim(d, x.ndim, op) for d in ([dim] if isinstance(dim, int) else dim))
+    check(x.ndim > 0, op, "expected a tensor with at least one dim, got a 0-d tensor",
+          ShapeError)
     check(len(set(dims)) == len(dims), op, lambda: f"dims must be unique, got {dim}", ValueError)
     check(len(dims) > 0, op, lambda: f"expected at least one dim to transform, got {dim}",
           ShapeError)
@@ -115,6 +118,7 @@ def _c2r_call(op: str, input: Tensor, s: Sequence[int] | None, dim: Dims, norm: 
     return c2r(op, _resized(x, dims, [*half, n // 2 + 1]), dims, n, _norm(norm, op))
 
 
+@takes_out
 def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The one-dimensional discrete Fourier transform along ``dim``.
 
@@ -133,6 +137,7 @@ def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = N
     return _c2c_call("fft.fft", input, None if n is None else [n], dim, norm, False, False)
 
 
+@takes_out
 def ifft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The inverse of :func:`fft` (``"backward"`` scales by ``1/n``).
 
@@ -144,6 +149,7 @@ def ifft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
     return _c2c_call("fft.ifft", input, None if n is None else [n], dim, norm, True, False)
 
 
+@takes_out
 def fft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-2, -1),
          norm: str | None = None) -> Tensor:
     """The two-dimensional DFT over ``dim`` (the last two dims by default).
@@ -156,6 +162,7 @@ def fft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-2
     return _c2c_call("fft.fft2", input, s, dim, norm, False, False)
 
 
+@takes_out
 def ifft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-2, -1),
           norm: str | None = None) -> Tensor:
     """The inverse of :func:`fft2`.
@@ -168,6 +175,7 @@ def ifft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-
     return _c2c_call("fft.ifft2", input, s, dim, norm, True, False)
 
 
+@takes_out
 def fftn(input: Tensor, s: Sequence[int] | None = None, dim: Dims = None,
          norm: str | None = None) -> Tensor:
     """The N-dimensional DFT over ``dim`` (every dim, or the last ``len(s)``, by default).
@@ -180,6 +188,7 @@ def fftn(input: Tensor, s: Sequence[int] | None = None, dim: Dims = None,
     return _c2c_call("fft.fftn", input, s, dim, norm, False, True)
 
 
+@takes_out
 def ifftn(input: Tensor, s: Sequence[int] | None = None, dim: Dims = None,
           norm: str | None = None) -> Tensor:
     """The inverse of :func:`fftn`.
@@ -192,6 +201,7 @@ def ifftn(input: Tensor, s: Sequence[int] | None = None, dim: Dims = None,
     return _c2c_call("fft.ifftn", input, s, dim, norm, True, True)
 
 
+@takes_out
 def rfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The DFT of a real signal, one-sided: ``n // 2 + 1`` frequencies along ``dim``.
 
@@ -203,6 +213,7 @@ def rfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
     return _r2c_call("fft.rfft", input, None if n is None else [n], dim, norm, False)
 
 
+@takes_out
 def irfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The inverse of :func:`rfft`: ``n`` real samples (``2 * (m - 1)`` for ``m`` bins).
 
@@ -214,6 +225,7 @@ def irfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None =
     return _c2r_call("fft.irfft", input, None if n is None else [n], dim, norm, False)
 
 
+@takes_out
 def rfft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-2, -1),
           norm: str | None = None) -> Tensor:
     """The two-dimensional :func:`rfftn` (one-sided along the last of ``dim``).
@@ -226,6 +238,7 @@ def rfft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-
     return _r2c_call("fft.rfft2", input, s, dim, norm, False)
 
 
+@takes_out
 def irfft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-2, -1),
            norm: str | None = None) -> Tensor:
     """The inverse of :func:`rfft2`.
@@ -238,6 +251,7 @@ def irfft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (
     return _c2r_call("fft.irfft2", input, s, dim, norm, False)
 
 
+@takes_out
 def rfftn(input: Tensor, s: Sequence[int] | None = None, dim: Dims = None,
           norm: str | None = None) -> Tensor:
     """The N-dimensional DFT of a real signal, one-sided along the last of ``dim``.
@@ -250,6 +264,7 @@ def rfftn(input: Tensor, s: Sequence[int] | None = None, dim: Dims = None,
     return _r2c_call("fft.rfftn", input, s, dim, norm, True)
 
 
+@takes_out
 def irfftn(input: Tensor, s: Sequence[int] | None = None, dim: Dims = None,
            norm: str | None = None) -> Tensor:
     """The inverse of :func:`rfftn`; ``s[-1]`` (default ``2 * (m - 1)``) real samples last.
@@ -262,6 +277,7 @@ def irfftn(input: Tensor, s: Sequence[int] | None = None, dim: Dims = None,
     return _c2r_call("fft.irfftn", input, s, dim, norm, True)
 
 
+@takes_out
 def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The DFT of a Hermitian-symmetric signal given by its one-sided half: ``n`` real values.
 
@@ -274,6 +290,7 @@ def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
                      None if n is None else [n], dim, dual(_norm(norm, "fft.hfft")), False)
 
 
+@takes_out
 def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The inverse of :func:`hfft`: the one-sided half of a real signal's inverse DFT.
 
@@ -284,3 +301,60 @@ def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None =
     """
     return conj(_r2c_call("fft.ihfft", input, None if n is None else [n], dim,
                           dual(_norm(norm, "fft.ihfft")), False))
+
+
+@takes_out
+def hfft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-2, -1),
+          norm: str | None = None) -> Tensor:
+    """The 2-D :func:`hfftn`: real output, ``s[-1]`` (default ``2 * (m - 1)``) samples last.
+
+    Example:
+        >>> import gtensor as gt
+        >>> gt.fft.hfft2(gt.ones(2, 2, dtype=gt.complex64)).tolist()
+        [[4.0, 0.0], [0.0, 0.0]]
+    """
+    return _c2r_call("fft.hfft2", conj(_complex_input(input, "fft.hfft2")), s, dim,
+                     dual(_norm(norm, "fft.hfft2")), False)
+
+
+@takes_out
+def ihfft2(input: Tensor, s: Sequence[int] | None = None, dim: Sequence[int] = (-2, -1),
+           norm: str | None = None) -> Tensor:
+    """The 2-D :func:`ihfftn`: the inverse of :func:`hfft2`.
+
+    Example:
+        >>> import gtensor as gt
+        >>> gt.fft.ihfft2(gt.ones(2, 4)).shape
+        (2, 3)
+    """
+    return conj(_r2c_call("fft.ihfft2", input, s, dim, dual(_norm(norm, "fft.ihfft2")), False))
+
+
+@takes_out
+def hfftn(input: Tensor, s: Sequence[int] | None = None, dim: Dims = None,
+          norm: str | None = None) -> Tensor:
+    """The N-dimensional DFT of a signal Hermitian-symmetric along the last of ``dim``.
+
+    The input holds the one-sided half along the last dim; the output is real
+    with ``s[-1]`` (default ``2 * (m - 1)``) samples there.
+
+    Example:
+        >>> import gtensor as gt
+        >>> gt.fft.hfftn(gt.ones(1, 3, dtype=gt.complex64)).tolist()
+        [[4.0, 0.0, 0.0, 0.0]]
+    """
+    return _c2r_call("fft.hfftn", conj(_complex_input(input, "fft.hfftn")), s, dim,
+                     dual(_norm(norm, "fft.hfftn")), True)
+
+
+@takes_out
+def ihfftn(input: Tensor, s: Sequence[int] | None = None, dim: Dims = None,
+           norm: str | None = None) -> Tensor:
+    """The inverse of :func:`hfftn`: the one-sided half of a real signal's inverse N-D DFT.
+
+    Example:
+        >>> import gtensor as gt
+        >>> gt.fft.ihfftn(gt.ones(1, 4)).shape
+        (1, 3)
+    """
+    return conj(_r2c_call("fft.ihfftn", input, s, dim, dual(_norm(norm, "fft.ihfftn")), True))

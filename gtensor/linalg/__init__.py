@@ -12,8 +12,20 @@ Example:
     1.0
 """
 
+from .condition import cond
 from .determinants import SlogdetResult, det, slogdet
 from .eigen import EigResult, eig, eigvals
+from .ex_forms import (
+    CholeskyExResult,
+    InvExResult,
+    LUFactorExResult,
+    SolveExResult,
+    cholesky_ex,
+    inv_ex,
+    lu_factor_ex,
+    lu_solve,
+    solve_ex,
+)
 from .factorizations import (
     EighResult,
     QRResult,
@@ -26,6 +38,7 @@ from .factorizations import (
     svdvals,
 )
 from .failures import LinAlgError
+from .householder import householder_product
 from .least_squares import LstsqResult, lstsq, matrix_rank, pinv
 from .lu import LUFactorResult, LUResult, lu, lu_factor
 from .matrix_exp import matrix_exp
@@ -39,16 +52,20 @@ from .products import (
     outer,
     tensordot,
     trace,
+    vander,
     vecdot,
 )
 from .solvers import inv, matrix_power, solve, solve_triangular
+from .tensor_solvers import tensorinv, tensorsolve
 
 __all__ = [
     "EigResult", "EighResult", "LUFactorResult", "LUResult", "LinAlgError", "LstsqResult",
-    "QRResult", "SVDResult", "lu", "lu_factor",
-    "SlogdetResult", "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
+    "QRResult", "SVDResult", "lu", "lu_factor", "InvExResult", "LUFactorExResult",
+    "inv_ex", "lu_factor_ex", "lu_solve", "CholeskyExResult", "SolveExResult", "cholesky_ex",
+    "solve_ex", "tensorinv", "tensorsolve", "householder_product",
+    "SlogdetResult", "cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals",
     "eigvalsh", "inv", "lstsq", "matmul", "matrix_exp", "matrix_norm", "matrix_power",
     "matrix_rank",
     "matrix_transpose", "multi_dot", "norm", "outer", "pinv", "qr", "slogdet", "solve",
-    "solve_triangular", "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+    "solve_triangular", "svd", "svdvals", "tensordot", "trace", "vander", "vecdot", "vector_norm",
 ]

@@ -91,10 +91,13 @@ def matrix_norm(A: Tensor, ord: float | str = "fro", dim: tuple[int, int] = (-2,
     A = _float_input(op, A, dtype)
     keep = keepdim if keepdims is None else keepdims
     d0, d1 = _matrix_dims(op, A, dim)
-    if ord == "fro":
+    empty = A.shape[d0] == 0 or A.shape[d1] == 0
+    if ord == "fro" or (empty and ord in ("nuc", 1, 2, math.inf)):  # 0 for empty matrices
         return _vector_p_norm(A.abs() if A.dtype.is_complex else A, 2, [d0, d1], keep)
     check(ord in ("nuc", 1, -1, 2, -2, math.inf, -math.inf), op,
           lambda: f"order {ord} not supported", ValueError)
+    check(not empty, op, lambda: f"the {ord} norm of an empty matrix (shape {A.shape}) has "
+          "no identity", IndexError)
     if ord in ("nuc", 2, -2):
         out = _spectral(A, d0, d1, ord)
         return out.unsqueeze(min(d0, d1)).unsqueeze(max(d0, d1)) if keep else out

@@ -11,8 +11,11 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ShapeError, check, check_same_device
+from ..dtypes import bool_, int64, promote_types
+from ..errors import DTypeError, ShapeError, check, check_same_device
 from ..graph.autocast_mode import autocast_inputs
+from ..ops.creation import ones
+from ..ops.layout.copies import cat
 from ..ops.layout.views import diagonal as _diagonal
 from ..ops.matmul import matmul
 from ..shape_rules import broadcast_shapes, wrap_dim
@@ -212,3 +215,27 @@ def matrix_transpose(x: Tensor) -> Tensor:
     check(x.ndim >= 2, op, lambda: f"expected at least 2 dims, got shape {x.shape}", ShapeError)
     return x.mT
 
+
+def vander(x: Tensor, *, N: int | None = None) -> Tensor:  # noqa: N803
+    """The Vandermonde matrices of the vectors ``x``: ``(..., n) -> (..., n, N)``, powers
+    ``x**0, ..., x**(N-1)`` increasing (differentiable; integers give int64).
+
+    Args:
+        x: a (batch of) vector(s).
+        N: the number of columns, more than 1 (default: ``x.shape[-1]``).
+
+    Example:
+        >>> gt.linalg.vander(gt.tensor([2, 3])).tolist()
+        [[1, 2], [1, 3]]
+    """
+    op = "linalg.vander"
+    _tensors(op, x)
+    check(x.dtype is not bool_, op, "expected a floating point, complex or integer tensor, "
+          "got bool", DTypeError)
+    check(x.ndim >= 1, op, "expected a tensor with at least one dim, got a 0-d tensor",
+          ShapeError)
+    n = x.shape[-1] if N is None else N
+    check(n > 1, op, lambda: f"N must be greater than 1, got {n}", ValueError)
+    x = x.to(promote_types(x.dtype, int64))
+    first = ones(*x.shape, 1, dtype=x.dtype, device=x.device)
+    return cat([first, x.unsqueeze(-1).expand(*x.shape, n - 1)], -1).cumprod(-1)

@@ -10,7 +10,7 @@ permutes, reshapes and sums.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DTypeError, ShapeError, check, check_same_device
 from ..graph.autocast_mode import autocast_inputs
@@ -294,21 +294,50 @@ def _contract(a: Tensor, la: Labels, b: Tensor, lb: Labels, keep: set[int],
     return res, batch + rows + cols
 
 
-def einsum(equation: str, *operands: Tensor) -> Tensor:
+_SUBLIST_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _sublist_term(sub: Any) -> str:
+    check(isinstance(sub, (list, tuple)), "einsum", lambda: "expected a sublist of ints after "
+          f"each operand, got {type(sub).__name__}", TypeError)
+    out = []
+    for d in sub:
+        if d is Ellipsis:
+            out.append("...")
+            continue
+        check(isinstance(d, int) and 0 <= d < 52, "einsum", lambda: "sublist labels must be "
+              f"ints in [0, 52) or ..., got {d!r}", ValueError)
+        out.append(_SUBLIST_LETTERS[d])
+    return "".join(out)
+
+
+def _from_sublists(args: tuple[Any, ...]) -> tuple[str, tuple[Any, ...]]:
+    """``einsum(op0, sub0, op1, sub1, ..., [out])`` as an equation and its operands."""
+    operands, terms = args[0::2], [_sublist_term(s) for s in args[1::2]]
+    if len(args) % 2:
+        operands = operands[:-1]
+        return ",".join(terms) + "->" + _sublist_term(args[-1]), operands
+    return ",".join(terms), operands
+
+
+def einsum(equation: str | Tensor, *operands: Any) -> Tensor:
     """Einstein summation, as in PyTorch (differentiable through the ops it composes).
 
     Supports any number of operands, repeated labels within an operand
     (diagonals: ``"ii->i"``, traces: ``"ii"``), ``...`` for broadcast batch
     dims (``"...ij,...jk->...ik"``) and the implicit output (labels used once,
-    sorted, after the ``...`` dims). Size-1 dims broadcast against the others
-    of the same label. Operands are contracted left to right, each pair as one
-    batched ``matmul``.
+    sorted, after the ``...`` dims). The sublist form ``einsum(a, [0, 1], b,
+    [1, 2], [0, 2])`` labels dims with ints in [0, 52) instead. Size-1 dims
+    broadcast against the others of the same label. Operands are contracted
+    left to right, each pair as one batched ``matmul``.
 
     Example:
         >>> gt.einsum("ij,j->i", gt.ones(2, 3), gt.ones(3)).tolist()
         [3.0, 3.0]
     """
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+    if isinstance(equation, TensorBase):
+        equation, operands = _from_sublists((equation, *operands))
+    elif len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     operands = autocast_inputs("einsum", *operands)
     check(len(operands) >= 1, "einsum", "expected at least one operand", ValueError)

@@ -552,7 +552,7 @@ def norm(input: Tensor, p: float | str = 2, dim: Dims = None, keepdim: bool = Fa
           f"use gt.linalg.matrix_norm(input, {p!r})", ValueError)
     order = 2.0 if p == "fro" else float(p)
     out_dt = _float_dtype(input, "norm")
-    if math.isinf(order):
+    if math.isinf(order) or order < 0:  # no identity: the min or a negative power
         _check_nonempty(input, dim, "norm")
     if order == -math.inf:
         with no_grad():

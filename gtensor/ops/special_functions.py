@@ -210,6 +210,20 @@ def erfc(input: Tensor) -> Tensor:
     return out
 
 
+@takes_out
+def ndtr(input: Tensor) -> Tensor:
+    """The standard normal distribution function ``0.5 * erfc(-x / sqrt(2))``.
+
+    Accurate in the lower tail too (``ndtr(-10)`` is 7.6e-24, where PyTorch's
+    ``(1 + erf(x / sqrt(2))) / 2`` gives 0).
+
+    Example:
+        >>> gt.special.ndtr(gt.tensor([0.0])).tolist()
+        [0.5]
+    """
+    return erfc(_floating(input, "ndtr") * -math.sqrt(0.5)) * 0.5
+
+
 def frexp(input: Tensor) -> Frexp:
     """Split each float into ``mantissa * 2**exponent`` with ``|mantissa|`` in ``[0.5, 1)``
     (``(x, 0)`` for 0, inf and nan); the exponent is int32.

@@ -14,7 +14,7 @@ from ..ops.gamma_family import i0, polygamma
 from ..ops.gamma_family import mvlgamma as multigammaln
 from ..ops.reduction import logsumexp
 from ..ops.softmax import log_softmax, softmax
-from ..ops.special_functions import entr, erfc, logit, sinc, xlog1py, xlogy
+from ..ops.special_functions import entr, erfc, logit, ndtr, sinc, xlog1py, xlogy
 from ..ops.unary import digamma, erf, erfinv, exp2, expm1, log1p, round
 from ..ops.unary import lgamma as gammaln
 from ..ops.unary import sigmoid as expit
@@ -22,5 +22,6 @@ from ..ops.unary import sigmoid as expit
 psi = digamma
 
 __all__ = ["digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln",
-           "i0", "multigammaln", "polygamma", "log1p", "log_softmax", "logit", "logsumexp", "psi",
+           "i0", "multigammaln", "polygamma", "log1p", "log_softmax", "logit", "logsumexp", "ndtr",
+           "psi",
            "round", "sinc", "softmax", "xlog1py", "xlogy"]

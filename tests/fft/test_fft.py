@@ -41,6 +41,10 @@ CASES = {
     "hfft_odd_ortho": (lambda x: _fft(x).hfft(x, n=7, norm="ortho"), True),
     "ihfft": (lambda x: _fft(x).ihfft(x), False),
     "ihfft_forward": (lambda x: _fft(x).ihfft(x, n=3, dim=0, norm="forward"), False),
+    "hfft2_s": (lambda x: _fft(x).hfft2(x, s=(2, 5)), True),
+    "hfftn_dim_ortho": (lambda x: _fft(x).hfftn(x, dim=(0,), norm="ortho"), True),
+    "ihfft2": (lambda x: _fft(x).ihfft2(x), False),
+    "ihfftn_s_forward": (lambda x: _fft(x).ihfftn(x, s=(2, 5), norm="forward"), False),
     "fftshift": (lambda x: _fft(x).fftshift(x), True),
     "ifftshift_dim": (lambda x: _fft(x).ifftshift(x, dim=1), False),
 }
@@ -76,7 +80,7 @@ def test_dtypes_frequencies_and_errors():
     assert gt.fft.fft(gt.ones(4, dtype=gt.float16)).dtype is gt.complex64
     assert gt.fft.rfft(gt.arange(4)).dtype is gt.complex64
     assert gt.fft.irfft(gt.ones(3, dtype=gt.complex128)).dtype is gt.float64
-    for n, d in ((5, 1.0), (4, 0.1)):
+    for n, d in ((5, 1.0), (4, 0.1), (0, 1.0)):
         _same(gt.fft.fftfreq(n, d), torch.fft.fftfreq(n, d), 1e-7)
         _same(gt.fft.rfftfreq(n, d, dtype=gt.float64), torch.fft.rfftfreq(n, d,
                                                                           dtype=torch.float64), 0)
@@ -86,3 +90,9 @@ def test_dtypes_frequencies_and_errors():
         gt.fft.rfft(gt.ones(4, dtype=gt.complex64))
     with pytest.raises(ValueError, match=r"^\[fft.fft\] invalid number of data points \(0\)"):
         gt.fft.fft(gt.ones(4), n=0)
+    with pytest.raises(gt.ShapeError, match=r"^\[fft.fft\] expected a tensor with at least one"):
+        gt.fft.fft(gt.tensor(1.0))
+    out = gt.empty(2, 3, dtype=gt.complex64)
+    assert gt.fft.ifft2(gt.ones(2, 3), out=out) is out and out[0, 0].item() == 1
+    with pytest.raises(gt.ShapeError, match=r"^\[irfft\] out has shape \(3,\)"):
+        gt.fft.irfft(gt.ones(3, dtype=gt.complex64), out=gt.empty(3))

@@ -218,3 +218,109 @@ def test_errors_name_the_op():
     with pytest.raises(RuntimeError, match=r"\[linalg.qr\] the derivative of linalg.qr depends "
                        "on Q"):
         r.sum().backward()
+
+
+def test_matrix_norms_of_empty_matrices(device):
+    a = gt.zeros(2, 0, 3, device=device)
+    for ord in ("fro", "nuc", 1, 2, math.inf):
+        assert gt.linalg.matrix_norm(a, ord).tolist() == [0.0, 0.0]
+    assert gt.linalg.matrix_norm(a, 2, keepdim=True).shape == (2, 1, 1)
+    for ord in (-1, -2, -math.inf):
+        with pytest.raises(IndexError, match=r"^\[linalg.matrix_norm\]"):
+            gt.linalg.matrix_norm(a, ord)
+
+
+def test_vander_matches_torch_with_gradients(device):
+    x = np.array([[0.0, 2.0, -1.0], [1.5, 0.5, 3.0]])
+    g = gt.tensor(x, device=device, requires_grad=True)
+    t = torch.tensor(x, requires_grad=True)
+    got, want = gt.linalg.vander(g, N=4), torch.linalg.vander(t, N=4)
+    np.testing.assert_allclose(got.detach().cpu().numpy(), want.detach().numpy())
+    got.sum().backward()
+    want.sum().backward()
+    np.testing.assert_allclose(g.grad.cpu().numpy(), t.grad.numpy())
+    assert gt.linalg.vander(gt.tensor([1, 2], dtype=gt.int32, device=device)).dtype is gt.int64
+    with pytest.raises(ValueError, match=r"^\[linalg.vander\] N must be greater than 1"):
+        gt.linalg.vander(gt.ones(1, device=device))
+
+
+@pytest.mark.parametrize("p", [None, -2, "fro", "nuc", 1, -math.inf])
+def test_cond_matches_torch_with_gradients(device, p):
+    a = np.random.default_rng(0).standard_normal((2, 3, 3))
+    g = gt.tensor(a, device=device, requires_grad=True)
+    t = torch.tensor(a, requires_grad=True)
+    got, want = gt.linalg.cond(g, p), torch.linalg.cond(t, p)
+    np.testing.assert_allclose(got.detach().cpu().numpy(), want.detach().numpy(), rtol=1e-9)
+    if p not in (None, -2, "nuc"):  # torch's cond cannot differentiate these orders
+        want = torch.linalg.matrix_norm(t, p) * torch.linalg.matrix_norm(torch.linalg.inv(t), p)
+    got.sum().backward()
+    want.sum().backward()
+    np.testing.assert_allclose(g.grad.cpu().numpy(), t.grad.numpy(), rtol=1e-7, atol=1e-9)
+
+
+def test_cond_of_a_singular_matrix_is_inf(device):
+    a = gt.tensor([[[1.0, 0.0], [0.0, 2.0]], [[1.0, 2.0], [2.0, 4.0]]], device=device)
+    assert gt.linalg.cond(a, 1).tolist() == [2.0, math.inf]
+    with pytest.raises(ValueError, match=r"^\[linalg.cond\] order 3 not supported"):
+        gt.linalg.cond(a, 3)
+
+
+@pytest.mark.parametrize(("left", "adjoint"), [(True, True), (False, False)])
+def test_linalg_lu_solve_matches_torch_with_gradients(device, left, adjoint):
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((2, 3, 3)), rng.standard_normal((2, 3, 2))
+    b = b if left else b.swapaxes(-1, -2)
+    ga, gb = (gt.tensor(v, device=device, requires_grad=True) for v in (a, b))
+    ta, tb = (torch.tensor(v, requires_grad=True) for v in (a, b))
+    got = gt.linalg.lu_solve(*gt.linalg.lu_factor(ga), gb, left=left, adjoint=adjoint)
+    want = torch.linalg.lu_solve(*torch.linalg.lu_factor(ta), tb, left=left, adjoint=adjoint)
+    np.testing.assert_allclose(got.detach().cpu().numpy(), want.detach().numpy(), rtol=1e-9)
+    got.sum().backward()
+    want.sum().backward()
+    np.testing.assert_allclose(ga.grad.cpu().numpy(), ta.grad.numpy(), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(gb.grad.cpu().numpy(), tb.grad.numpy(), rtol=1e-7, atol=1e-9)
+
+
+def test_ex_forms_report_singular_matrices_in_info(device):
+    a = gt.tensor([[[2.0, 0.0], [0.0, 4.0]], [[1.0, 2.0], [2.0, 4.0]]], device=device)
+    inverse, info = gt.linalg.inv_ex(a)
+    assert info.dtype is gt.int32 and info.tolist() == [0, 2]
+    assert inverse[0].tolist() == [[0.5, 0.0], [0.0, 0.25]]
+    assert gt.linalg.lu_factor_ex(a).info.tolist() == [0, 2]
+    result, info = gt.linalg.solve_ex(a, gt.ones(2, 2, device=device))
+    assert info.tolist() == [0, 2] and result[0].tolist() == [0.5, 0.25]
+    spd = gt.tensor([[[4.0, 0.0], [0.0, 4.0]], [[1.0, 2.0], [2.0, 1.0]]], device=device)
+    factor, info = gt.linalg.cholesky_ex(spd)
+    assert info.tolist() == [0, 2] and factor[0].tolist() == [[2.0, 0.0], [0.0, 2.0]]
+    with pytest.raises(gt.linalg.LinAlgError, match=r"^\[linalg.inv\]"):
+        gt.linalg.inv_ex(a, check_errors=True)
+
+
+def test_tensorinv_and_tensorsolve_match_torch_with_gradients(device):
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((6, 2, 3)), rng.standard_normal((2, 3))
+    ga, gb = (gt.tensor(v, device=device, requires_grad=True) for v in (a, b))
+    ta, tb = (torch.tensor(v, requires_grad=True) for v in (a, b))
+    got = gt.linalg.tensorsolve(ga, gb, dims=(0,)) + gt.linalg.tensorinv(ga, ind=1).sum((0, 1))
+    want = (torch.linalg.tensorsolve(ta, tb, dims=(0,))
+            + torch.linalg.tensorinv(ta, ind=1).sum((0, 1)))
+    np.testing.assert_allclose(got.detach().cpu().numpy(), want.detach().numpy(), rtol=1e-9)
+    got.sum().backward()
+    want.sum().backward()
+    np.testing.assert_allclose(ga.grad.cpu().numpy(), ta.grad.numpy(), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(gb.grad.cpu().numpy(), tb.grad.numpy(), rtol=1e-7, atol=1e-9)
+    with pytest.raises(gt.ShapeError, match=r"^\[linalg.tensorinv\]"):
+        gt.linalg.tensorinv(ga, ind=2)
+
+
+def test_householder_product_matches_torch_with_gradients(device):
+    rng = np.random.default_rng(3)
+    a, tau = rng.standard_normal((2, 4, 3)), rng.standard_normal((2, 2))
+    ga, gtau = (gt.tensor(v, device=device, requires_grad=True) for v in (a, tau))
+    ta, ttau = (torch.tensor(v, requires_grad=True) for v in (a, tau))
+    got, want = gt.linalg.householder_product(ga, gtau), torch.linalg.householder_product(ta, ttau)
+    np.testing.assert_allclose(got.detach().cpu().numpy(), want.detach().numpy(), rtol=1e-10)
+    got.sum().backward()
+    want.sum().backward()
+    np.testing.assert_allclose(ga.grad.cpu().numpy(), ta.grad.numpy(), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(gtau.grad.cpu().numpy(), ttau.grad.numpy(), rtol=1e-9, atol=1e-12)

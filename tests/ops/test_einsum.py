@@ -60,3 +60,12 @@ def test_einsum_trace_gradient_is_identity(device, rng):
 def test_einsum_errors(device, eq, shapes, exc, text):
     with pytest.raises(exc, match=r"^\[einsum\] .*" + text.replace("(", r"\(")):
         gt.einsum(eq, *[gt.ones(*s, device=device) for s in shapes])
+
+
+def test_einsum_sublist_form(device, rng):
+    a, b = rng.standard_normal((2, 3)), rng.standard_normal((3, 2))
+    ta, tb = gt.tensor(a, device=device), gt.tensor(b, device=device)
+    np.testing.assert_allclose(gt.einsum(ta, [0, 1], tb, [1, 2], [0, 2]).cpu().numpy(), a @ b)
+    np.testing.assert_allclose(gt.einsum(ta, [Ellipsis, 0], [0]).cpu().numpy(), a.sum(0))
+    with pytest.raises(ValueError, match=r"^\[einsum\] sublist labels must be ints in \[0, 52\)"):
+        gt.einsum(ta, [0, 52])

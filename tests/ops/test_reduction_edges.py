@@ -43,6 +43,13 @@ def test_inf_norms_refuse_empty_reductions(device):
             gt.zeros(0, device=device).norm(p)
 
 
+def test_negative_norms_refuse_empty_reductions(device):
+    for p in (-1, -0.5):
+        with pytest.raises(IndexError, match=r"^\[norm\]"):
+            gt.zeros(2, 0, device=device).norm(p, dim=1)
+    assert gt.zeros(2, 0, device=device).norm(0.5, dim=1).tolist() == [0.0, 0.0]
+
+
 def test_inf_norm_gradients_split_ties(device):
     assert grad_of(lambda x: x.norm(-inf), [2.0, -1.0, 1.0], device) == [0.0, -0.5, 0.5]
     assert grad_of(lambda x: x.norm(inf), [1.0, -3.0, 3.0], device) == [0.0, -0.5, 0.5]

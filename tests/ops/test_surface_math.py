@@ -153,6 +153,16 @@ def test_gamma_functions_match_torch(name):
          atol=1e-13)
 
 
+def test_ndtr_matches_torch_and_keeps_its_lower_tail(device):
+    grads(gt.special.ndtr, torch.special.ndtr, np.array([-3.0, -0.5, 0.0, 0.7, 4.0]),
+          device=device, rtol=1e-12, atol=1e-15)
+    tail = gt.special.ndtr(gt.tensor([-10.0, -INF, INF, NAN], dtype=gt.float64,
+                                    device=device)).cpu().numpy()
+    np.testing.assert_allclose(tail[:3], [7.619853024160527e-24, 0.0, 1.0], rtol=1e-10)
+    assert math.isnan(tail[3])
+    assert gt.special.ndtr(gt.tensor([0], device=device)).dtype is gt.float32
+
+
 def test_special_names():
     x = gt.tensor(GAMMA_X)
     y = gt.tensor([1.0, 0.5], dtype=gt.float64, requires_grad=True)
